@@ -1,0 +1,115 @@
+/*
+ * event.h -- the one event model of the sonde host tool.
+ *
+ * Every decoder (Sonde's own protocol, QS, SyS-T, Tonbandgeraet, ...) turns
+ * its input into a stream of struct sonde_event; every sink (text, JSONL,
+ * CSV, Perfetto, profiles, ...) reads only these.  An event is valid only for
+ * the duration of the callback that receives it: strings and argument arrays
+ * point into the decoder's buffers, so a sink that keeps anything copies it.
+ */
+#ifndef SONDE_EVENT_H
+#define SONDE_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What happened.  Decoders map their own records onto these; anything with
+ * no better home is SONDE_EV_RECORD (a named record with typed arguments). */
+enum sonde_ev_kind {
+	SONDE_EV_INFO,        /* target/session information (fields: args) */
+	SONDE_EV_DICT,        /* a dictionary entry: obj = id, obj2 = dict kind, text = name */
+	SONDE_EV_TIME_SYNC,   /* time re-anchored: ts is the absolute time */
+	SONDE_EV_DROPS,       /* target-reported loss: value = overwritten total, obj2 = refused total */
+	SONDE_EV_ISR_ENTER,   /* obj = ISR id, value = nesting depth after entering (1 = outermost) */
+	SONDE_EV_ISR_EXIT,    /* obj = ISR id if known, value = depth before leaving */
+	SONDE_EV_TASK_CREATE, /* obj = task id, obj2 = priority */
+	SONDE_EV_TASK_IN,     /* obj = task id: starts running */
+	SONDE_EV_TASK_OUT,    /* obj = task id, obj2 = reason (SONDE_TASK_*) */
+	SONDE_EV_TASK_READY,  /* obj = task id */
+	SONDE_EV_IDLE,        /* no task runs */
+	SONDE_EV_MARK,        /* obj = marker id: instant */
+	SONDE_EV_MARK_BEGIN,  /* obj = marker id: span starts */
+	SONDE_EV_MARK_END,    /* obj = marker id: span ends */
+	SONDE_EV_COUNTER,     /* obj = counter id, value = signed value */
+	SONDE_EV_FUNC_ENTER,  /* obj = function id or address (flags say which) */
+	SONDE_EV_FUNC_EXIT,   /* obj = function id/address if known */
+	SONDE_EV_LOG,         /* level, text = formatted message, args = raw arguments */
+	SONDE_EV_RECORD,      /* user/application or protocol-specific record: rec_name + args */
+	SONDE_EV_STATE,       /* state machine: obj = machine, obj2 = state; text = "entry"/"exit"/"tran" ... */
+	SONDE_EV_QUEUE,       /* queue/pool fill level: obj = queue, value = level */
+	SONDE_EV_KIND_COUNT
+};
+
+/* Argument value types.  Sonde's wire codes (sonde_proto.h) map 1:1 onto
+ * the first fifteen; foreign decoders may use the rest. */
+enum sonde_arg_type {
+	SONDE_A_NONE = 0,
+	SONDE_A_U8, SONDE_A_U16, SONDE_A_U32, SONDE_A_U64,
+	SONDE_A_I8, SONDE_A_I16, SONDE_A_I32, SONDE_A_I64,
+	SONDE_A_F32, SONDE_A_F64,
+	SONDE_A_STR,  /* v.mem = characters, not NUL-terminated */
+	SONDE_A_MEM,  /* v.mem = bytes */
+	SONDE_A_OBJ,  /* v.u = object id / pointer; name resolved if known */
+	SONDE_A_FUNC, /* v.u = function address/id; name resolved if known */
+	SONDE_A_ENUM, /* v.u = value, group in 'group'; name resolved if known */
+	SONDE_A_HEX,  /* v.u shown in hexadecimal (foreign formats) */
+	SONDE_A_BOOL
+};
+
+struct sonde_arg {
+	enum sonde_arg_type type;
+	const char *name;     /* argument name, NULL if the format has none */
+	const char *resolved; /* dictionary name for OBJ/FUNC/ENUM, else NULL */
+	uint32_t group;       /* ENUM group */
+	union {
+		uint64_t u;
+		int64_t i;
+		double f;
+		struct { const uint8_t *p; size_t n; } mem;
+	} v;
+};
+
+/* Timestamp flags. */
+#define SONDE_TS_VALID     0x01u /* ts is meaningful */
+#define SONDE_TS_ESTIMATED 0x02u /* ts could not be anchored exactly (see docs/protocol.md §5) */
+
+/* Event flags. */
+#define SONDE_EVF_ADDR     0x01u /* FUNC_*: obj is an address, not a dictionary id */
+#define SONDE_EVF_MALFORMED 0x02u /* the record was cut short; args hold what could be read */
+
+struct sonde_event {
+	enum sonde_ev_kind kind;
+	uint32_t flags;       /* SONDE_EVF_* */
+	uint64_t ts;          /* ticks of the stream's clock (session->ts_freq) */
+	uint32_t ts_flags;    /* SONDE_TS_* */
+	uint32_t core;        /* core / stream id */
+	uint32_t rec_id;      /* the protocol's own record id */
+	const char *rec_name; /* the protocol's record name ("ISR_ENTER", "AO-Post", user record name) */
+	uint64_t obj;         /* subject (see kind) */
+	const char *obj_name; /* dictionary name of obj, NULL if unknown */
+	uint64_t obj2;        /* second operand (see kind) */
+	const char *obj2_name;/* its name if it has one (e.g. a state, a task-out reason) */
+	int64_t value;        /* counter value, nesting depth, queue level, drop totals */
+	uint32_t level;       /* LOG level (SONDE_LVL_*), 0 otherwise */
+	const char *text;     /* formatted text (LOG, DICT name), NULL otherwise */
+	size_t nargs;
+	const struct sonde_arg *args;
+	/* where it came from, for messages and exports */
+	uint64_t offset;      /* byte offset of the frame's first byte in the input */
+	uint64_t frame;       /* frame number in the input, from 0 */
+	uint32_t seq;         /* the frame's sequence number if the protocol has one */
+};
+
+/* Stream-wide facts a decoder learns (TARGET_INFO and the like). */
+struct sonde_session {
+	const char *proto;    /* "sonde", "qs", "syst", "tband", ... */
+	uint64_t ts_freq;     /* ticks per second, 0 when unknown */
+	uint32_t addr_size;   /* bytes in an address */
+	uint32_t build_id;
+	uint32_t buffer_size;
+	int buffer_mode;      /* SONDE_MODE_*, -1 unknown */
+	uint32_t version;     /* protocol version reported by the target */
+	int big_endian;
+};
+
+#endif /* SONDE_EVENT_H */

@@ -1,0 +1,91 @@
+/*
+ * pipeline.h -- the contracts between the stages of the host pipeline:
+ *
+ *     source -> framer -> decoder -> event model -> sinks / analyses
+ *
+ * A decoder is fed raw bytes in chunks of any size (so every parser can be
+ * driven from a byte buffer, by a fuzzer or by a test) and reports events and
+ * diagnostics through a struct sonde_out.  A sink receives events and
+ * diagnostics and writes them somewhere.  Decoders live in
+ * host/src/proto/<name>/ and export `const struct sonde_decoder_ops
+ * sonde_decoder_<name>`; sinks live in host/src/sinks/sink_<name>.c and export
+ * `const struct sonde_sink_ops sonde_sink_<name>`.  The build generates the
+ * registry of both from the file tree, so adding one touches one folder.
+ */
+#ifndef SONDE_PIPELINE_H
+#define SONDE_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+
+/* Everything that can go wrong in a stream.  Each is counted in the stats
+ * and printed with the byte offset where it happened. */
+enum sonde_diag_code {
+	SONDE_D_BAD_CHECKSUM,   /* frame checksum/CRC wrong: frame dropped */
+	SONDE_D_SEQ_GAP,        /* sequence discontinuity: count = frames missing */
+	SONDE_D_TOO_SHORT,      /* frame shorter than the minimum */
+	SONDE_D_TOO_LONG,       /* frame longer than the maximum: discarded to the next flag */
+	SONDE_D_ABORTED,        /* escape byte directly before a flag */
+	SONDE_D_GARBAGE,        /* bytes discarded while resynchronising: count = bytes */
+	SONDE_D_TRUNCATED,      /* input ended inside a frame: count = bytes */
+	SONDE_D_UNKNOWN_RECORD, /* record id not known to the decoder */
+	SONDE_D_MALFORMED,      /* record payload does not match its layout */
+	SONDE_D_VERSION,        /* protocol version not supported */
+	SONDE_D_TIME,           /* time could not be anchored exactly */
+	SONDE_D_OTHER,
+	SONDE_D_COUNT
+};
+
+struct sonde_diag {
+	enum sonde_diag_code code;
+	uint64_t offset;   /* byte offset in the input where the problem starts */
+	uint64_t frame;    /* frame number (counting good and bad frames) */
+	uint64_t count;    /* frames or bytes concerned (see the code) */
+	const char *msg;   /* human-readable detail, no trailing newline */
+};
+
+/* Options given on the command line as -o key=value (and a few named ones).
+ * NULL-terminated array of "key=value" strings; may be NULL. */
+typedef const char *const *sonde_opts;
+const char *sonde_opt_get(sonde_opts opts, const char *key);
+
+/* Where a decoder delivers its output. */
+struct sonde_out {
+	void (*event)(void *ctx, const struct sonde_event *ev);
+	void (*diag)(void *ctx, const struct sonde_diag *d);
+	void *ctx;
+	struct sonde_session *session; /* the decoder fills it in as it learns */
+};
+
+struct sonde_decoder_ops {
+	const char *name;  /* --proto NAME */
+	const char *desc;  /* one line for --help */
+	/* How sure (0..100) the decoder is that buf (the first bytes of a
+	 * stream) is its format; 0 = certainly not.  May be NULL. */
+	int (*probe)(const uint8_t *buf, size_t n);
+	void *(*create)(const struct sonde_out *out, sonde_opts opts);
+	void (*feed)(void *dec, const uint8_t *buf, size_t n);
+	void (*finish)(void *dec); /* end of input: flush, report truncation */
+	void (*destroy)(void *dec);
+};
+
+struct sonde_sink_ops {
+	const char *name;  /* --format NAME */
+	const char *desc;
+	void *(*create)(FILE *out, sonde_opts opts);
+	void (*event)(void *sink, const struct sonde_event *ev, const struct sonde_session *s);
+	void (*diag)(void *sink, const struct sonde_diag *d, const struct sonde_session *s); /* may be NULL */
+	int (*finish)(void *sink, const struct sonde_session *s); /* flush; 0 ok, -1 write error */
+	void (*destroy)(void *sink);
+};
+
+/* The generated registry. */
+extern const struct sonde_decoder_ops *const sonde_decoders[];
+extern const struct sonde_sink_ops *const sonde_sinks[];
+const struct sonde_decoder_ops *sonde_decoder_find(const char *name);
+const struct sonde_sink_ops *sonde_sink_find(const char *name);
+
+#endif /* SONDE_PIPELINE_H */

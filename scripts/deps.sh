@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# deps.sh -- install the Debian packages Sonde needs, if any are missing.
+#
+# Called by `make demo`, `make test` and CI.  As root it runs apt-get (after
+# apt-get update); otherwise it prints the exact command to run.  The package
+# list is the one place that says what the project depends on.
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake pkg-config          # toolchain
+  libcmocka-dev                             # unit tests
+  libserialport-dev                         # serial links (sonde live)
+  libelf-dev libdw-dev                      # ELF symbols for profiles
+  libsqlite3-dev                            # SQLite export
+  libexpat1-dev                             # SyS-T collateral XML
+  socat                                     # pseudo-terminal pairs in tests
+  gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
+  qemu-system-arm                           # runs the firmware
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "deps: missing packages: ${missing[*]}" >&2
+  echo "deps: run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
