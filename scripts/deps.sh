@@ -13,6 +13,8 @@ PKGS=(
   libelf-dev libdw-dev                      # ELF symbols for profiles
   libsqlite3-dev                            # SQLite export
   libexpat1-dev                             # SyS-T collateral XML
+  libprotobuf-c-dev protobuf-c-compiler     # Perfetto export
+  protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware

@@ -94,6 +94,10 @@ struct sonde_event {
 	const char *text;     /* formatted text (LOG, DICT name), NULL otherwise */
 	size_t nargs;
 	const struct sonde_arg *args;
+	/* The record as the protocol's reference tool prints it (a QSPY line, a
+	 * systprint CSV row), when the decoder renders one; else NULL.  Sinks
+	 * named after a reference tool's format print this. */
+	const char *native;
 	/* where it came from, for messages and exports */
 	uint64_t offset;      /* byte offset of the frame's first byte in the input */
 	uint64_t frame;       /* frame number in the input, from 0 */

@@ -1,0 +1,116 @@
+/*
+ * framer_hdlc.c -- QS-style HDLC framing: 0x7E flag at the end of every
+ * frame, 0x7D escape (next byte XOR 0x20), 8-bit inverted-sum checksum.
+ *
+ * Written by hand because no Debian library implements this exact variant
+ * (no opening flag, additive checksum instead of a CRC).  The decoder is
+ * deliberately more forgiving of line noise than QSPY: a flag always ends a
+ * frame, even right after an escape, so a stray 0x7D costs one frame, not
+ * two.
+ */
+#include "framer_hdlc.h"
+
+#include "sonde_proto.h"
+
+void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_fn fn, void *ctx)
+{
+	f->on_frame = fn;
+	f->ctx = ctx;
+	f->buf = buf;
+	f->max_len = max_len;
+	f->len = 0;
+	f->raw_len = 0;
+	f->offset = 0;
+	f->start = 0;
+	f->sum = 0;
+	f->esc = 0;
+	f->overflow = 0;
+}
+
+static void frame_done(struct hdlc_framer *f, enum hdlc_status st)
+{
+	f->on_frame(f->ctx, st, f->buf, f->len, f->start, f->raw_len);
+	f->len = 0;
+	f->raw_len = 0;
+	f->sum = 0;
+	f->esc = 0;
+	f->overflow = 0;
+}
+
+static void end_of_frame(struct hdlc_framer *f)
+{
+	if (f->esc)
+		frame_done(f, HDLC_ABORTED);
+	else if (f->overflow)
+		frame_done(f, HDLC_TOO_LONG);
+	else if (f->len < 3)
+		frame_done(f, HDLC_TOO_SHORT);
+	else if (f->sum != SONDE_GOOD_SUM)
+		frame_done(f, HDLC_BAD_CHECKSUM);
+	else
+		frame_done(f, HDLC_OK);
+}
+
+void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b = data[i];
+		if (b == SONDE_FLAG) {
+			if (f->raw_len > 0) { /* two flags in a row are idle fill */
+				f->raw_len++; /* the flag belongs to the frame it ends */
+				end_of_frame(f);
+			}
+			f->offset++;
+			continue;
+		}
+		if (f->raw_len == 0)
+			f->start = f->offset;
+		f->raw_len++;
+		f->offset++;
+		if (f->esc) {
+			b ^= SONDE_ESC_XOR;
+			f->esc = 0;
+		} else if (b == SONDE_ESC) {
+			f->esc = 1;
+			continue;
+		}
+		if (f->len < f->max_len) {
+			f->buf[f->len++] = b;
+			f->sum = (uint8_t)(f->sum + b);
+		} else {
+			f->overflow = 1;
+		}
+	}
+}
+
+void hdlc_finish(struct hdlc_framer *f)
+{
+	if (f->raw_len > 0)
+		frame_done(f, HDLC_TRUNCATED);
+}
+
+static size_t put_escaped(uint8_t *out, uint8_t b)
+{
+	if (b == SONDE_FLAG || b == SONDE_ESC) {
+		out[0] = SONDE_ESC;
+		out[1] = (uint8_t)(b ^ SONDE_ESC_XOR);
+		return 2;
+	}
+	out[0] = b;
+	return 1;
+}
+
+size_t hdlc_encode(uint8_t seq, uint8_t id, const uint8_t *data, size_t n, uint8_t *out)
+{
+	size_t k = 0;
+	uint8_t sum = (uint8_t)(seq + id);
+	k += put_escaped(out + k, seq);
+	k += put_escaped(out + k, id);
+	for (size_t i = 0; i < n; i++) {
+		sum = (uint8_t)(sum + data[i]);
+		k += put_escaped(out + k, data[i]);
+	}
+	k += put_escaped(out + k, (uint8_t)~sum);
+	out[k++] = SONDE_FLAG;
+	return k;
+}

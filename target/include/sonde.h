@@ -1,0 +1,221 @@
+/*
+ * sonde.h -- the Sonde target tracer: the whole public API.
+ *
+ * C99, freestanding (no malloc, no stdio), ISR-safe.  Records go into a RAM
+ * ring buffer the application supplies, already framed (docs/protocol.md);
+ * a transport drains it in blocks or bytes from wherever it likes (idle loop,
+ * UART TX interrupt, DMA completion).
+ *
+ * With SONDE_ENABLED 0 every record call compiles to nothing: the functions
+ * become empty static inline functions, so arguments are still type-checked
+ * and the optimiser removes the calls.  At run time a record that the filters
+ * remove costs one filter test.
+ */
+#ifndef SONDE_H
+#define SONDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sonde_config.h"
+#include "sonde_proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- counters the application (and the host, via TARGET_STATS) can read */
+typedef struct {
+	uint32_t records;     /* records written (frames with a sequence number) */
+	uint32_t overwritten; /* records overwritten in the buffer before being drained */
+	uint32_t refused;     /* records refused (buffer full, snapshot full, frozen, stopped) */
+	uint32_t bytes;       /* bytes written into the buffer, framing included */
+} sonde_stats_t;
+
+#if SONDE_ENABLED
+
+/* ---- life cycle ------------------------------------------------------- */
+
+/* Start tracing into buf[size] in the given mode (SONDE_MODE_*).  Writes
+ * EMPTY and TARGET_INFO (reset flag set).  All filters start enabled. */
+void sonde_init(uint8_t *buf, size_t size, uint8_t mode);
+
+/* Stop accepting records (they are refused and counted) / accept again.
+ * sonde_start() also forces a TIME_SYNC before the next timed record. */
+void sonde_stop(void);
+void sonde_start(void);
+
+/* Post-mortem: freeze the buffer now (call from a fault handler or on a
+ * condition); snapshot: stop early.  Afterwards the buffer holds the newest
+ * whole frames; drain it, then sonde_start() to record again. */
+void sonde_trigger(void);
+
+/* 1 while the buffer accepts records. */
+int sonde_is_running(void);
+
+/* The application's dictionary callback: it calls sonde_dict() for every
+ * name it wants the host to know.  sonde_send_info() writes TARGET_INFO (no
+ * reset flag) and calls it; the host asks for this after joining late. */
+void sonde_set_dict_callback(void (*cb)(void));
+void sonde_send_info(void);
+
+/* A dictionary entry (kind SONDE_DICT_*).  Never filtered. */
+void sonde_dict(uint8_t kind, uint32_t id, const char *name);
+
+/* Force a TIME_SYNC now (e.g. from a slow periodic tick, so that absolute
+ * time stays exact across long silences; see docs/protocol.md §5). */
+void sonde_time_sync(void);
+
+void sonde_get_stats(sonde_stats_t *out);
+
+/* ---- filters ---------------------------------------------------------- */
+
+/* Global filter: one bit per record id 0x00..0x7F. */
+void sonde_filter_record(uint8_t rec, int on);
+void sonde_filter_all_records(int on);
+/* Local filter: one bit per object id 0..255 (ISRs, tasks, markers, counters). */
+void sonde_filter_object(uint8_t obj, int on);
+void sonde_filter_all_objects(int on);
+int sonde_record_enabled(uint8_t rec);
+int sonde_object_enabled(uint8_t obj);
+
+/* ---- system events ---------------------------------------------------- */
+
+void sonde_isr_enter(uint8_t isr);
+void sonde_isr_exit(uint8_t isr); /* the id is used for filtering only */
+void sonde_task_create(uint8_t task, uint8_t prio);
+void sonde_task_in(uint8_t task);
+void sonde_task_out(uint8_t task, uint8_t reason); /* SONDE_TASK_* */
+void sonde_task_ready(uint8_t task);
+void sonde_idle(void);
+void sonde_mark(uint8_t marker);
+void sonde_mark_begin(uint8_t marker);
+void sonde_mark_end(uint8_t marker);
+void sonde_counter(uint8_t counter, int32_t value);
+void sonde_counter64(uint8_t counter, int64_t value);
+void sonde_func_enter(uint16_t func);
+void sonde_func_enter_addr(const void *addr);
+void sonde_func_exit(void);
+
+/* ---- user records and logs ------------------------------------------- */
+/*
+ * A user record (id SONDE_REC_USER_FIRST..SONDE_REC_USER_LAST) or a log
+ * record is built between a begin and an end call, inside one critical
+ * section:
+ *
+ *     if (sonde_user_begin(0x40)) {
+ *         sonde_arg_u32(speed);
+ *         sonde_arg_str(name);
+ *         sonde_user_end();
+ *     }
+ *
+ * begin returns 0 (and nothing else must be called) when the record is
+ * filtered out or refused.  Keep the code between begin and end short: it
+ * runs with interrupts masked.  A record that does not fit is refused as a
+ * whole at end (counted), never written in part.
+ */
+int sonde_user_begin(uint8_t rec);
+int sonde_log_begin(uint8_t level, uint16_t fmt);
+void sonde_user_end(void);
+#define sonde_log_end sonde_user_end
+
+void sonde_arg_u8(uint8_t v);
+void sonde_arg_u16(uint16_t v);
+void sonde_arg_u32(uint32_t v);
+void sonde_arg_u64(uint64_t v);
+void sonde_arg_i8(int8_t v);
+void sonde_arg_i16(int16_t v);
+void sonde_arg_i32(int32_t v);
+void sonde_arg_i64(int64_t v);
+void sonde_arg_f32(float v);
+void sonde_arg_f64(double v);
+void sonde_arg_str(const char *s);
+void sonde_arg_mem(const void *p, uint8_t n);
+void sonde_arg_obj(uint8_t obj);
+void sonde_arg_func(const void *addr);
+void sonde_arg_enum(uint8_t group, uint8_t value);
+
+/* Common shapes in one call (one critical section, no per-argument calls). */
+void sonde_user_u32(uint8_t rec, uint32_t a);
+void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b);
+void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a);
+void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b);
+
+/* ---- drain (transport side) ------------------------------------------ */
+
+/* Copy up to max bytes of framed trace into dst; returns the count (0 when
+ * empty).  Safe against producers in ISRs: the copy runs in short critical
+ * sections.  Bytes can be sent in any chunks: frames need no alignment. */
+size_t sonde_drain(uint8_t *dst, size_t max);
+/* One byte, or -1 when empty (for a UART TX interrupt). */
+int sonde_drain_byte(void);
+/* Bytes waiting to be drained. */
+size_t sonde_pending(void);
+
+#else /* !SONDE_ENABLED: everything compiles to nothing */
+
+static inline void sonde_init(uint8_t *b, size_t s, uint8_t m) { (void)b; (void)s; (void)m; }
+static inline void sonde_stop(void) {}
+static inline void sonde_start(void) {}
+static inline void sonde_trigger(void) {}
+static inline int sonde_is_running(void) { return 0; }
+static inline void sonde_set_dict_callback(void (*cb)(void)) { (void)cb; }
+static inline void sonde_send_info(void) {}
+static inline void sonde_dict(uint8_t k, uint32_t i, const char *n) { (void)k; (void)i; (void)n; }
+static inline void sonde_time_sync(void) {}
+static inline void sonde_get_stats(sonde_stats_t *o) { o->records = o->overwritten = o->refused = o->bytes = 0; }
+static inline void sonde_filter_record(uint8_t r, int on) { (void)r; (void)on; }
+static inline void sonde_filter_all_records(int on) { (void)on; }
+static inline void sonde_filter_object(uint8_t o, int on) { (void)o; (void)on; }
+static inline void sonde_filter_all_objects(int on) { (void)on; }
+static inline int sonde_record_enabled(uint8_t r) { (void)r; return 0; }
+static inline int sonde_object_enabled(uint8_t o) { (void)o; return 0; }
+static inline void sonde_isr_enter(uint8_t i) { (void)i; }
+static inline void sonde_isr_exit(uint8_t i) { (void)i; }
+static inline void sonde_task_create(uint8_t t, uint8_t p) { (void)t; (void)p; }
+static inline void sonde_task_in(uint8_t t) { (void)t; }
+static inline void sonde_task_out(uint8_t t, uint8_t r) { (void)t; (void)r; }
+static inline void sonde_task_ready(uint8_t t) { (void)t; }
+static inline void sonde_idle(void) {}
+static inline void sonde_mark(uint8_t m) { (void)m; }
+static inline void sonde_mark_begin(uint8_t m) { (void)m; }
+static inline void sonde_mark_end(uint8_t m) { (void)m; }
+static inline void sonde_counter(uint8_t c, int32_t v) { (void)c; (void)v; }
+static inline void sonde_counter64(uint8_t c, int64_t v) { (void)c; (void)v; }
+static inline void sonde_func_enter(uint16_t f) { (void)f; }
+static inline void sonde_func_enter_addr(const void *a) { (void)a; }
+static inline void sonde_func_exit(void) {}
+static inline int sonde_user_begin(uint8_t r) { (void)r; return 0; }
+static inline int sonde_log_begin(uint8_t l, uint16_t f) { (void)l; (void)f; return 0; }
+static inline void sonde_user_end(void) {}
+#define sonde_log_end sonde_user_end
+static inline void sonde_arg_u8(uint8_t v) { (void)v; }
+static inline void sonde_arg_u16(uint16_t v) { (void)v; }
+static inline void sonde_arg_u32(uint32_t v) { (void)v; }
+static inline void sonde_arg_u64(uint64_t v) { (void)v; }
+static inline void sonde_arg_i8(int8_t v) { (void)v; }
+static inline void sonde_arg_i16(int16_t v) { (void)v; }
+static inline void sonde_arg_i32(int32_t v) { (void)v; }
+static inline void sonde_arg_i64(int64_t v) { (void)v; }
+static inline void sonde_arg_f32(float v) { (void)v; }
+static inline void sonde_arg_f64(double v) { (void)v; }
+static inline void sonde_arg_str(const char *s) { (void)s; }
+static inline void sonde_arg_mem(const void *p, uint8_t n) { (void)p; (void)n; }
+static inline void sonde_arg_obj(uint8_t o) { (void)o; }
+static inline void sonde_arg_func(const void *a) { (void)a; }
+static inline void sonde_arg_enum(uint8_t g, uint8_t v) { (void)g; (void)v; }
+static inline void sonde_user_u32(uint8_t r, uint32_t a) { (void)r; (void)a; }
+static inline void sonde_user_u32x2(uint8_t r, uint32_t a, uint32_t b) { (void)r; (void)a; (void)b; }
+static inline void sonde_log_u32(uint8_t l, uint16_t f, uint32_t a) { (void)l; (void)f; (void)a; }
+static inline void sonde_log_u32x2(uint8_t l, uint16_t f, uint32_t a, uint32_t b) { (void)l; (void)f; (void)a; (void)b; }
+static inline size_t sonde_drain(uint8_t *d, size_t m) { (void)d; (void)m; return 0; }
+static inline int sonde_drain_byte(void) { return -1; }
+static inline size_t sonde_pending(void) { return 0; }
+
+#endif /* SONDE_ENABLED */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SONDE_H */
