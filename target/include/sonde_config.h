@@ -1,0 +1,88 @@
+/*
+ * sonde_config.h -- every compile-time setting of the Sonde target library,
+ * with its default.
+ *
+ * An application overrides any of them by defining it on the compiler command
+ * line (-DSONDE_STR_MAX=63) or in its own header named by SONDE_CONFIG_FILE
+ * (-DSONDE_CONFIG_FILE='"my_sonde_cfg.h"'), which is included first so that
+ * its definitions win.  The library, the port and the application must all be
+ * compiled with the same settings.
+ */
+#ifndef SONDE_CONFIG_H
+#define SONDE_CONFIG_H
+
+#include <stdint.h>
+
+#ifdef SONDE_CONFIG_FILE
+#include SONDE_CONFIG_FILE
+#endif
+
+/* 1: tracing compiled in.  0: every API call is an empty inline function
+ * (arguments are still type-checked) and the library sources compile to
+ * nothing. */
+#ifndef SONDE_ENABLED
+#define SONDE_ENABLED 1
+#endif
+
+/* Longest string sent (DICT names, STR arguments), in characters without the
+ * NUL.  Longer strings are cut.  At most 255 (docs/protocol.md section 4). */
+#ifndef SONDE_STR_MAX
+#define SONDE_STR_MAX 255u
+#endif
+
+/* Application-defined build id carried in TARGET_INFO (a firmware CRC, a
+ * VCS hash prefix, ...). */
+#ifndef SONDE_BUILD_ID
+#define SONDE_BUILD_ID 0u
+#endif
+
+/* Bytes in an address (FUNC_ENTER_A, FUNC argument, TARGET_INFO addr_size):
+ * 4 or 8.  Defaults to the size of a data pointer. */
+#ifndef SONDE_ADDR_SIZE
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define SONDE_ADDR_SIZE 8u
+#else
+#define SONDE_ADDR_SIZE 4u
+#endif
+#endif
+
+/* 1 when the CPU is big-endian.  Only reported in TARGET_INFO: the wire is
+ * little-endian whatever the CPU, and the library writes it byte by byte. */
+#ifndef SONDE_BIG_ENDIAN
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SONDE_BIG_ENDIAN 1
+#else
+#define SONDE_BIG_ENDIAN 0
+#endif
+#endif
+
+/* Largest DATA, after the timestamp, of a user or log record built with
+ * sonde_user_begin()/sonde_log_begin() ... sonde_user_end().  The record is
+ * assembled in a static buffer of this size (so that it is written whole or
+ * not at all); arguments that do not fit make the record refused, except a
+ * string, which is cut to fit.  The one-call forms (sonde_user_u32x2, ...)
+ * do not use it. */
+#ifndef SONDE_RECORD_MAX
+#define SONDE_RECORD_MAX 128u
+#endif
+
+/* Bytes sonde_drain() copies per critical section: the longest time it masks
+ * interrupts is the time to copy this many bytes. */
+#ifndef SONDE_DRAIN_CHUNK
+#define SONDE_DRAIN_CHUNK 32u
+#endif
+
+#if SONDE_STR_MAX > 255
+#error "SONDE_STR_MAX must be at most 255 (docs/protocol.md section 4)"
+#endif
+#if SONDE_ADDR_SIZE != 4 && SONDE_ADDR_SIZE != 8
+#error "SONDE_ADDR_SIZE must be 4 or 8"
+#endif
+#if SONDE_RECORD_MAX < 16 || SONDE_RECORD_MAX > 1000
+#error "SONDE_RECORD_MAX must be 16..1000 (a receiver drops frames over 1024 bytes)"
+#endif
+#if SONDE_DRAIN_CHUNK < 1
+#error "SONDE_DRAIN_CHUNK must be at least 1"
+#endif
+
+#endif /* SONDE_CONFIG_H */

@@ -1,0 +1,121 @@
+/*
+ * sonde_filter.c -- the global (per record id) and local (per object id)
+ * filters of docs/protocol.md section 7.
+ *
+ * The global filter is a byte per record id.  The local filter a byte per object
+ * whose bit 7 is the object's bit and whose bits 0..6 are that bit ANDed
+ * with the global bit of one record naming objects (sonde_internal.h,
+ * sonde_of_bit), so the hot ISR and task paths test both filters at once;
+ * every change here rewrites the affected bytes.  Records the protocol
+ * never filters (EMPTY, TARGET_INFO, TIME_SYNC, DROPS, DICT, command
+ * replies) keep their global bit set, so sonde_record_enabled() tells the
+ * truth about them.
+ */
+#include "sonde_internal.h"
+
+#if SONDE_ENABLED
+
+static int filterable(uint8_t rec)
+{
+	return rec < SONDE_REC_COUNT && rec >= SONDE_REC_ISR_ENTER &&
+	       !(rec >= SONDE_REC_CMD_STATUS && rec < SONDE_REC_USER_FIRST);
+}
+
+static void set_bit(uint8_t rec, int on)
+{
+	sonde_g.rec_filter[rec] = on ? 1u : 0u;
+}
+
+/* The combined bits an object with its local bit set gets. */
+static uint8_t combined(void)
+{
+	uint32_t b = SONDE_OF_LOCAL;
+	unsigned r;
+
+	for (r = SONDE_REC_ISR_ENTER; r <= SONDE_REC_COUNTER; r++)
+		if (sonde_rec_on(r))
+			b |= sonde_of_bit(r);
+	return (uint8_t)b;
+}
+
+static void set_objects(unsigned first, unsigned count, int on)
+{
+	uint8_t v = on ? combined() : 0u;
+	unsigned i;
+
+	for (i = first; i < first + count; i++)
+		sonde_g.obj_filter[i] = v;
+}
+
+/* After a global change: every object that is on gets the new bits. */
+static void refresh_objects(void)
+{
+	uint8_t v = combined();
+	unsigned i;
+
+	for (i = 0; i < 256u; i++)
+		if (sonde_g.obj_filter[i] & SONDE_OF_LOCAL)
+			sonde_g.obj_filter[i] = v;
+}
+
+void sonde_filter_record(uint8_t rec, int on)
+{
+	SONDE_PORT_CRIT_DECL;
+
+	if (!filterable(rec))
+		return;
+	SONDE_PORT_CRIT_ENTER();
+	set_bit(rec, on);
+	refresh_objects();
+	SONDE_PORT_CRIT_EXIT();
+}
+
+void sonde_filter_all_records(int on)
+{
+	unsigned r;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	for (r = 0; r < SONDE_REC_COUNT; r++)
+		if (filterable((uint8_t)r))
+			set_bit((uint8_t)r, on);
+	refresh_objects();
+	SONDE_PORT_CRIT_EXIT();
+}
+
+void sonde_filter_object(uint8_t obj, int on)
+{
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	set_objects(obj, 1u, on);
+	SONDE_PORT_CRIT_EXIT();
+}
+
+void sonde_filter_all_objects(int on)
+{
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	set_objects(0u, 256u, on);
+	SONDE_PORT_CRIT_EXIT();
+}
+
+int sonde_record_enabled(uint8_t rec)
+{
+	return rec < SONDE_REC_COUNT && sonde_rec_on(rec);
+}
+
+int sonde_object_enabled(uint8_t obj)
+{
+	return (sonde_g.obj_filter[obj] & SONDE_OF_LOCAL) != 0u;
+}
+
+/* sonde_init(): everything on. */
+void sonde_filter_reset(void)
+{
+	memset(sonde_g.rec_filter, 1, sizeof sonde_g.rec_filter);
+	set_objects(0u, 256u, 1);
+}
+
+#endif /* SONDE_ENABLED */

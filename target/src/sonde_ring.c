@@ -1,0 +1,158 @@
+/*
+ * sonde_ring.c -- the ring buffer: geometry, the fast-path limit, making
+ * room by overwriting whole frames, and the drain.
+ *
+ * The buffer holds whole frames, except that the drain may have read the
+ * first part of the oldest one.  Overwriting discards the oldest *whole*
+ * frames; the rest of a partly drained frame is moved up next to the
+ * surviving frames, so the transport never sends a torn frame.
+ */
+#include "sonde_internal.h"
+
+#if SONDE_ENABLED
+
+struct sonde_state sonde_g;
+
+size_t sonde_ring_used(void)
+{
+	const struct sonde_state *g = &sonde_g;
+
+	if (g->wp >= g->rp)
+		return (size_t)(g->wp - g->rp);
+	return g->size - (size_t)(g->rp - g->wp);
+}
+
+size_t sonde_ring_free(void)
+{
+	return sonde_g.size - 1u - sonde_ring_used();
+}
+
+/* The fast path writes [wp, wp + worst) only if that ends at or before wlim:
+ * before rp - 1 (one byte stays free, so full never looks empty) or before
+ * end - 1 (so the fast path never has to wrap wp). */
+void sonde_ring_relimit(void)
+{
+	struct sonde_state *g = &sonde_g;
+
+	if (g->flags != 0 || g->buf == NULL)
+		g->wlim = 0;
+	else if (g->rp > g->wp)
+		g->wlim = (uintptr_t)(g->rp - 1);
+	else
+		g->wlim = (uintptr_t)(g->end - 1);
+}
+
+/* Offset o (< 2 * size) folded into the ring. */
+static size_t fold(size_t o)
+{
+	return o >= sonde_g.size ? o - sonde_g.size : o;
+}
+
+/* Length of the frame starting at offset o, flag included. */
+static size_t frame_len(size_t o)
+{
+	const uint8_t *b = sonde_g.buf;
+	size_t n = 1;
+
+	while (b[o] != SONDE_FLAG) {
+		o = fold(o + 1u);
+		n++;
+	}
+	return n;
+}
+
+int sonde_ring_make_room(size_t need)
+{
+	struct sonde_state *g = &sonde_g;
+	size_t rp = (size_t)(g->rp - g->buf);
+	size_t keep = g->mid ? frame_len(rp) : 0u; /* rest of a partly drained frame */
+	size_t free_ = sonde_ring_free();
+	size_t q = fold(rp + keep);                  /* oldest whole frame */
+	size_t i;
+
+	if (need > g->size - 1u - keep)
+		return 0;
+	while (free_ < need) {
+		size_t len = frame_len(q);
+
+		q = fold(q + len);
+		free_ += len;
+		g->overwritten++;
+		g->bytes_lost += (uint32_t)len;
+	}
+	/* Move the kept bytes up to end just before the oldest surviving frame;
+	 * from the last byte down, since the regions may overlap. */
+	q = fold(q + g->size - keep);
+	for (i = keep; i-- > 0;)
+		g->buf[fold(q + i)] = g->buf[fold(rp + i)];
+	g->rp = g->buf + q;
+	g->flags |= SONDE_F_DROPS;
+	return 1;
+}
+
+/* One chunk: at most max bytes, contiguous, inside one critical section.
+ * When a refusing buffer has been read out completely and records were lost,
+ * the loss report is written here (docs/protocol.md section 4, DROPS). */
+static size_t drain_chunk(uint8_t *dst, size_t max)
+{
+	struct sonde_state *g = &sonde_g;
+	size_t n = 0;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	if (g->buf != NULL) {
+		if (g->rp == g->wp && (g->flags & SONDE_F_DROPS) && (g->flags & SONDE_F_REFUSE) &&
+		    sonde_ring_free() >= SONDE_REPORT_WORST)
+			sonde_report(SONDE_PORT_TS());
+		n = (size_t)((g->wp >= g->rp ? g->wp : g->end) - g->rp);
+		if (n > max)
+			n = max;
+		if (n > 0) {
+			memcpy(dst, g->rp, n);
+			g->rp += n;
+			if (g->rp == g->end)
+				g->rp = g->buf;
+			g->mid = dst[n - 1u] != SONDE_FLAG;
+			g->bytes_out += (uint32_t)n;
+		}
+		sonde_ring_relimit();
+	}
+	SONDE_PORT_CRIT_EXIT();
+	return n;
+}
+
+size_t sonde_drain(uint8_t *dst, size_t max)
+{
+	size_t done = 0;
+
+	while (done < max) {
+		size_t want = max - done;
+		size_t n = drain_chunk(dst + done, want < SONDE_DRAIN_CHUNK ? want : SONDE_DRAIN_CHUNK);
+
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+int sonde_drain_byte(void)
+{
+	uint8_t b;
+
+	return drain_chunk(&b, 1u) ? (int)b : -1;
+}
+
+size_t sonde_pending(void)
+{
+	size_t n = 0;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	if (sonde_g.buf != NULL)
+		n = sonde_ring_used();
+	SONDE_PORT_CRIT_EXIT();
+	return n;
+}
+
+#endif /* SONDE_ENABLED */
