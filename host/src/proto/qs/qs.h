@@ -1,0 +1,180 @@
+/*
+ * qs.h -- internals of the QS (QP/Spy, QP/C 7.x) decoder, shared by its
+ * files: the decoder state, the field sizes, the field reader and the
+ * entry points of the record decoders.
+ *
+ * File map of this folder:
+ *   qs_decoder.c   decoder ops: framing, sequence check, dispatch, probe
+ *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts), sizes
+ *   qs_records.c   the predefined records, one table row each
+ *   qs_user.c      application records with typed arguments
+ *   qs_dict.c      signal/object/function/user/enum dictionaries
+ *   qs_dicfile.c   QSPY's .dic dictionary files
+ *   qs_line.c      bounded text builder for the QSPY lines
+ *   qs_read.c      little-endian field reader
+ *   qs_tx.c        QS-RX frames (host -> target), see qs_tx.h
+ *   sink_qspy.c    --format qspy: prints the QSPY lines
+ */
+#ifndef SONDE_QS_H
+#define SONDE_QS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "framers/framer_hdlc.h"
+#include "pipeline.h"
+#include "qs_dict.h"
+#include "qs_line.h"
+
+/* Record ids (QS 7.4) used by name in the code; the full list is the table
+ * in qs_records.c. */
+enum {
+	QS_EMPTY = 0,
+	QS_ENUM_DICT = 54,
+	QS_SIG_DICT = 60,
+	QS_OBJ_DICT = 61,
+	QS_FUN_DICT = 62,
+	QS_USR_DICT = 63,
+	QS_TARGET_INFO = 64,
+	QS_USER = 100,     /* first application record */
+	QS_USER_LAST = 124 /* 125..127 are never enabled */
+};
+
+#define QS_RECORD_SIZE_MAX 512u   /* QSPY's limit on SEQ..CHK, our default */
+#define QS_RECORD_SIZE_LIMIT 65535u /* largest value of -o qs.max_record */
+
+/* Dictionary kind of signal entries in SONDE_EV_DICT events (the event
+ * model's kinds, SONDE_DICT_* in sonde_proto.h, have none for signals). */
+#define QS_DICT_SIGNAL 0x80u
+/* 'group' of SONDE_A_ENUM arguments that hold a signal. */
+#define QS_SIG_GROUP 0x100u
+
+/* Field sizes in bytes; QSPY's option letters in brackets. */
+struct qs_sizes {
+	uint8_t ts;  /* [-T] timestamp */
+	uint8_t obj; /* [-O] object pointer */
+	uint8_t fun; /* [-F] function pointer */
+	uint8_t sig; /* [-S] signal */
+	uint8_t evt; /* [-E] event size */
+	uint8_t eqc; /* [-Q] event-queue counter */
+	uint8_t mpc; /* [-P] memory-pool counter */
+	uint8_t mps; /* [-B] memory-pool block size (reported only) */
+	uint8_t tec; /* [-C] time-event counter */
+};
+
+/* QSPY 7.4's defaults. */
+extern const struct qs_sizes qs_default_sizes;
+
+/* The frame being decoded. */
+struct qs_frame {
+	const uint8_t *data; /* payload: after SEQ and record id, before CHK */
+	size_t len;
+	uint8_t seq;
+	uint8_t rec;
+	uint64_t offset;     /* input offset of the frame's first byte */
+	uint64_t number;     /* frame number, from 0 */
+};
+
+/* Little-endian field reader over one payload.  After the first read that
+ * runs past the end every read returns 0 and 'missing'/'what' describe the
+ * failed one. */
+struct qs_rd {
+	const uint8_t *p;
+	size_t n;
+	size_t pos;
+	size_t missing;   /* bytes the failed read lacked, 0 = no failure */
+	const char *what; /* type name of the failed read */
+};
+
+void qs_rd_init(struct qs_rd *r, const uint8_t *p, size_t n);
+uint64_t qs_rd_uint(struct qs_rd *r, unsigned size, const char *what);
+/* A NUL-terminated string: returns its start and length (NUL excluded);
+ * on a missing NUL sets the failure with missing = 1. */
+const uint8_t *qs_rd_str(struct qs_rd *r, size_t *len);
+/* The C type name QSPY uses for an unsigned field of this size. */
+const char *qs_uint_name(unsigned size);
+
+struct qs_dec {
+	struct sonde_out out;
+	struct sonde_session own_session; /* when the caller gives none */
+	struct sonde_session *session;
+
+	struct hdlc_framer fr;
+	uint8_t *frame_buf;
+	uint16_t *esc_pos;
+	size_t max_rec;
+
+	struct qs_sizes sz;
+	unsigned version;  /* QP version (e.g. 740); 0 until TARGET_INFO or -o qs.version */
+	struct qs_dicts dict;
+	char *dic_text;    /* contents of -o qs.dic=FILE, reloaded after a reset */
+	size_t dic_len;
+	char *dic_path;
+
+	/* stream state */
+	uint64_t frames;   /* frames seen so far (the next frame's number) */
+	int synced;        /* a good frame has been seen */
+	uint8_t last_seq;
+	int have_ti;       /* ti[] holds the last TARGET_INFO's configuration */
+	uint8_t ti[18];
+	size_t ti_len;
+
+	/* timestamps: raw values unwrapped into 64 bits */
+	int have_ts;
+	uint64_t ts_raw;
+	uint64_t ts64;
+
+	/* active objects announced as tasks (bounded) */
+	uint64_t *aos;
+	size_t n_aos;
+
+	/* per-record scratch, valid during the event callback */
+	const struct qs_frame *fr_cur;
+	struct qs_line line;
+	struct sonde_arg *args; /* max_args: enough for any record of max_rec bytes */
+	size_t max_args;
+	size_t nargs;
+	char *str_buf;     /* max_rec + 1 bytes: a NUL-terminated copy of a name */
+	char name_buf[32]; /* the record name of the event (rendered tag, USER+NNN) */
+	char build[16];
+};
+
+/* Reporting (qs_decoder.c).  qs_diag's offset is the current frame's start
+ * plus the un-escaped index idx (mapped through the escapes). */
+void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t count,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Fill in where the event came from and deliver it. */
+void qs_emit(struct qs_dec *d, struct sonde_event *ev);
+/* Timestamp handling: turns a raw record timestamp into event time. */
+void qs_set_ts(struct qs_dec *d, struct sonde_event *ev, int has_ts, uint64_t raw);
+/* A new argument slot (NULL when all max_args are in use). */
+struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *name);
+/* Announce obj as an active object (SONDE_EV_TASK_CREATE) the first time
+ * it appears, at the time of the event that names it. */
+void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause);
+/* Clear the dictionaries and reload -o qs.dic if given. */
+void qs_reset_dicts(struct qs_dec *d);
+
+/* Record decoders. */
+void qs_decode_record(struct qs_dec *d, const struct qs_frame *f);   /* qs_records.c */
+void qs_decode_user(struct qs_dec *d, const struct qs_frame *f);     /* qs_user.c */
+void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f); /* qs_target.c */
+/* QSPY's name of a record id as used in error lines ("QS_QEP_TRAN",
+ * "USER+005"); buf holds at least 16 bytes. */
+const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf);
+
+/* QSPY-style renderings of values (qs_records.c). */
+void qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj);
+void qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun);
+void qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj);
+void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size);
+/* Start the line: the 10-digit timestamp + blank, or 11 blanks. */
+void qs_put_prefix(struct qs_line *l, int has_ts, uint64_t raw_ts);
+
+/* Size options and .dic files. */
+int qs_size_valid(char letter, unsigned v);
+int qs_set_size(struct qs_sizes *sz, char letter, unsigned v);
+int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_sizes);
+
+#endif /* SONDE_QS_H */

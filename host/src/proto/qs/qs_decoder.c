@@ -1,0 +1,460 @@
+/*
+ * qs_decoder.c -- the QS (QP/Spy, QP/C 7.x) decoder: sonde_decoder_qs.
+ *
+ * Bytes go through the shared HDLC framer; every frame is checked (checksum,
+ * length, sequence) the way QSPY 7.4 checks it, errors are reported with the
+ * byte offset and frame number, and good frames go to the record decoders
+ * (qs_records.c, qs_user.c, qs_target.c).  Each event carries in 'native'
+ * the line QSPY 7.4 prints for the record (see sink_qspy.c).
+ *
+ * Options (docs/proto-qs.md): qs.ts qs.obj qs.fun qs.sig qs.evt qs.eqc
+ * qs.mpc qs.mps qs.tec (or QSPY's letters qs.T .. qs.C), qs.dic=FILE,
+ * qs.version, qs.ts_freq, qs.max_record.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qs.h"
+
+#define QS_MAX_AOS 256          /* active objects announced as tasks */
+#define QS_DIC_FILE_MAX (16u << 20)
+
+/* ---- reporting -------------------------------------------------------- */
+
+void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t count,
+	     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct sonde_diag dg = { .code = code, .count = count, .msg = msg };
+	if (d->fr_cur) {
+		dg.offset = hdlc_offset_of(d->fr_cur->offset, d->fr.esc_pos, d->fr.esc_n, idx);
+		dg.frame = d->fr_cur->number;
+	} else {
+		dg.offset = d->fr.offset;
+		dg.frame = d->frames;
+	}
+	if (d->out.diag)
+		d->out.diag(d->out.ctx, &dg);
+}
+
+void qs_emit(struct qs_dec *d, struct sonde_event *ev)
+{
+	if (d->fr_cur) {
+		ev->offset = d->fr_cur->offset;
+		ev->frame = d->fr_cur->number;
+		ev->seq = d->fr_cur->seq;
+		ev->rec_id = d->fr_cur->rec;
+	}
+	if (d->out.event)
+		d->out.event(d->out.ctx, ev);
+}
+
+struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *name)
+{
+	if (d->nargs >= d->max_args)
+		return NULL;
+	struct sonde_arg *a = &d->args[d->nargs++];
+	memset(a, 0, sizeof(*a));
+	a->type = t;
+	a->name = name;
+	return a;
+}
+
+/* Raw timestamps are QS_TIME_SIZE bytes and wrap (the posix port's 100 ns
+ * clock every 7 minutes); events get them unwrapped into 64 bits.  A step
+ * of more than half the range backwards is taken as a wrap forwards. */
+void qs_set_ts(struct qs_dec *d, struct sonde_event *ev, int has_ts, uint64_t raw)
+{
+	if (has_ts) {
+		unsigned bits = 8u * d->sz.ts;
+		uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+		raw &= mask;
+		if (!d->have_ts) {
+			d->ts64 = raw;
+		} else {
+			uint64_t delta = (raw - d->ts_raw) & mask;
+			if (delta <= mask / 2) {
+				d->ts64 += delta;
+			} else {
+				uint64_t back = mask - delta + 1;
+				d->ts64 = d->ts64 >= back ? d->ts64 - back : 0;
+			}
+		}
+		d->ts_raw = raw;
+		d->have_ts = 1;
+		ev->ts = d->ts64;
+		ev->ts_flags = SONDE_TS_VALID;
+	} else if (d->have_ts) {
+		/* records without a timestamp happened after the last one seen */
+		ev->ts = d->ts64;
+		ev->ts_flags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
+	}
+}
+
+void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause)
+{
+	for (size_t i = 0; i < d->n_aos; i++)
+		if (d->aos[i] == obj)
+			return;
+	if (d->n_aos >= QS_MAX_AOS)
+		return;
+	d->aos[d->n_aos++] = obj;
+	struct sonde_event ev = { .kind = SONDE_EV_TASK_CREATE, .obj = obj, .rec_name = "AO" };
+	ev.obj_name = qs_map_get(&d->dict.obj, obj, 0);
+	ev.ts = cause->ts;
+	ev.ts_flags = cause->ts_flags;
+	qs_emit(d, &ev);
+}
+
+void qs_reset_dicts(struct qs_dec *d)
+{
+	qs_dicts_clear(&d->dict);
+	d->n_aos = 0;
+	/* QSPY pre-seeds this entry for QUTest */
+	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
+	if (d->dic_text)
+		qs_dicfile_load(d, d->dic_text, d->dic_len, 1);
+}
+
+/* ---- framing ---------------------------------------------------------- */
+
+static void good_frame(struct qs_dec *d, struct qs_frame *f, const uint8_t *fr, size_t len)
+{
+	f->seq = fr[0];
+	f->rec = fr[1];
+	f->data = fr + 2;
+	f->len = len - 3;
+	if (d->synced && f->rec != QS_EMPTY && f->seq != (uint8_t)(d->last_seq + 1)) {
+		uint8_t lost = (uint8_t)(f->seq - d->last_seq - 1);
+		/* QS has no loss report: target overrun and link loss look alike */
+		d->session->lost_unexplained += lost;
+		qs_diag(d, SONDE_D_SEQ_GAP, 0, lost, "Discontinuity Seq=%u->%u", d->last_seq, f->seq);
+	}
+	d->synced = 1;
+	d->last_seq = f->seq;
+	d->nargs = 0;
+	qs_line_reset(&d->line);
+	qs_decode_record(d, f);
+}
+
+static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t len, uint64_t offset,
+		     size_t raw_len)
+{
+	struct qs_dec *d = ctx;
+	struct qs_frame f = { .offset = offset, .number = d->frames++ };
+	d->session->frames++;
+	d->fr_cur = &f;
+	if (st == HDLC_OK) {
+		good_frame(d, &f, fr, len);
+		d->fr_cur = NULL;
+		return;
+	}
+	char nb[16];
+	const char *rec = len >= 2 ? qs_rec_name(d, fr[1], nb) : "?";
+	unsigned seq = len >= 1 ? fr[0] : 0;
+	if (st == HDLC_TRUNCATED) {
+		qs_diag(d, SONDE_D_TRUNCATED, 0, raw_len,
+			"%zu bytes of an unterminated frame at the end of the input", raw_len);
+	} else if (!d->synced) {
+		/* QSPY says nothing until the first good frame: a stream joined
+		 * mid-frame starts with a piece of a frame */
+		qs_diag(d, SONDE_D_GARBAGE, 0, raw_len,
+			"%zu bytes before the first good frame skipped", raw_len);
+	} else if (st == HDLC_BAD_CHECKSUM) {
+		qs_diag(d, SONDE_D_BAD_CHECKSUM, 0, raw_len, "Bad checksum in Rec=%s(?),Seq=%u", rec,
+			d->last_seq);
+	} else if (st == HDLC_TOO_SHORT) {
+		qs_diag(d, SONDE_D_TOO_SHORT, 0, raw_len, "Record too short at Seq=%u(?),Rec=%s(?)", seq, rec);
+	} else if (st == HDLC_TOO_LONG) {
+		qs_diag(d, SONDE_D_TOO_LONG, 0, raw_len,
+			"Record too long at Seq=%u,Rec=%s (%zu bytes on the wire, limit %zu)", seq, rec,
+			raw_len, d->max_rec);
+	} else { /* HDLC_ABORTED */
+		qs_diag(d, SONDE_D_ABORTED, 0, raw_len,
+			"Aborted frame (escape before the flag) in Rec=%s(?),Seq=%u", rec, d->last_seq);
+	}
+	d->fr_cur = NULL;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+static const struct {
+	const char *key, *alias;
+	char letter;
+} size_opts[] = {
+	{ "qs.ts", "qs.T", 'T' },  { "qs.obj", "qs.O", 'O' }, { "qs.fun", "qs.F", 'F' },
+	{ "qs.sig", "qs.S", 'S' }, { "qs.evt", "qs.E", 'E' }, { "qs.eqc", "qs.Q", 'Q' },
+	{ "qs.mpc", "qs.P", 'P' }, { "qs.mps", "qs.B", 'B' }, { "qs.tec", "qs.C", 'C' },
+};
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return errno || *end || *v > max ? -1 : 0;
+}
+
+static int bad_option(struct qs_dec *d, const char *key, const char *val, const char *why)
+{
+	qs_diag(d, SONDE_D_OTHER, 0, 0, "Invalid option %s=%s: %s", key, val ? val : "", why);
+	return -1;
+}
+
+static int read_dic_file(struct qs_dec *d, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		qs_diag(d, SONDE_D_OTHER, 0, 0, "Cannot open dictionary file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			char *nb = cap < QS_DIC_FILE_MAX ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	int err = ferror(fp);
+	fclose(fp);
+	if (!buf || err) {
+		free(buf);
+		qs_diag(d, SONDE_D_OTHER, 0, 0, "Cannot read dictionary file %s (error or larger than %u bytes)",
+			path, QS_DIC_FILE_MAX);
+		return -1;
+	}
+	d->dic_text = buf;
+	d->dic_len = len;
+	d->dic_path = strdup(path); /* for messages when it is re-read; NULL is fine */
+	return 0;
+}
+
+static int apply_options(struct qs_dec *d, sonde_opts opts)
+{
+	unsigned long long v;
+	const char *s;
+	if ((s = sonde_opt_get(opts, "qs.max_record"))) {
+		if (parse_uint(s, QS_RECORD_SIZE_LIMIT, &v) != 0 || v < 16)
+			return bad_option(d, "qs.max_record", s, "16..65535 bytes");
+		d->max_rec = (size_t)v;
+	}
+	if ((s = sonde_opt_get(opts, "qs.version"))) {
+		if (parse_uint(s, 9999, &v) != 0)
+			return bad_option(d, "qs.version", s, "a QP version such as 740");
+		d->version = (unsigned)v;
+	}
+	if ((s = sonde_opt_get(opts, "qs.ts_freq"))) {
+		if (parse_uint(s, ~0ull, &v) != 0)
+			return bad_option(d, "qs.ts_freq", s, "ticks per second");
+		d->session->ts_freq = v;
+	}
+	if ((s = sonde_opt_get(opts, "qs.dic"))) {
+		if (read_dic_file(d, s) != 0 || qs_dicfile_load(d, d->dic_text, d->dic_len, 0) != 0)
+			return -1;
+	}
+	/* explicit sizes win over the .dic header; TARGET_INFO wins over both */
+	for (size_t i = 0; i < sizeof(size_opts) / sizeof(size_opts[0]); i++) {
+		const char *key = size_opts[i].key;
+		s = sonde_opt_get(opts, key);
+		if (!s) {
+			key = size_opts[i].alias;
+			s = sonde_opt_get(opts, key);
+		}
+		if (!s)
+			continue;
+		if (parse_uint(s, 8, &v) != 0 || qs_set_size(&d->sz, size_opts[i].letter, (unsigned)v) != 0)
+			return bad_option(d, key, s,
+					  strchr("OF", size_opts[i].letter) ? "1, 2, 4 or 8 bytes" : "1, 2 or 4 bytes");
+	}
+	return 0;
+}
+
+/* ---- decoder ops ------------------------------------------------------ */
+
+static void qs_destroy(void *p)
+{
+	struct qs_dec *d = p;
+	if (!d)
+		return;
+	qs_dicts_free(&d->dict);
+	qs_line_free(&d->line);
+	free(d->frame_buf);
+	free(d->esc_pos);
+	free(d->args);
+	free(d->str_buf);
+	free(d->aos);
+	free(d->dic_text);
+	free(d->dic_path);
+	free(d);
+}
+
+static void *qs_create(const struct sonde_out *out, sonde_opts opts)
+{
+	struct qs_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->out = *out;
+	d->session = out->session ? out->session : &d->own_session;
+	d->session->proto = "qs";
+	d->session->buffer_mode = -1;
+	d->sz = qs_default_sizes;
+	d->max_rec = QS_RECORD_SIZE_MAX;
+	qs_dicts_init(&d->dict);
+	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
+	if (apply_options(d, opts) != 0) {
+		qs_destroy(d);
+		return NULL;
+	}
+	d->session->addr_size = d->sz.obj;
+	d->session->version = d->version;
+
+	/* Everything below is bounded by max_rec: a record of n bytes has at
+	 * most n/2 arguments (each at least 2 bytes), and its line at most
+	 * 2 * 130 characters per argument byte pair plus the fixed parts. */
+	d->frame_buf = malloc(d->max_rec);
+	d->esc_pos = malloc(d->max_rec * sizeof(*d->esc_pos));
+	d->max_args = d->max_rec / 2 + 24;
+	d->args = calloc(d->max_args, sizeof(*d->args));
+	d->str_buf = malloc(d->max_rec + 1);
+	d->aos = calloc(QS_MAX_AOS, sizeof(*d->aos));
+	if (!d->frame_buf || !d->esc_pos || !d->args || !d->str_buf || !d->aos ||
+	    qs_line_init(&d->line, d->max_rec * 140 + 256) != 0) {
+		qs_destroy(d);
+		return NULL;
+	}
+	hdlc_init(&d->fr, d->frame_buf, d->max_rec, on_frame, d);
+	hdlc_track_escapes(&d->fr, d->esc_pos, d->max_rec);
+	return d;
+}
+
+static void qs_feed(void *p, const uint8_t *buf, size_t n)
+{
+	struct qs_dec *d = p;
+	hdlc_feed(&d->fr, buf, n);
+}
+
+static void qs_finish(void *p)
+{
+	struct qs_dec *d = p;
+	hdlc_finish(&d->fr);
+}
+
+/* ---- probe ------------------------------------------------------------ */
+
+struct probe {
+	int frames;      /* frames seen */
+	int good;        /* with a good checksum */
+	int bad;         /* bad checksum/length after the first frame */
+	int chain;       /* good frames whose SEQ follows the previous one */
+	int qs_ids;      /* good frames with an id QS 7.x/8.x sends */
+	int qs_start;    /* QS_EMPTY seq 1 then a QS TARGET_INFO */
+	int sonde_start; /* Sonde's EMPTY (seq 0) then its TARGET_INFO (id 1, 18 bytes) */
+	int have_prev;
+	uint8_t prev_seq;
+	uint8_t first[3];
+	size_t first_len;
+};
+
+static int plausible_target_info(const uint8_t *p, size_t n)
+{
+	const uint8_t *c;
+	if (n == 16 && (p[0] == 0xFF || p[0] == 0x00)) {
+		unsigned v = ((unsigned)p[1] | (unsigned)p[2] << 8) & 0x7FFFu;
+		if (v < 400 || v > 999)
+			return 0;
+		c = p + 3;
+	} else if (n == 18 && (p[0] & 0x03) == 0x02) {
+		c = p + 5;
+	} else {
+		return 0;
+	}
+	return qs_size_valid('O', c[3] & 0x0F) && qs_size_valid('F', c[3] >> 4) &&
+	       qs_size_valid('T', c[4]) && qs_size_valid('S', c[0] & 0x0F);
+}
+
+static void probe_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t len, uint64_t offset,
+			size_t raw_len)
+{
+	struct probe *pr = ctx;
+	(void)offset;
+	(void)raw_len;
+	int index = pr->frames++;
+	if (st == HDLC_TRUNCATED)
+		return;
+	if (st != HDLC_OK) {
+		if (index > 0) /* the first frame may be a piece of one */
+			pr->bad++;
+		return;
+	}
+	pr->good++;
+	uint8_t seq = fr[0], rec = fr[1];
+	if (pr->have_prev && seq == (uint8_t)(pr->prev_seq + 1))
+		pr->chain++;
+	pr->have_prev = 1;
+	pr->prev_seq = seq;
+	if (rec <= 81 || (rec >= QS_USER && rec <= QS_USER_LAST))
+		pr->qs_ids++;
+	if (index == 0) {
+		pr->first_len = len < 3 ? len : 3;
+		memcpy(pr->first, fr, pr->first_len);
+	}
+	if (index == 1 && pr->first_len == 3 && pr->first[1] == 0) {
+		if (pr->first[0] == 1 && rec == QS_TARGET_INFO && plausible_target_info(fr + 2, len - 3))
+			pr->qs_start = 1;
+		if (pr->first[0] == 0 && rec == 0x01 && len - 3 == 18)
+			pr->sonde_start = 1;
+	}
+}
+
+static int qs_probe(const uint8_t *buf, size_t n)
+{
+	struct probe pr = { 0 };
+	uint8_t frame[QS_RECORD_SIZE_MAX];
+	struct hdlc_framer f;
+	hdlc_init(&f, frame, sizeof(frame), probe_frame, &pr);
+	size_t i = 0;
+	while (i < n && pr.frames < 32) { /* look at the first 32 frames at most */
+		size_t k = n - i < 64 ? n - i : 64;
+		hdlc_feed(&f, buf + i, k);
+		i += k;
+	}
+	if (pr.sonde_start)
+		return 0;  /* Sonde's own start: EMPTY seq 0, then its 18-byte TARGET_INFO */
+	if (pr.qs_start)
+		return 100; /* 01 00 FE 7E, then a QS TARGET_INFO */
+	if (pr.good >= 4 && pr.qs_ids == pr.good && pr.chain >= pr.good - 2 && pr.bad <= 1)
+		return 40;  /* joined mid-way: plausible QS frames, but Sonde frames look alike */
+	if (pr.good >= 1 && pr.qs_ids == pr.good && pr.bad == 0)
+		return 10;
+	return 0;
+}
+
+const struct sonde_decoder_ops sonde_decoder_qs = {
+	.name = "qs",
+	.desc = "QP/Spy (QS) trace of QP/C and QP/C++ 7.x targets, decoded like QSPY 7.4",
+	.probe = qs_probe,
+	.create = qs_create,
+	.feed = qs_feed,
+	.finish = qs_finish,
+	.destroy = qs_destroy,
+};

@@ -1,0 +1,162 @@
+/*
+ * qs_dicfile.c -- reads the dictionary files QSPY writes (-d, key 'd').
+ *
+ * Layout: a header of option lines ("-v740", "-T4" .. "-C4", "-t<build>"),
+ * a blank line, then sections "Obj-Dic:", "Fun-Dic:", "Usr-Dic:", "Sig-Dic:",
+ * each a line with the key size, entries sorted by key, and a "***" line.
+ * Entries: "0x08052138 l_clock_tick" (objects, functions, user records) and
+ * "00000004 0x00000000 EAT_SIG" (signal in decimal, object, name).  QSPY
+ * parses the entries by column; this reader splits at the first blank after
+ * each key instead, which reads the same files and also hand-edited ones.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qs.h"
+
+enum section { SEC_HEADER, SEC_OBJ, SEC_FUN, SEC_USR, SEC_SIG, SEC_NONE };
+
+struct dic_parse {
+	struct qs_dec *d;
+	int check;           /* compare the header's sizes with the target's */
+	int mismatch;
+	struct qs_sizes sz;  /* sizes from the header */
+	unsigned version;
+	enum section sec;
+	int want_keysize;    /* the next line is the section's key size */
+	unsigned line_no;
+	unsigned errors;
+	int store;           /* 0: first pass (header only), 1: store entries */
+};
+
+static void bad_line(struct dic_parse *p, const char *why)
+{
+	if (p->store && p->errors++ < 5)
+		qs_diag(p->d, SONDE_D_OTHER, 0, 0, "%s:%u: %s", p->d->dic_path ? p->d->dic_path : "qs.dic",
+			p->line_no, why);
+}
+
+/* Parse an unsigned number at *s (base 0: 0x.. hex or decimal, leading
+ * zeros of a decimal allowed), then skip exactly one blank. */
+static int number(const char **s, int base, uint64_t *v)
+{
+	char *end;
+	if (!(**s >= '0' && **s <= '9'))
+		return -1;
+	*v = strtoull(*s, &end, base);
+	if (end == *s || (*end != ' ' && *end != '\t'))
+		return -1;
+	*s = end + 1;
+	return 0;
+}
+
+static void header_line(struct dic_parse *p, const char *s, size_t n)
+{
+	if (n < 2 || s[0] != '-')
+		return bad_line(p, "unknown header line");
+	char letter = s[1];
+	if (letter == 't')
+		return; /* target build time: informational */
+	char *end;
+	unsigned long v = strtoul(s + 2, &end, 10);
+	if (end != s + n)
+		return bad_line(p, "bad number in header");
+	if (letter == 'v') {
+		p->version = (unsigned)v;
+		return;
+	}
+	if (qs_set_size(&p->sz, letter, (unsigned)v) != 0)
+		bad_line(p, "unknown or invalid size option");
+}
+
+static void entry_line(struct dic_parse *p, const char *s, size_t n)
+{
+	char tmp[64 + QS_NAME_MAX];
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1; /* longer names are cut by the dictionary anyway */
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	const char *c = tmp;
+	uint64_t k1, k2 = 0;
+	if (p->sec == SEC_SIG) {
+		if (number(&c, 10, &k1) != 0 || number(&c, 16, &k2) != 0)
+			return bad_line(p, "expected: <signal> 0x<object> <name>");
+	} else if (number(&c, 16, &k1) != 0) {
+		return bad_line(p, "expected: 0x<key> <name>");
+	}
+	if (!*c)
+		return bad_line(p, "missing name");
+	if (!p->store)
+		return;
+	struct qs_dicts *dict = &p->d->dict;
+	struct qs_map *m = p->sec == SEC_OBJ ? &dict->obj : p->sec == SEC_FUN ? &dict->fun :
+			   p->sec == SEC_USR ? &dict->usr : &dict->sig;
+	if (qs_map_put(m, k1, k2, c, strlen(c)) != 0)
+		bad_line(p, "dictionary full");
+}
+
+static void dic_line(struct dic_parse *p, const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	static const struct { const char *head; enum section sec; } heads[] = {
+		{ "Obj-Dic:", SEC_OBJ }, { "Fun-Dic:", SEC_FUN },
+		{ "Usr-Dic:", SEC_USR }, { "Sig-Dic:", SEC_SIG },
+	};
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		if (n == strlen(heads[i].head) && memcmp(s, heads[i].head, n) == 0) {
+			p->sec = heads[i].sec;
+			p->want_keysize = 1;
+			return;
+		}
+	}
+	if (n == 0) {
+		if (p->sec == SEC_HEADER)
+			p->sec = SEC_NONE;
+		return;
+	}
+	if (p->sec == SEC_HEADER)
+		return header_line(p, s, n);
+	if (p->sec == SEC_NONE)
+		return bad_line(p, "line outside a section");
+	if (p->want_keysize) { /* informational: the key sizes follow from the keys */
+		p->want_keysize = 0;
+		return;
+	}
+	if (n == 3 && memcmp(s, "***", 3) == 0) {
+		p->sec = SEC_NONE;
+		return;
+	}
+	entry_line(p, s, n);
+}
+
+static void dic_pass(struct dic_parse *p, const char *text, size_t len)
+{
+	p->sec = SEC_HEADER;
+	p->want_keysize = 0;
+	p->line_no = 0;
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+		p->line_no++;
+		dic_line(p, text + i, n);
+		i += n + 1;
+	}
+}
+
+int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_sizes)
+{
+	struct dic_parse p = { .d = d, .check = check_sizes, .sz = d->sz };
+	dic_pass(&p, text, len); /* header: sizes */
+	if (check_sizes && memcmp(&p.sz, &d->sz, sizeof(p.sz)) != 0) {
+		qs_diag(d, SONDE_D_OTHER, 0, 0, "Dictionaries mismatch the Target (discarded)");
+		return -1;
+	}
+	d->sz = p.sz;
+	if (!check_sizes && p.version)
+		d->version = p.version;
+	p.store = 1;
+	dic_pass(&p, text, len);
+	return 0;
+}

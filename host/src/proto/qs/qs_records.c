@@ -1,0 +1,754 @@
+/*
+ * qs_records.c -- the predefined QS records (ids 1..99), one table row each.
+ *
+ * A row says how the payload is laid out (a string of field letters), how
+ * QSPY 7.4 prints the record (a template), and how it maps onto the event
+ * model.  One interpreter, decode_row(), reads the fields, renders the line,
+ * builds the arguments and emits the event, so adding or fixing a record is
+ * an edit of its row.  Records with a layout no row can express (target
+ * info, peek data) have their own functions.
+ *
+ * Field letters (sizes from TARGET_INFO / options):
+ *   O object pointer   F function pointer   S signal        E event size
+ *   Q queue counter    P pool counter       C time-event counter
+ *   1 2 4 fixed-size unsigned integers      Z NUL-terminated string
+ *
+ * Template conversions, {cN} with N the field index:
+ *   {oN} object name   {fN} function name   {uN} decimal   {cN} %010u
+ *   {sN} signal name, {sN:M} looked up for the object in field M
+ *   {lN} low nibble    {hN} high nibble as 0x%02X          {rN} QS-RX record name
+ *   {kN} object-sized hex key   {KN} function-sized hex key
+ *   {nN} %08u          {dN} %03u            {zN} the string
+ * The tag is a template too ("TE{u4}-Arm") and is padded to 8 characters.
+ *
+ * Lines marked "(confirmed)" in docs/proto-qs.md were checked against QSPY
+ * 7.4.0 output; the others follow the notes' field lists by analogy.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "qs.h"
+#include "sonde_proto.h"
+
+enum qs_pfx {
+	PFX_NONE, /* no timestamp: 11 blanks */
+	PFX_TS,   /* payload starts with a timestamp */
+	PFX_RTC   /* no timestamp, state-machine step: "===RTC===> " */
+};
+
+enum qs_hook { HK_NONE, HK_OBJ_DICT, HK_FUN_DICT, HK_SIG_DICT, HK_USR_DICT, HK_ENUM_DICT };
+
+#define QS_MAX_FIELDS 8
+
+struct qs_row {
+	const char *name;   /* QS name, used in error lines; NULL = no such record */
+	uint8_t pfx;        /* enum qs_pfx */
+	const char *tag;    /* tag template */
+	const char *fields; /* field letters */
+	const char *arg[QS_MAX_FIELDS]; /* argument names, one per field */
+	const char *line;   /* detail template */
+	uint8_t kind;       /* enum sonde_ev_kind */
+	int8_t obj, obj2, value, ao; /* field indexes (-1: none); ao = object to announce as a task */
+	const char *text;   /* STATE: what happened */
+	uint8_t hook;       /* enum qs_hook */
+};
+
+#define NO -1
+
+/* Ids 0..99.  Missing rows (43, 44, 82..99) are unknown records. */
+static const struct qs_row rows[100] = {
+	[1] = { "QS_QEP_STATE_ENTRY", PFX_RTC, "St-Entry", "OF", { "sm", "state" },
+		"Obj={o0},State={f1}", SONDE_EV_STATE, 0, 1, NO, NO, "entry", 0 },
+	[2] = { "QS_QEP_STATE_EXIT", PFX_RTC, "St-Exit", "OF", { "sm", "state" },
+		"Obj={o0},State={f1}", SONDE_EV_STATE, 0, 1, NO, NO, "exit", 0 },
+	[3] = { "QS_QEP_STATE_INIT", PFX_RTC, "St-Init", "OFF", { "sm", "source", "target" },
+		"Obj={o0},State={f1}->{f2}", SONDE_EV_STATE, 0, 2, NO, NO, "init", 0 },
+	[4] = { "QS_QEP_INIT_TRAN", PFX_TS, "Init===>", "OF", { "sm", "state" },
+		"Obj={o0},State={f1}", SONDE_EV_STATE, 0, 1, NO, NO, "init-tran", 0 },
+	[5] = { "QS_QEP_INTERN_TRAN", PFX_TS, "=>Intern", "SOF", { "sig", "sm", "state" },
+		"Obj={o1},Sig={s0:1},State={f2}", SONDE_EV_STATE, 1, 2, NO, NO, "intern", 0 },
+	[6] = { "QS_QEP_TRAN", PFX_TS, "===>Tran", "SOFF", { "sig", "sm", "source", "target" },
+		"Obj={o1},Sig={s0:1},State={f2}->{f3}", SONDE_EV_STATE, 1, 3, NO, NO, "tran", 0 },
+	[7] = { "QS_QEP_IGNORED", PFX_TS, "=>Ignore", "SOF", { "sig", "sm", "state" },
+		"Obj={o1},Sig={s0:1},State={f2}", SONDE_EV_STATE, 1, 2, NO, NO, "ignored", 0 },
+	[8] = { "QS_QEP_DISPATCH", PFX_TS, "Disp===>", "SOF", { "sig", "sm", "state" },
+		"Obj={o1},Sig={s0:1},State={f2}", SONDE_EV_STATE, 1, 2, NO, NO, "dispatch", 0 },
+	[9] = { "QS_QEP_UNHANDLED", PFX_RTC, "St-Unhnd", "SOF", { "sig", "sm", "state" },
+		"Obj={o1},Sig={s0:1},State={f2}", SONDE_EV_STATE, 1, 2, NO, NO, "unhandled", 0 },
+	[10] = { "QS_QF_ACTIVE_DEFER", PFX_TS, "AO-Defer", "OOS11",
+		 { "ao", "queue", "sig", "pool", "ref" },
+		 "Obj={o0},Que={o1},Evt<Sig={s2:0},Pool={u3},Ref={u4}>", SONDE_EV_RECORD, 0, 1, NO, 0, NULL, 0 },
+	[11] = { "QS_QF_ACTIVE_RECALL", PFX_TS, "AO-RCall", "OOS11",
+		 { "ao", "queue", "sig", "pool", "ref" },
+		 "Obj={o0},Que={o1},Evt<Sig={s2:0},Pool={u3},Ref={u4}>", SONDE_EV_RECORD, 0, 1, NO, 0, NULL, 0 },
+	[12] = { "QS_QF_ACTIVE_SUBSCRIBE", PFX_TS, "AO-Subsc", "SO", { "sig", "ao" },
+		 "Obj={o1},Sig={s0:1}", SONDE_EV_RECORD, 1, NO, NO, 1, NULL, 0 },
+	[13] = { "QS_QF_ACTIVE_UNSUBSCRIBE", PFX_TS, "AO-Unsub", "SO", { "sig", "ao" },
+		 "Obj={o1},Sig={s0:1}", SONDE_EV_RECORD, 1, NO, NO, 1, NULL, 0 },
+	[14] = { "QS_QF_ACTIVE_POST", PFX_TS, "AO-Post", "OSO11QQ",
+		 { "sender", "sig", "ao", "pool", "ref", "nFree", "nMin" },
+		 "Sdr={o0},Obj={o2},Evt<Sig={s1:2},Pool={u3},Ref={u4}>,Que<Free={u5},Min={u6}>",
+		 SONDE_EV_RECORD, 2, 0, NO, 2, NULL, 0 },
+	[15] = { "QS_QF_ACTIVE_POST_LIFO", PFX_TS, "AO-LIFO", "SO11QQ",
+		 { "sig", "ao", "pool", "ref", "nFree", "nMin" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4},Min={u5}>",
+		 SONDE_EV_RECORD, 1, NO, NO, 1, NULL, 0 },
+	[16] = { "QS_QF_ACTIVE_GET", PFX_TS, "AO-Get", "SO11Q", { "sig", "ao", "pool", "ref", "nFree" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4}>",
+		 SONDE_EV_RECORD, 1, NO, NO, 1, NULL, 0 },
+	[17] = { "QS_QF_ACTIVE_GET_LAST", PFX_TS, "AO-GetL", "SO11", { "sig", "ao", "pool", "ref" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>", SONDE_EV_RECORD, 1, NO, NO, 1, NULL, 0 },
+	[18] = { "QS_QF_ACTIVE_RECALL_ATTEMPT", PFX_TS, "AO-RCllA", "OO", { "ao", "queue" },
+		 "Obj={o0},Que={o1}", SONDE_EV_RECORD, 0, 1, NO, 0, NULL, 0 },
+	[19] = { "QS_QF_EQUEUE_POST", PFX_TS, "EQ-Post", "SO11QQ",
+		 { "sig", "queue", "pool", "ref", "nFree", "nMin" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4},Min={u5}>",
+		 SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[20] = { "QS_QF_EQUEUE_POST_LIFO", PFX_TS, "EQ-LIFO", "SO11QQ",
+		 { "sig", "queue", "pool", "ref", "nFree", "nMin" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4},Min={u5}>",
+		 SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[21] = { "QS_QF_EQUEUE_GET", PFX_TS, "EQ-Get", "SO11Q", { "sig", "queue", "pool", "ref", "nFree" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4}>",
+		 SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[22] = { "QS_QF_EQUEUE_GET_LAST", PFX_TS, "EQ-GetL", "SO11", { "sig", "queue", "pool", "ref" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[23] = { "QS_QF_NEW_ATTEMPT", PFX_TS, "QF-NewA", "ES", { "size", "sig" },
+		 "Sig={s1},Size={u0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[24] = { "QS_QF_MPOOL_GET", PFX_TS, "MP-Get", "OPP", { "pool", "nFree", "nMin" },
+		 "Obj={o0},Free={u1},Min={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[25] = { "QS_QF_MPOOL_PUT", PFX_TS, "MP-Put", "OP", { "pool", "nFree" },
+		 "Obj={o0},Free={u1}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[26] = { "QS_QF_PUBLISH", PFX_TS, "QF-Pub", "OS11", { "sender", "sig", "pool", "ref" },
+		 "Sdr={o0},Evt<Sig={s1},Pool={u2},Ref={u3}>", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[27] = { "QS_QF_NEW_REF", PFX_TS, "QF-NewRf", "S11", { "sig", "pool", "ref" },
+		 "Evt<Sig={s0},Pool={u1},Ref={u2}>", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[28] = { "QS_QF_NEW", PFX_TS, "QF-New", "ES", { "size", "sig" },
+		 "Sig={s1},Size={u0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[29] = { "QS_QF_GC_ATTEMPT", PFX_TS, "QF-gcA", "S11", { "sig", "pool", "ref" },
+		 "Evt<Sig={s0},Pool={u1},Ref={u2}>", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[30] = { "QS_QF_GC", PFX_TS, "QF-gc", "S11", { "sig", "pool", "ref" },
+		 "Evt<Sig={s0},Pool={u1},Ref={u2}>", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[31] = { "QS_QF_TICK", PFX_NONE, "Tick<{u1}>", "C1", { "ctr", "rate" },
+		 "Ctr={c0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[32] = { "QS_QF_TIMEEVT_ARM", PFX_TS, "TE{u4}-Arm", "OOCC1",
+		 { "te", "ao", "nTicks", "interval", "rate" },
+		 "Obj={o0},AO={o1},Tim={u2},Int={u3}", SONDE_EV_RECORD, 0, 1, NO, 1, NULL, 0 },
+	[33] = { "QS_QF_TIMEEVT_AUTO_DISARM", PFX_NONE, "TE{u2}-ADis", "OO1", { "te", "ao", "rate" },
+		 "Obj={o0},AO={o1}", SONDE_EV_RECORD, 0, 1, NO, 1, NULL, 0 },
+	[34] = { "QS_QF_TIMEEVT_DISARM_ATTEMPT", PFX_TS, "TE{u2}-DisA", "OO1", { "te", "ao", "rate" },
+		 "Obj={o0},AO={o1}", SONDE_EV_RECORD, 0, 1, NO, 1, NULL, 0 },
+	[35] = { "QS_QF_TIMEEVT_DISARM", PFX_TS, "TE{u4}-Dis", "OOCC1",
+		 { "te", "ao", "ctr", "interval", "rate" },
+		 "Obj={o0},AO={o1},Tim={u2},Int={u3}", SONDE_EV_RECORD, 0, 1, NO, 1, NULL, 0 },
+	[36] = { "QS_QF_TIMEEVT_REARM", PFX_TS, "TE{u4}-Rarm", "OOCC11",
+		 { "te", "ao", "ctr", "interval", "rate", "wasArmed" },
+		 "Obj={o0},AO={o1},Tim={u2},Int={u3},Was={u5}", SONDE_EV_RECORD, 0, 1, NO, 1, NULL, 0 },
+	[37] = { "QS_QF_TIMEEVT_POST", PFX_TS, "TE{u3}-Post", "OSO1", { "te", "sig", "ao", "rate" },
+		 "Obj={o0},Sig={s1:2},AO={o2}", SONDE_EV_RECORD, 0, 2, NO, 2, NULL, 0 },
+	[38] = { "QS_QF_DELETE_REF", PFX_TS, "QF-DelRf", "S11", { "sig", "pool", "ref" },
+		 "Evt<Sig={s0},Pool={u1},Ref={u2}>", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[39] = { "QS_QF_CRIT_ENTRY", PFX_TS, "QF-CritE", "1", { "nest" },
+		 "Nest={u0}", SONDE_EV_RECORD, NO, NO, 0, NO, NULL, 0 },
+	[40] = { "QS_QF_CRIT_EXIT", PFX_TS, "QF-CritX", "1", { "nest" },
+		 "Nest={u0}", SONDE_EV_RECORD, NO, NO, 0, NO, NULL, 0 },
+	[41] = { "QS_QF_ISR_ENTRY", PFX_TS, "QF-IsrE", "11", { "nest", "prio" },
+		 "Nest={u0},Pri={u1}", SONDE_EV_ISR_ENTER, 1, NO, 0, NO, NULL, 0 },
+	[42] = { "QS_QF_ISR_EXIT", PFX_TS, "QF-IsrX", "11", { "nest", "prio" },
+		 "Nest={u0},Pri={u1}", SONDE_EV_ISR_EXIT, 1, NO, 0, NO, NULL, 0 },
+	[45] = { "QS_QF_ACTIVE_POST_ATTEMPT", PFX_TS, "AO-PostA", "OSO11QQ",
+		 { "sender", "sig", "ao", "pool", "ref", "nFree", "margin" },
+		 "Sdr={o0},Obj={o2},Evt<Sig={s1:2},Pool={u3},Ref={u4}>,Que<Free={u5},Mar={u6}>",
+		 SONDE_EV_RECORD, 2, 0, NO, 2, NULL, 0 },
+	[46] = { "QS_QF_EQUEUE_POST_ATTEMPT", PFX_TS, "EQ-PostA", "SO11QQ",
+		 { "sig", "queue", "pool", "ref", "nFree", "margin" },
+		 "Obj={o1},Evt<Sig={s0:1},Pool={u2},Ref={u3}>,Que<Free={u4},Mar={u5}>",
+		 SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[47] = { "QS_QF_MPOOL_GET_ATTEMPT", PFX_TS, "MP-GetA", "OPP", { "pool", "nFree", "margin" },
+		 "Obj={o0},Free={u1},Mar={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	/* Scheduler records identify threads by priority, not by address. */
+	[48] = { "QS_SCHED_PREEMPT", PFX_TS, "Sch-Pre", "11", { "prio", "prev" },
+		 "Pri={u1}->{u0}", SONDE_EV_TASK_IN, 0, NO, NO, NO, NULL, 0 },
+	[49] = { "QS_SCHED_RESTORE", PFX_TS, "Sch-Rest", "11", { "prio", "prev" },
+		 "Pri={u1}->{u0}", SONDE_EV_TASK_IN, 0, NO, NO, NO, NULL, 0 },
+	[50] = { "QS_SCHED_LOCK", PFX_TS, "Sch-Lock", "11", { "prevCeil", "newCeil" },
+		 "Ceil={u0}->{u1}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[51] = { "QS_SCHED_UNLOCK", PFX_TS, "Sch-Unlk", "11", { "prevCeil", "newCeil" },
+		 "Ceil={u0}->{u1}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[52] = { "QS_SCHED_NEXT", PFX_TS, "Sch-Next", "11", { "next", "prev" },
+		 "Pri={u1}->{u0}", SONDE_EV_TASK_IN, 0, NO, NO, NO, NULL, 0 },
+	[53] = { "QS_SCHED_IDLE", PFX_TS, "Sch-Idle", "1", { "prev" },
+		 "Pri={u0}->0", SONDE_EV_IDLE, NO, NO, 0, NO, NULL, 0 },
+	[54] = { "QS_ENUM_DICT", PFX_NONE, "Enum-Dic", "11Z", { "value", "group", "name" },
+		 "{d0},Grp={u1}->{z2}", SONDE_EV_DICT, NO, NO, NO, NO, NULL, HK_ENUM_DICT },
+	[55] = { "QS_QEP_TRAN_HIST", PFX_RTC, "St-Hist", "OFF", { "sm", "source", "target" },
+		 "Obj={o0},State={f1}->{f2}", SONDE_EV_STATE, 0, 2, NO, NO, "hist", 0 },
+	[56] = { "QS_QEP_TRAN_EP", PFX_RTC, "St-EP", "OFF", { "sm", "source", "target" },
+		 "Obj={o0},State={f1}->{f2}", SONDE_EV_STATE, 0, 2, NO, NO, "ep", 0 },
+	[57] = { "QS_QEP_TRAN_XP", PFX_RTC, "St-XP", "OFF", { "sm", "source", "target" },
+		 "Obj={o0},State={f1}->{f2}", SONDE_EV_STATE, 0, 2, NO, NO, "xp", 0 },
+	[58] = { "QS_TEST_PAUSED", PFX_NONE, "TstPause", "", { NULL },
+		 "", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[59] = { "QS_TEST_PROBE_GET", PFX_TS, "TstProbe", "F4", { "api", "data" },
+		 "Fun={f0},Data={u1}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[60] = { "QS_SIG_DICT", PFX_NONE, "Sig-Dict", "SOZ", { "sig", "obj", "name" },
+		 "{n0},Obj={k1}->{z2}", SONDE_EV_DICT, NO, NO, NO, NO, NULL, HK_SIG_DICT },
+	[61] = { "QS_OBJ_DICT", PFX_NONE, "Obj-Dict", "OZ", { "obj", "name" },
+		 "{k0}->{z1}", SONDE_EV_DICT, NO, NO, NO, NO, NULL, HK_OBJ_DICT },
+	[62] = { "QS_FUN_DICT", PFX_NONE, "Fun-Dict", "FZ", { "fun", "name" },
+		 "{K0}->{z1}", SONDE_EV_DICT, NO, NO, NO, NO, NULL, HK_FUN_DICT },
+	[63] = { "QS_USR_DICT", PFX_NONE, "Usr-Dict", "1Z", { "rec", "name" },
+		 "{n0}->{z1}", SONDE_EV_DICT, NO, NO, NO, NO, NULL, HK_USR_DICT },
+	[64] = { "QS_TARGET_INFO", PFX_NONE, NULL, NULL, { NULL }, NULL, 0, NO, NO, NO, NO, NULL, 0 },
+	[65] = { "QS_TARGET_DONE", PFX_TS, "Trg-Done", "1", { "rx_rec" },
+		 "{r0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[66] = { "QS_RX_STATUS", PFX_NONE, "Trg-Ack", "1", { "status" },
+		 "{r0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[67] = { "QS_QUERY_DATA", PFX_TS, NULL, NULL, { NULL }, NULL, 0, NO, NO, NO, NO, NULL, 0 },
+	[68] = { "QS_PEEK_DATA", PFX_TS, NULL, NULL, { NULL }, NULL, 0, NO, NO, NO, NO, NULL, 0 },
+	[69] = { "QS_ASSERT_FAIL", PFX_TS, "=ASSERT=", "2Z", { "loc", "module" },
+		 "Mod={z1},Loc={u0}", SONDE_EV_LOG, NO, NO, NO, NO, NULL, 0 },
+	[70] = { "QS_QF_RUN", PFX_NONE, "QF_RUN", "", { NULL },
+		 "", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	[71] = { "QS_SEM_TAKE", PFX_TS, "Sem-Take", "O11", { "sema", "thread", "count" },
+		 "Obj={o0},Thr={u1},Cnt={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[72] = { "QS_SEM_BLOCK", PFX_TS, "Sem-Blk", "O11", { "sema", "thread", "count" },
+		 "Obj={o0},Thr={u1},Cnt={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[73] = { "QS_SEM_SIGNAL", PFX_TS, "Sem-Sgnl", "O11", { "sema", "thread", "count" },
+		 "Obj={o0},Thr={u1},Cnt={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[74] = { "QS_SEM_BLOCK_ATTEMPT", PFX_TS, "Sem-BlkA", "O11", { "sema", "thread", "count" },
+		 "Obj={o0},Thr={u1},Cnt={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[75] = { "QS_MTX_LOCK", PFX_TS, "Mtx-Lock", "O11", { "mutex", "holder", "nest" },
+		 "Obj={o0},Holder={u1},Nest={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[76] = { "QS_MTX_BLOCK", PFX_TS, "Mtx-Blk", "O11", { "mutex", "holder", "thread" },
+		 "Obj={o0},Holder={u1},Thr={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[77] = { "QS_MTX_UNLOCK", PFX_TS, "Mtx-Unlk", "O11", { "mutex", "holder", "nest" },
+		 "Obj={o0},Holder={u1},Nest={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[78] = { "QS_MTX_LOCK_ATTEMPT", PFX_TS, "Mtx-LckA", "O11", { "mutex", "holder", "nest" },
+		 "Obj={o0},Holder={u1},Nest={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[79] = { "QS_MTX_BLOCK_ATTEMPT", PFX_TS, "Mtx-BlkA", "O11", { "mutex", "holder", "thread" },
+		 "Obj={o0},Holder={u1},Thr={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+	[80] = { "QS_MTX_UNLOCK_ATTEMPT", PFX_TS, "Mtx-UlkA", "O11", { "mutex", "holder", "nest" },
+		 "Obj={o0},Holder={u1},Nest={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+};
+
+/* Record 81 exists from QS 8.0 on (in 7.4 the id is QS_PRE_MAX, never sent). */
+static const struct qs_row defer_attempt_8x = {
+	"QS_QF_ACTIVE_DEFER_ATTEMPT", PFX_TS, "AO-DefrA", "OOS11", { "ao", "queue", "sig", "pool", "ref" },
+	"Obj={o0},Que={o1},Evt<Sig={s2:0},Pool={u3},Ref={u4}>", SONDE_EV_RECORD, 0, 1, NO, 0, NULL, 0
+};
+
+static const struct qs_row rx_error = {
+	"QS_RX_STATUS", PFX_NONE, "Trg-ERR", "1", { "status" },
+	"{r0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0
+};
+
+/* QS_QUERY_DATA by query kind (the byte after the timestamp); the last row
+ * is for kinds QS 7.4 does not define. */
+static const struct qs_row query_rows[7] = {
+	{ "QS_QUERY_DATA", PFX_TS, "Query-SM", "1OF", { "kind", "obj", "state" },
+	  "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-AO", "1OF", { "kind", "obj", "state" },
+	  "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, 1, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-MP", "1OPP", { "kind", "obj", "nFree", "nMin" },
+	  "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-EQ", "1OQQ", { "kind", "obj", "nFree", "nMin" },
+	  "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-TE", "1OOCCS1",
+	  { "kind", "te", "ao", "ctr", "interval", "sig", "rate_flags" },
+	  "Obj={o1},Rate={l6},Sig={s5:2},Tim={u3},Int={u4},Flags={h6}",
+	  SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-AP", "1O", { "kind", "obj" },
+	  "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	{ "QS_QUERY_DATA", PFX_TS, "Query-{u0}", "1O", { "kind", "obj" },
+	  "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+};
+
+static const char *const rx_names[17] = {
+	"INFO", "COMMAND", "RESET", "TICK", "PEEK", "POKE", "FILL", "TEST_SETUP",
+	"TEST_TEARDOWN", "TEST_PROBE", "GLB_FILTER", "LOC_FILTER", "AO_FILTER",
+	"CURR_OBJ", "TEST_CONTINUE", "QUERY_CURR", "EVENT",
+};
+
+static int is_8x(const struct qs_dec *d)
+{
+	return d->version >= 800;
+}
+
+static const struct qs_row *row_of(const struct qs_dec *d, unsigned rec)
+{
+	if (rec == 81)
+		return is_8x(d) ? &defer_attempt_8x : NULL;
+	if ((rec == 56 || rec == 57) && is_8x(d))
+		return NULL; /* reserved in 8.x */
+	if (rec >= 100 || !rows[rec].name)
+		return NULL;
+	return &rows[rec];
+}
+
+const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
+{
+	if (rec >= QS_USER) {
+		const char *n = rec <= 255 ? qs_map_get(&d->dict.usr, rec, 0) : NULL;
+		if (n)
+			return n;
+		snprintf(buf, 16, "USER+%03u", (rec - QS_USER) & 0xFFu);
+		return buf;
+	}
+	const struct qs_row *r = row_of(d, rec);
+	if (r)
+		return r->name;
+	if (rec == 43)
+		return "QS_QF_INT_DISABLE";
+	if (rec == 44)
+		return "QS_QF_INT_ENABLE";
+	snprintf(buf, 16, "QS_RESERVED_%u", rec);
+	return buf;
+}
+
+/* ---- value renderings ------------------------------------------------ */
+
+void qs_put_prefix(struct qs_line *l, int has_ts, uint64_t raw_ts)
+{
+	qs_line_reset(l);
+	if (has_ts) {
+		qs_line_uint(l, raw_ts, 10, '0');
+		qs_line_putn(l, " ", 1);
+	} else {
+		qs_line_putn(l, "           ", 11);
+	}
+}
+
+void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size)
+{
+	qs_line_putn(l, "0x", 2);
+	if (size <= 4)
+		qs_line_hex(l, v & 0xFFFFFFFFu, 8);
+	else
+		qs_line_hex(l, v, 16);
+}
+
+static void put_ptr(struct qs_line *l, const char *name, uint64_t v, unsigned size)
+{
+	if (name)
+		qs_line_puts(l, name);
+	else if (v == 0 && size >= 4)
+		qs_line_puts(l, "NULL");
+	else
+		qs_put_hex(l, v, size);
+}
+
+void qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj)
+{
+	put_ptr(l, qs_map_get(&d->dict.obj, obj, 0), obj, d->sz.obj);
+}
+
+void qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun)
+{
+	put_ptr(l, qs_map_get(&d->dict.fun, fun, 0), fun, d->sz.fun);
+}
+
+void qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj)
+{
+	const char *name = qs_dict_sig(&d->dict, sig, obj);
+	if (name) {
+		qs_line_puts(l, name);
+		return;
+	}
+	qs_line_uint(l, sig, 8, '0');
+	qs_line_puts(l, ",Obj=");
+	qs_put_hex(l, obj, d->sz.obj);
+}
+
+static void put_rx(struct qs_line *l, uint64_t v)
+{
+	unsigned code = (unsigned)v & 0x7Fu;
+	if (code < 17)
+		qs_line_printf(l, "QS_RX_%s", rx_names[code]);
+	else
+		qs_line_printf(l, "0x%02X", code);
+}
+
+/* ---- the interpreter -------------------------------------------------- */
+
+struct fields {
+	uint64_t v[QS_MAX_FIELDS];
+	const uint8_t *s[QS_MAX_FIELDS]; /* strings ('Z') */
+	size_t sn[QS_MAX_FIELDS];
+	size_t n;                         /* fields read completely */
+};
+
+static unsigned field_size(const struct qs_dec *d, char letter)
+{
+	switch (letter) {
+	case 'O': return d->sz.obj;
+	case 'F': return d->sz.fun;
+	case 'S': return d->sz.sig;
+	case 'E': return d->sz.evt;
+	case 'Q': return d->sz.eqc;
+	case 'P': return d->sz.mpc;
+	case 'C': return d->sz.tec;
+	case '1': return 1;
+	case '2': return 2;
+	case '4': return 4;
+	default: return 0; /* 'Z' */
+	}
+}
+
+static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *letters, struct fields *fl)
+{
+	fl->n = 0;
+	for (size_t i = 0; letters[i] && i < QS_MAX_FIELDS; i++) {
+		if (letters[i] == 'Z') {
+			fl->s[i] = qs_rd_str(r, &fl->sn[i]);
+			fl->v[i] = 0;
+		} else {
+			unsigned size = field_size(d, letters[i]);
+			fl->v[i] = qs_rd_uint(r, size, qs_uint_name(size));
+		}
+		if (r->missing)
+			return;
+		fl->n = i + 1;
+	}
+}
+
+static void render(struct qs_dec *d, struct qs_line *l, const char *t, const struct fields *fl)
+{
+	while (*t) {
+		const char *brace = strchr(t, '{');
+		if (!brace) {
+			qs_line_puts(l, t);
+			return;
+		}
+		qs_line_putn(l, t, (size_t)(brace - t));
+		char conv = brace[1];
+		unsigned i = (unsigned)(brace[2] - '0') % QS_MAX_FIELDS;
+		uint64_t ctx = 0;
+		t = brace + 3;
+		if (*t == ':') {
+			ctx = fl->v[(unsigned)(t[1] - '0') % QS_MAX_FIELDS];
+			t += 2;
+		}
+		if (*t == '}')
+			t++;
+		uint64_t v = fl->v[i];
+		switch (conv) {
+		case 'o': qs_put_obj(d, l, v); break;
+		case 'f': qs_put_fun(d, l, v); break;
+		case 's': qs_put_sig(d, l, v, ctx); break;
+		case 'u': qs_line_uint(l, v, 0, ' '); break;
+		case 'c': qs_line_uint(l, v, 10, '0'); break;
+		case 'l': qs_line_printf(l, "%u", (unsigned)(v & 0x0Fu)); break;
+		case 'h': qs_line_printf(l, "0x%02X", (unsigned)(v & 0xF0u)); break;
+		case 'r': put_rx(l, v); break;
+		case 'k': qs_put_hex(l, v, d->sz.obj); break;
+		case 'K': qs_put_hex(l, v, d->sz.fun); break;
+		case 'n': qs_line_uint(l, v, 8, '0'); break;
+		case 'd': qs_line_uint(l, v, 3, '0'); break;
+		case 'z': qs_line_putn(l, (const char *)fl->s[i], fl->sn[i]); break;
+		default: break;
+		}
+	}
+}
+
+static enum sonde_arg_type uint_type(unsigned size)
+{
+	switch (size) {
+	case 1: return SONDE_A_U8;
+	case 2: return SONDE_A_U16;
+	case 4: return SONDE_A_U32;
+	default: return SONDE_A_U64;
+	}
+}
+
+/* The name a field resolves to, NULL if none. */
+static const char *resolve(const struct qs_dec *d, const struct qs_row *rw, const struct fields *fl,
+			   int i)
+{
+	if (i < 0 || (size_t)i >= fl->n)
+		return NULL;
+	switch (rw->fields[i]) {
+	case 'O': return qs_map_get(&d->dict.obj, fl->v[i], 0);
+	case 'F': return qs_map_get(&d->dict.fun, fl->v[i], 0);
+	case 'S': {
+		uint64_t ctx = rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O'
+				       ? fl->v[(int)rw->obj] : 0;
+		return qs_dict_sig(&d->dict, fl->v[i], ctx);
+	}
+	default: return NULL;
+	}
+}
+
+static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct fields *fl)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		char c = rw->fields[i];
+		enum sonde_arg_type t;
+		switch (c) {
+		case 'O': t = SONDE_A_OBJ; break;
+		case 'F': t = SONDE_A_FUNC; break;
+		case 'S': t = SONDE_A_ENUM; break;
+		case 'Z': t = SONDE_A_STR; break;
+		default: t = uint_type(field_size(d, c)); break;
+		}
+		struct sonde_arg *a = qs_arg(d, t, rw->arg[i]);
+		if (!a)
+			return;
+		if (c == 'Z') {
+			a->v.mem.p = fl->s[i];
+			a->v.mem.n = fl->sn[i];
+			continue;
+		}
+		a->v.u = fl->v[i];
+		a->resolved = resolve(d, rw, fl, (int)i);
+		if (c == 'S')
+			a->group = QS_SIG_GROUP;
+	}
+}
+
+/* Store a dictionary record's name; returns the event's fields. */
+static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct fields *fl,
+		       struct sonde_event *ev)
+{
+	struct qs_map *m = NULL;
+	uint64_t k1 = fl->v[0], k2 = 0;
+	const uint8_t *name = NULL;
+	size_t n = 0;
+	switch (rw->hook) {
+	case HK_OBJ_DICT:
+		m = &d->dict.obj; name = fl->s[1]; n = fl->sn[1];
+		ev->obj = k1; ev->obj2 = SONDE_DICT_OBJECT;
+		break;
+	case HK_FUN_DICT:
+		m = &d->dict.fun; name = fl->s[1]; n = fl->sn[1];
+		ev->obj = k1; ev->obj2 = SONDE_DICT_FUNCTION;
+		break;
+	case HK_USR_DICT:
+		m = &d->dict.usr; name = fl->s[1]; n = fl->sn[1];
+		ev->obj = k1; ev->obj2 = SONDE_DICT_RECORD;
+		break;
+	case HK_SIG_DICT:
+		m = &d->dict.sig; k2 = fl->v[1]; name = fl->s[2]; n = fl->sn[2];
+		ev->obj = k1; ev->obj2 = QS_DICT_SIGNAL;
+		break;
+	case HK_ENUM_DICT:
+		m = &d->dict.enm; k2 = fl->v[1]; name = fl->s[2]; n = fl->sn[2];
+		ev->obj = k2 << 8 | k1; ev->obj2 = SONDE_DICT_ENUM; /* id = group << 8 | value */
+		break;
+	default:
+		return;
+	}
+	if (qs_map_put(m, k1, k2, (const char *)name, n) != 0)
+		qs_diag(d, SONDE_D_OTHER, 2, 1, "Dictionary full, %s->%.*s not stored", rw->tag,
+			(int)(n > QS_NAME_MAX ? QS_NAME_MAX : n), (const char *)name);
+	/* the event's text must be NUL-terminated: use the stored copy, or the
+	 * name buffer when the dictionary refused it */
+	const char *stored = qs_map_get(m, k1, k2);
+	if (!stored || strlen(stored) != n) {
+		memcpy(d->str_buf, name, n); /* n < max_rec: the name is inside the frame */
+		d->str_buf[n] = '\0';
+		stored = d->str_buf;
+	}
+	ev->text = stored;
+	ev->obj_name = stored;
+}
+
+static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct qs_row *rw)
+{
+	struct qs_rd r;
+	qs_rd_init(&r, f->data, f->len);
+	uint64_t raw_ts = 0;
+	int has_ts = rw->pfx == PFX_TS;
+	if (has_ts)
+		raw_ts = qs_rd_uint(&r, d->sz.ts, qs_uint_name(d->sz.ts));
+	struct fields fl = { .n = 0 };
+	if (!r.missing)
+		read_fields(d, &r, rw->fields, &fl);
+
+	struct sonde_event ev = { .kind = rw->kind };
+	qs_set_ts(d, &ev, has_ts && !(r.missing && r.pos == 0), raw_ts);
+	/* a dictionary record first replaces its entry: names resolved below
+	 * must not point to the entry it replaces */
+	if (!r.missing && rw->hook != HK_NONE)
+		store_dict(d, rw, &fl, &ev);
+	add_args(d, rw, &fl);
+	ev.args = d->args;
+	ev.nargs = d->nargs;
+	if (rw->obj >= 0 && (size_t)rw->obj < fl.n) {
+		ev.obj = fl.v[(int)rw->obj];
+		ev.obj_name = resolve(d, rw, &fl, rw->obj);
+	}
+	if (rw->obj2 >= 0 && (size_t)rw->obj2 < fl.n) {
+		ev.obj2 = fl.v[(int)rw->obj2];
+		ev.obj2_name = resolve(d, rw, &fl, rw->obj2);
+	}
+	if (rw->value >= 0 && (size_t)rw->value < fl.n)
+		ev.value = (int64_t)fl.v[(int)rw->value];
+	if (rw->kind == SONDE_EV_STATE)
+		ev.text = rw->text;
+	if (rw->kind == SONDE_EV_LOG)
+		ev.level = SONDE_LVL_ERROR;
+
+	struct qs_line *l = &d->line;
+	qs_line_reset(l);
+	if (r.missing) {
+		/* QSPY prints the error instead of the record: no native line */
+		qs_diag(d, SONDE_D_MALFORMED, 2 + r.n, r.missing, "%zu more bytes needed for %s in Rec=%s",
+			r.missing, r.what, rw->name);
+		ev.flags |= SONDE_EVF_MALFORMED;
+		ev.rec_name = rw->name;
+		if (rw->ao >= 0 && (size_t)rw->ao < fl.n && fl.v[(int)rw->ao])
+			qs_note_ao(d, fl.v[(int)rw->ao], &ev);
+		qs_emit(d, &ev);
+		return;
+	}
+	/* the tag is rendered (it may hold the tick rate), then padded to 8 */
+	render(d, l, rw->tag, &fl);
+	size_t tag_len = l->len < sizeof(d->name_buf) - 1 ? l->len : sizeof(d->name_buf) - 1;
+	char *tag = d->name_buf;
+	memcpy(tag, l->buf, tag_len);
+	tag[tag_len] = '\0';
+
+	if (rw->pfx == PFX_RTC) {
+		qs_line_reset(l);
+		qs_line_puts(l, "===RTC===> ");
+	} else {
+		qs_put_prefix(l, has_ts, raw_ts);
+	}
+	size_t text_at = l->len;
+	qs_line_puts(l, tag);
+	if (rw->line[0]) {
+		qs_line_pad(l, text_at + 8);
+		qs_line_puts(l, " ");
+		text_at = l->len;
+		render(d, l, rw->line, &fl);
+	} else {
+		text_at = l->len;
+	}
+	ev.rec_name = tag;
+	ev.native = l->buf;
+	if (rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG)
+		ev.text = l->buf + text_at;
+	if (rw->ao >= 0 && fl.v[(int)rw->ao])
+		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
+	qs_emit(d, &ev);
+	if (r.pos < r.n)
+		qs_diag(d, SONDE_D_MALFORMED, 2 + r.pos, r.n - r.pos, "%zu bytes unused in Rec=%s",
+			r.n - r.pos, rw->name);
+}
+
+/* QS_PEEK_DATA: [ts][u16 offs][u8 size][u8 num][num items of size bytes] */
+static void decode_peek(struct qs_dec *d, const struct qs_frame *f)
+{
+	struct qs_rd r;
+	qs_rd_init(&r, f->data, f->len);
+	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, qs_uint_name(d->sz.ts));
+	unsigned offs = (unsigned)qs_rd_uint(&r, 2, "uint16_t");
+	unsigned size = (unsigned)qs_rd_uint(&r, 1, "uint8_t");
+	unsigned num = (unsigned)qs_rd_uint(&r, 1, "uint8_t");
+	struct sonde_event ev = { .kind = SONDE_EV_RECORD, .rec_name = "Trg-Peek" };
+	qs_set_ts(d, &ev, !r.missing, raw_ts);
+	if (r.missing) {
+		qs_diag(d, SONDE_D_MALFORMED, 2 + r.n, r.missing,
+			"%zu more bytes needed for %s in Rec=QS_PEEK_DATA", r.missing, r.what);
+		ev.flags |= SONDE_EVF_MALFORMED;
+		qs_emit(d, &ev);
+		return;
+	}
+	if (size == 0 || size > 8) {
+		qs_diag(d, SONDE_D_MALFORMED, 2 + d->sz.ts + 2, 1,
+			"Invalid item size %u in Rec=QS_PEEK_DATA", size);
+		ev.flags |= SONDE_EVF_MALFORMED;
+		qs_emit(d, &ev);
+		return;
+	}
+	size_t data_at = r.pos;
+	struct qs_line *l = &d->line;
+	qs_put_prefix(l, 1, raw_ts);
+	qs_line_puts(l, "Trg-Peek ");
+	size_t text_at = l->len;
+	qs_line_printf(l, "Offs=%u,Size=%u,Num=%u,Data=<", offs, size, num);
+	for (unsigned i = 0; i < num && !r.missing; i++) {
+		uint64_t v = qs_rd_uint(&r, size, qs_uint_name(size));
+		if (!r.missing)
+			qs_line_printf(l, "%s%0*llX", i ? "," : "", (int)(2 * size), (unsigned long long)v);
+	}
+	qs_line_puts(l, ">");
+	struct sonde_arg *a;
+	if ((a = qs_arg(d, SONDE_A_U16, "offs")))
+		a->v.u = offs;
+	if ((a = qs_arg(d, SONDE_A_U8, "size")))
+		a->v.u = size;
+	if ((a = qs_arg(d, SONDE_A_U8, "num")))
+		a->v.u = num;
+	if ((a = qs_arg(d, SONDE_A_MEM, "data"))) {
+		a->v.mem.p = f->data + data_at;
+		a->v.mem.n = (r.missing ? r.n : r.pos) - data_at;
+	}
+	ev.args = d->args;
+	ev.nargs = d->nargs;
+	if (r.missing) {
+		qs_diag(d, SONDE_D_MALFORMED, 2 + r.n, r.missing,
+			"%zu more bytes needed for %s in Rec=QS_PEEK_DATA", r.missing, r.what);
+		ev.flags |= SONDE_EVF_MALFORMED;
+		qs_emit(d, &ev);
+		return;
+	}
+	ev.text = l->buf + text_at;
+	ev.native = l->buf;
+	qs_emit(d, &ev);
+	if (r.pos < r.n)
+		qs_diag(d, SONDE_D_MALFORMED, 2 + r.pos, r.n - r.pos,
+			"%zu bytes unused in Rec=QS_PEEK_DATA", r.n - r.pos);
+}
+
+static void decode_unknown(struct qs_dec *d, const struct qs_frame *f)
+{
+	/* QSPY prints this as a regular line; sink_qspy does the same with
+	 * the diagnostic, so the event carries no native line of its own */
+	qs_diag(d, SONDE_D_UNKNOWN_RECORD, 1, 1, "Unknown Rec=%u,Len=%zu", f->rec, f->len);
+	struct sonde_arg *a = qs_arg(d, SONDE_A_MEM, "payload");
+	if (a) {
+		a->v.mem.p = f->data;
+		a->v.mem.n = f->len;
+	}
+	struct sonde_event ev = { .kind = SONDE_EV_RECORD, .rec_name = "Unknown" };
+	qs_set_ts(d, &ev, 0, 0);
+	ev.args = d->args;
+	ev.nargs = d->nargs;
+	qs_emit(d, &ev);
+}
+
+void qs_decode_record(struct qs_dec *d, const struct qs_frame *f)
+{
+	unsigned rec = f->rec;
+	if (rec >= QS_USER) {
+		qs_decode_user(d, f);
+		return;
+	}
+	switch (rec) {
+	case QS_EMPTY:
+		return;
+	case QS_TARGET_INFO:
+		qs_decode_target_info(d, f);
+		return;
+	case 68:
+		decode_peek(d, f);
+		return;
+	case 66:
+		decode_row(d, f, f->len >= 1 && (f->data[0] & 0x80) ? &rx_error : &rows[66]);
+		return;
+	case 67: {
+		unsigned kind = f->len > d->sz.ts ? f->data[d->sz.ts] : 6;
+		decode_row(d, f, &query_rows[kind < 6 ? kind : 6]);
+		return;
+	}
+	default:
+		break;
+	}
+	const struct qs_row *rw = row_of(d, rec);
+	if (rw)
+		decode_row(d, f, rw);
+	else
+		decode_unknown(d, f);
+}
