@@ -1,0 +1,64 @@
+/*
+ * tband_cobs.c -- COBS frame decoding (see tband_cobs.h).
+ *
+ * Hand-written: COBS is a dozen lines and no Debian library provides it.
+ */
+#include <string.h>
+
+#include "tband_cobs.h"
+
+long tband_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t *bad)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t code = in[i];
+		const uint8_t *zero;
+
+		if (code == 0 || i + code > n) {
+			if (bad)
+				*bad = i;
+			return -1;
+		}
+		/* The caller splits on 0x00, but a buffer handed in directly
+		 * may hold one; it cannot be data in a COBS frame. */
+		zero = memchr(in + i + 1, 0, code - 1);
+		if (zero) {
+			if (bad)
+				*bad = (size_t)(zero - in);
+			return -1;
+		}
+		memcpy(out + o, in + i + 1, code - 1);
+		o += code - 1;
+		i += code;
+		/* Every block but a full one (0xFF) stands for data followed
+		 * by a zero, except the last block, whose zero is the
+		 * delimiter itself. */
+		if (code != 0xFF && i < n)
+			out[o++] = 0;
+	}
+	return (long)o;
+}
+
+size_t tband_cobs_raw_index(const uint8_t *in, size_t n, size_t pos)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t code = in[i];
+
+		if (code == 0 || i + code > n)
+			return i;
+		if (pos < o + code - 1)
+			return i + 1 + (pos - o);
+		o += code - 1;
+		i += code;
+		if (code != 0xFF && i < n) {
+			/* the implied zero is carried by the next code byte */
+			if (pos == o)
+				return i;
+			o++;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,57 @@
+/*
+ * tband_dict.h -- the names (and a little per-object state) the tband decoder
+ * learns from metadata events: ISRs, event and value markers, tasks, queues.
+ *
+ * A fixed-capacity open-addressing table, so memory stays bounded however
+ * many distinct ids a (possibly corrupt) stream names: when it is full, new
+ * objects are simply not remembered and the caller reports it once.
+ */
+#ifndef TBAND_DICT_H
+#define TBAND_DICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum tband_dkind {
+	TBAND_D_ISR,
+	TBAND_D_MARKER,    /* event markers (global and task-local) */
+	TBAND_D_VALMARKER, /* value markers (global and task-local) */
+	TBAND_D_TASK,
+	TBAND_D_QUEUE
+};
+
+/* Longest name kept, in bytes; longer ones are cut at a UTF-8 boundary. */
+#define TBAND_NAME_MAX 255
+
+struct tband_dent {
+	uint64_t id;
+	uint8_t kind;      /* enum tband_dkind */
+	uint8_t used;
+	int16_t qkind;     /* queues: FrQueueKind, -1 while unknown */
+	char *name;        /* NUL-terminated, NULL while unknown */
+};
+
+struct tband_dict {
+	struct tband_dent *tab;
+	size_t cap;        /* a power of two */
+	size_t used;
+};
+
+/* cap_log2: the table has 2^cap_log2 slots, at most 3/4 of them used.
+ * Returns 0, or -1 when out of memory. */
+int tband_dict_init(struct tband_dict *d, unsigned cap_log2);
+void tband_dict_free(struct tband_dict *d);
+
+/* The entry for (kind, id); with 'create' a new one if it does not exist.
+ * NULL if it does not exist, or when creating and the table is full. */
+struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
+				  uint64_t id, int create);
+
+/* Set the entry's name to s[0..n) (valid UTF-8).  Returns 1 if the name
+ * changed from a different earlier one, 0 otherwise, -1 out of memory. */
+int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n);
+
+/* The name of (kind, id), or NULL. */
+const char *tband_dict_name(struct tband_dict *d, enum tband_dkind kind, uint64_t id);
+
+#endif /* TBAND_DICT_H */

@@ -1,0 +1,547 @@
+/*
+ * tband_map.c -- one parsed tband frame onto the sonde event model: the
+ * event kind and operands, names, timestamps in ns, and the little state
+ * this needs (names, the running task and ISR nesting per core, the
+ * timestamp resolution).  The mapping: docs/proto-tband.md.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sonde_proto.h"
+#include "tband_dec.h"
+#include "tband_json.h"
+
+/* ---- names -------------------------------------------------------------- */
+
+static uint64_t tband_tasklocal(uint32_t task, uint32_t id)
+{
+	return TBAND_OBJ_TASKLOCAL | ((uint64_t)(task & 0x7FFFFFFFu) << 32) | id;
+}
+
+static enum tband_dkind tband_dkind_of(enum tband_ref ref)
+{
+	switch (ref) {
+	case TBAND_REF_ISR: return TBAND_D_ISR;
+	case TBAND_REF_MARKER: return TBAND_D_MARKER;
+	case TBAND_REF_VALMARKER: return TBAND_D_VALMARKER;
+	case TBAND_REF_QUEUE: return TBAND_D_QUEUE;
+	default: return TBAND_D_TASK;
+	}
+}
+
+static const char *tband_name(struct tband_dec *d, enum tband_dkind kind, uint64_t id)
+{
+	return tband_dict_name(&d->dict, kind, id);
+}
+
+/* Remember a name; reports once when the table is full. */
+static struct tband_dent *tband_learn(struct tband_dec *d, enum tband_dkind kind,
+				      uint64_t id, const char *name)
+{
+	struct tband_dent *e = tband_dict_get(&d->dict, kind, id, 1);
+
+	if (!e) {
+		if (!d->dict_full_told) {
+			d->dict_full_told = 1;
+			snprintf(d->msg, sizeof(d->msg),
+				 "name table full (%zu objects): further names are not kept",
+				 d->dict.used);
+			tband_diag_at(d, SONDE_D_OTHER, 0);
+		}
+		return NULL;
+	}
+	if (name && tband_dict_set_name(e, name, strlen(name)) < 0)
+		return NULL;
+	return e;
+}
+
+/* The name of task-local marker 'id' of 'task'.  tband's target registers
+ * these names under task 0 (notes §12 B6), so a name missing for the task
+ * is looked up there. */
+static const char *tband_marker_name(struct tband_dec *d, enum tband_dkind kind,
+				     uint32_t task, uint32_t id)
+{
+	const char *mn = tband_name(d, kind, tband_tasklocal(task, id));
+
+	return mn ? mn : tband_name(d, kind, tband_tasklocal(0, id));
+}
+
+/* The same as the event model's object name: "<task>: <marker>", so the
+ * markers of different tasks stay apart. */
+static const char *tband_tasklocal_name(struct tband_dec *d, enum tband_dkind kind,
+					uint32_t task, uint32_t id)
+{
+	const char *tn = tband_name(d, TBAND_D_TASK, task);
+	const char *mn = tband_marker_name(d, kind, task, id);
+
+	if (tn && mn)
+		snprintf(d->objname, sizeof(d->objname), "%s: %s", tn, mn);
+	else if (tn)
+		snprintf(d->objname, sizeof(d->objname), "%s: #%" PRIu32, tn, id);
+	else if (mn)
+		snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu32 ": %s", task, mn);
+	else
+		snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu32 ": #%" PRIu32,
+			 task, id);
+	return d->objname;
+}
+
+/* ---- task switch bookkeeping --------------------------------------------- */
+
+static const char *const tband_reason_name[] = {
+	[SONDE_TASK_PREEMPTED] = "preempted",
+	[SONDE_TASK_BLOCKED] = "blocked",
+	[SONDE_TASK_SUSPENDED] = "suspended",
+	[SONDE_TASK_DELETED] = "deleted",
+};
+
+static unsigned tband_reason(enum tband_why why)
+{
+	switch (why) {
+	case TBAND_WHY_NONE: return SONDE_TASK_PREEMPTED;
+	case TBAND_WHY_SUSPENDED: return SONDE_TASK_SUSPENDED;
+	case TBAND_WHY_DELETED: return SONDE_TASK_DELETED;
+	default: return SONDE_TASK_BLOCKED;
+	}
+}
+
+/* Detail text of a switch-out reason, NULL if there is none. */
+static const char *tband_why_text(struct tband_dec *d, const struct tband_core *c)
+{
+	static const char *const what[] = {
+		[TBAND_WHY_PEEK] = "peek", [TBAND_WHY_SEND] = "send",
+		[TBAND_WHY_RECEIVE] = "receive",
+	};
+	const char *qn;
+
+	switch (c->why) {
+	case TBAND_WHY_DELAY:
+		snprintf(d->why, sizeof(d->why), "delay %" PRIu64 " ticks", c->why_arg);
+		return d->why;
+	case TBAND_WHY_DELAY_UNTIL:
+		snprintf(d->why, sizeof(d->why), "delay until tick %" PRIu64, c->why_arg);
+		return d->why;
+	case TBAND_WHY_PEEK:
+	case TBAND_WHY_SEND:
+	case TBAND_WHY_RECEIVE:
+		qn = tband_name(d, TBAND_D_QUEUE, c->why_arg);
+		if (qn)
+			snprintf(d->why, sizeof(d->why), "%s on queue %s", what[c->why], qn);
+		else
+			snprintf(d->why, sizeof(d->why), "%s on queue #%" PRIu64,
+				 what[c->why], c->why_arg);
+		return d->why;
+	default:
+		return NULL;
+	}
+}
+
+/* The core on which 'task' runs, -1 if none. */
+static int tband_running_on(struct tband_dec *d, uint64_t task)
+{
+	for (int i = 0; i < TBAND_CORES; i++)
+		if (d->cores[i].task == task && task && !d->cores[i].task_idle)
+			return i;
+	return -1;
+}
+
+static void tband_emit(struct tband_dec *d, const struct sonde_event *ev)
+{
+	if (d->out.event)
+		d->out.event(d->out.ctx, ev);
+}
+
+/* task_switched_in: first the inferred TASK_OUT of the task that ran. */
+static void tband_switch(struct tband_dec *d, struct sonde_event *ev, uint32_t task)
+{
+	struct tband_core *c = &d->cores[d->core];
+
+	if (c->task && c->task != task && !c->task_idle) {
+		struct sonde_event out = *ev;
+		unsigned reason = tband_reason(c->why);
+		struct sonde_arg arg = { SONDE_A_OBJ, "task_id", NULL, 0, { .u = c->task } };
+
+		out.kind = SONDE_EV_TASK_OUT;
+		out.rec_name = "task_switched_out";
+		out.obj = c->task;
+		out.obj_name = tband_name(d, TBAND_D_TASK, c->task);
+		arg.resolved = out.obj_name;
+		out.obj2 = reason;
+		out.obj2_name = tband_reason_name[reason];
+		out.text = tband_why_text(d, c);
+		out.nargs = 1;
+		out.args = &arg;
+		out.native = NULL;
+		tband_emit(d, &out);
+	}
+	c->task = task;
+	c->task_idle = c->idle_task && task == c->idle_task;
+	c->why = TBAND_WHY_NONE;
+	c->why_arg = 0;
+	ev->kind = c->task_idle ? SONDE_EV_IDLE : SONDE_EV_TASK_IN;
+}
+
+/* The running task of the current core will stop for 'why'. */
+static void tband_curtask_will(struct tband_dec *d, enum tband_why why, uint64_t arg)
+{
+	struct tband_core *c = &d->cores[d->core];
+
+	if (c->task && !c->task_idle) {
+		c->why = why;
+		c->why_arg = arg;
+	}
+}
+
+/* task_suspended / task_deleted name the task: it may run on any core. */
+static void tband_task_will(struct tband_dec *d, uint64_t task, enum tband_why why)
+{
+	int core = tband_running_on(d, task);
+
+	if (core >= 0) {
+		d->cores[core].why = why;
+		d->cores[core].why_arg = 0;
+	}
+}
+
+/* ---- mapping one record onto the event model ----------------------------- */
+
+static void tband_set_core(struct tband_dec *d, uint64_t core)
+{
+	if (core >= TBAND_CORES) {
+		snprintf(d->msg, sizeof(d->msg),
+			 "core_id %" PRIu64 " out of range 0..%d: ignored", core,
+			 TBAND_CORES - 1);
+		tband_diag_at(d, SONDE_D_MALFORMED, 0);
+		return;
+	}
+	d->core = (uint32_t)core;
+}
+
+/* Session loss accounting: the count is one global total (all cores); a
+ * smaller one than before means the target restarted counting. */
+static void tband_count_drops(struct tband_dec *d, uint64_t cnt)
+{
+	uint64_t add = cnt >= d->drops_last ? cnt - d->drops_last : cnt;
+
+	d->drops_last = cnt;
+	if (d->out.session)
+		d->out.session->drops_refused += add;
+}
+
+/* Timestamp in ns and the per-core order check. */
+static void tband_time(struct tband_dec *d, const struct tband_rec *rec,
+		       struct sonde_event *ev)
+{
+	struct tband_core *c = &d->cores[d->core];
+
+	/* core_id events carry ts 0 when the streaming backend replays the
+	 * metadata of each core: they take no part in the order check. */
+	if (rec->desc->id != 0x00) {
+		if (c->have_ts && rec->ts < c->last_ts) {
+			snprintf(d->msg, sizeof(d->msg),
+				 "%s: timestamp %" PRIu64 " before the previous one (%"
+				 PRIu64 ") on core %" PRIu32, rec->desc->name, rec->ts,
+				 c->last_ts, d->core);
+			tband_diag_at(d, SONDE_D_TIME, 0);
+		}
+		c->last_ts = rec->ts;
+		c->have_ts = 1;
+	}
+	ev->ts_flags = SONDE_TS_VALID | (d->ns_known ? 0 : SONDE_TS_ESTIMATED);
+	if (d->ns_per_ts && rec->ts > UINT64_MAX / d->ns_per_ts) {
+		snprintf(d->msg, sizeof(d->msg),
+			 "%s: timestamp %" PRIu64 " x %" PRIu64 " ns overflows 64 bits",
+			 rec->desc->name, rec->ts, d->ns_per_ts);
+		tband_diag_at(d, SONDE_D_TIME, 0);
+		ev->ts = UINT64_MAX;
+		ev->ts_flags |= SONDE_TS_ESTIMATED;
+	} else {
+		ev->ts = rec->ts * d->ns_per_ts;
+	}
+}
+
+/* Arguments: every field, ids as objects with their names.  'task' is the
+ * task a task-local marker belongs to. */
+static void tband_args(struct tband_dec *d, const struct tband_rec *rec, size_t slen,
+		       uint32_t task)
+{
+	const struct tband_evdesc *ds = rec->desc;
+	int tasklocal = ds->group == TBAND_G_FREERTOS && ds->id >= 0x7A;
+
+	for (unsigned i = 0; i < ds->nfields; i++) {
+		const struct tband_field *f = &ds->f[i];
+		struct sonde_arg *a = &d->args[i];
+
+		memset(a, 0, sizeof(*a));
+		a->name = f->name;
+		switch (f->type) {
+		case TBAND_F_U8ENUM:
+			a->type = SONDE_A_ENUM;
+			a->v.u = rec->v[i].u;
+			a->resolved = tband_queue_kind_name(rec->v[i].u);
+			break;
+		case TBAND_F_U32:
+		case TBAND_F_U64:
+			a->v.u = rec->v[i].u;
+			if (f->ref == TBAND_REF_NONE || f->ref == TBAND_REF_CORE) {
+				a->type = f->type == TBAND_F_U32 ? SONDE_A_U32 : SONDE_A_U64;
+			} else if (tasklocal && f->ref != TBAND_REF_TASK) {
+				a->type = SONDE_A_OBJ;
+				a->resolved = tband_marker_name(d, tband_dkind_of(f->ref), task,
+								(uint32_t)a->v.u);
+			} else {
+				a->type = SONDE_A_OBJ;
+				a->resolved = tband_name(d, tband_dkind_of(f->ref), a->v.u);
+			}
+			break;
+		case TBAND_F_S64:
+			a->type = SONDE_A_I64;
+			a->v.i = rec->v[i].i;
+			break;
+		case TBAND_F_STR:
+			a->type = SONDE_A_STR;
+			a->v.mem.p = (const uint8_t *)d->str;
+			a->v.mem.n = slen;
+			break;
+		}
+	}
+}
+
+/* Fill ev's kind and operands from rec; learn names and state.  Returns the
+ * task that task-local markers of this event belong to. */
+static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
+			  struct sonde_event *ev)
+{
+	uint64_t a = rec->v[0].u, b = rec->v[1].u;
+	struct tband_core *c = &d->cores[d->core];
+	uint32_t cur = c->task_idle ? 0 : c->task;
+	struct tband_dent *e;
+
+	ev->obj = a;
+	switch (rec->desc->id) {
+	/* ---- base group ---- */
+	case 0x00: /* core_id */
+		ev->kind = SONDE_EV_INFO;
+		break;
+	case 0x01: /* dropped_evt_cnt: events the backend refused, in total */
+		ev->kind = SONDE_EV_DROPS;
+		ev->obj = 0;
+		ev->value = 0;
+		ev->obj2 = a;
+		tband_count_drops(d, a);
+		break;
+	case 0x02: /* ts_resolution_ns */
+		ev->kind = SONDE_EV_INFO;
+		ev->obj = 0;
+		if (a == 0) {
+			snprintf(d->msg, sizeof(d->msg), "ts_resolution_ns 0 ignored");
+			tband_diag_at(d, SONDE_D_MALFORMED, 0);
+		} else {
+			d->ns_per_ts = a;
+			d->ns_known = 1;
+		}
+		break;
+	case 0x03: /* isr_name */
+	case 0x06: /* evtmarker_name */
+	case 0x0A: /* valmarker_name */
+	case 0x5F: /* task_name */
+	case 0x64: /* queue_name */
+		ev->kind = SONDE_EV_DICT;
+		ev->text = d->str;
+		ev->obj2 = rec->desc->id == 0x03 ? SONDE_DICT_ISR
+			 : rec->desc->id == 0x06 ? SONDE_DICT_MARKER
+			 : rec->desc->id == 0x0A ? SONDE_DICT_COUNTER
+			 : rec->desc->id == 0x5F ? SONDE_DICT_TASK : SONDE_DICT_OBJECT;
+		tband_learn(d, tband_dkind_of(rec->desc->f[0].ref), a, d->str);
+		break;
+	case 0x04: /* isr_enter */
+		ev->kind = SONDE_EV_ISR_ENTER;
+		if (c->isr_depth < INT64_MAX)
+			c->isr_depth++;
+		ev->value = c->isr_depth;
+		break;
+	case 0x05: /* isr_exit */
+		ev->kind = SONDE_EV_ISR_EXIT;
+		ev->value = c->isr_depth;
+		if (c->isr_depth > 0)
+			c->isr_depth--;
+		break;
+	case 0x07: /* evtmarker */
+	case 0x08: /* evtmarker_begin */
+		ev->kind = rec->desc->id == 0x07 ? SONDE_EV_MARK : SONDE_EV_MARK_BEGIN;
+		ev->text = d->str;
+		break;
+	case 0x09: /* evtmarker_end */
+		ev->kind = SONDE_EV_MARK_END;
+		break;
+	case 0x0B: /* valmarker */
+		ev->kind = SONDE_EV_COUNTER;
+		ev->value = rec->v[1].i;
+		break;
+
+	/* ---- FreeRTOS group ---- */
+	case 0x54: /* task_switched_in */
+		tband_switch(d, ev, (uint32_t)a);
+		break;
+	case 0x55: /* task_to_rdy_state */
+		ev->kind = SONDE_EV_TASK_READY;
+		break;
+	case 0x56: /* task_resumed */
+	case 0x57: /* task_resumed_from_isr */
+	case 0x63: /* queue_created */
+		ev->kind = SONDE_EV_RECORD;
+		break;
+	case 0x58: /* task_suspended */
+		ev->kind = SONDE_EV_RECORD;
+		tband_task_will(d, a, TBAND_WHY_SUSPENDED);
+		break;
+	case 0x62: /* task_deleted */
+		ev->kind = SONDE_EV_RECORD;
+		tband_task_will(d, a, TBAND_WHY_DELETED);
+		break;
+	case 0x59: /* curtask_delay */
+	case 0x5A: /* curtask_delay_until */
+		ev->kind = SONDE_EV_RECORD;
+		ev->obj = cur;
+		ev->obj_name = tband_name(d, TBAND_D_TASK, cur);
+		tband_curtask_will(d, rec->desc->id == 0x59 ? TBAND_WHY_DELAY
+				   : TBAND_WHY_DELAY_UNTIL, a);
+		return cur;
+	case 0x5B: /* task_priority_set */
+	case 0x5C: /* task_priority_inherit */
+	case 0x5D: /* task_priority_disinherit */
+		/* the event model has no priority change: a counter per task */
+		ev->kind = SONDE_EV_COUNTER;
+		ev->obj = TBAND_OBJ_PRIORITY | a;
+		ev->value = (int64_t)b;
+		if (tband_name(d, TBAND_D_TASK, a))
+			snprintf(d->objname, sizeof(d->objname), "%s priority",
+				 tband_name(d, TBAND_D_TASK, a));
+		else
+			snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu64 " priority", a);
+		ev->obj_name = d->objname;
+		return cur;
+	case 0x5E: /* task_created: the priority follows in task_priority_set */
+		ev->kind = SONDE_EV_TASK_CREATE;
+		break;
+	case 0x60: /* task_is_idle_task */
+		ev->kind = SONDE_EV_INFO;
+		if (b < TBAND_CORES) {
+			struct tband_core *ic = &d->cores[b];
+
+			ic->idle_task = (uint32_t)a;
+			if (ic->task == a)
+				ic->task_idle = 1;
+		} else {
+			snprintf(d->msg, sizeof(d->msg),
+				 "task_is_idle_task: core_id %" PRIu64 " out of range 0..%d",
+				 b, TBAND_CORES - 1);
+			tband_diag_at(d, SONDE_D_MALFORMED, 0);
+		}
+		break;
+	case 0x61: /* task_is_timer_task */
+		ev->kind = SONDE_EV_INFO;
+		break;
+	case 0x65: /* queue_kind */
+		ev->kind = SONDE_EV_INFO;
+		e = tband_learn(d, TBAND_D_QUEUE, a, NULL);
+		if (e && tband_queue_kind_json(b))
+			e->qkind = (int16_t)b;
+		break;
+	case 0x66: case 0x67: case 0x68: case 0x69: /* queue_send* / overwrite* */
+	case 0x6A: case 0x6B: /* queue_receive* */
+	case 0x70: /* queue_cur_length */
+	case 0x6C: /* queue_reset: empties the queue */
+		ev->kind = SONDE_EV_QUEUE;
+		ev->value = rec->desc->id == 0x6C ? 0 : (int64_t)b;
+		e = tband_dict_get(&d->dict, TBAND_D_QUEUE, a, 0);
+		if (e && e->qkind >= 0) {
+			ev->obj2 = (uint64_t)e->qkind;
+			ev->obj2_name = tband_queue_kind_name((uint64_t)e->qkind);
+		}
+		break;
+	case 0x6D: /* curtask_block_on_queue_peek */
+	case 0x6E: /* ..._send */
+	case 0x6F: /* ..._receive */
+		ev->kind = SONDE_EV_RECORD;
+		tband_curtask_will(d, rec->desc->id == 0x6D ? TBAND_WHY_PEEK
+				   : rec->desc->id == 0x6E ? TBAND_WHY_SEND : TBAND_WHY_RECEIVE, a);
+		break;
+	case 0x7A: /* task_evtmarker_name */
+	case 0x7E: /* task_valmarker_name */
+		ev->kind = SONDE_EV_DICT;
+		ev->text = d->str;
+		ev->obj = tband_tasklocal((uint32_t)b, (uint32_t)a);
+		ev->obj2 = rec->desc->id == 0x7A ? SONDE_DICT_MARKER : SONDE_DICT_COUNTER;
+		tband_learn(d, rec->desc->id == 0x7A ? TBAND_D_MARKER : TBAND_D_VALMARKER,
+			    ev->obj, d->str);
+		ev->obj_name = d->str;
+		return (uint32_t)b;
+	case 0x7B: /* task_evtmarker */
+	case 0x7C: /* task_evtmarker_begin */
+	case 0x7D: /* task_evtmarker_end */
+		ev->kind = rec->desc->id == 0x7B ? SONDE_EV_MARK
+			 : rec->desc->id == 0x7C ? SONDE_EV_MARK_BEGIN : SONDE_EV_MARK_END;
+		if (ev->kind != SONDE_EV_MARK_END)
+			ev->text = d->str;
+		ev->obj = tband_tasklocal(cur, (uint32_t)a);
+		ev->obj_name = tband_tasklocal_name(d, TBAND_D_MARKER, cur, (uint32_t)a);
+		return cur;
+	case 0x7F: /* task_valmarker */
+		ev->kind = SONDE_EV_COUNTER;
+		ev->value = rec->v[1].i;
+		ev->obj = tband_tasklocal(cur, (uint32_t)a);
+		ev->obj_name = tband_tasklocal_name(d, TBAND_D_VALMARKER, cur, (uint32_t)a);
+		return cur;
+	default:
+		ev->kind = SONDE_EV_RECORD;
+		break;
+	}
+	/* The subject's name, when the first field names an object. */
+	if (rec->desc->f[0].ref != TBAND_REF_NONE && rec->desc->f[0].ref != TBAND_REF_CORE &&
+	    ev->obj == a)
+		ev->obj_name = tband_name(d, tband_dkind_of(rec->desc->f[0].ref), a);
+	return cur;
+}
+
+void tband_record(struct tband_dec *d, struct tband_rec *rec)
+{
+	struct sonde_event ev;
+	size_t slen = 0;
+	uint32_t task;
+
+	/* The string field as valid, NUL-terminated UTF-8. */
+	if (rec->str) {
+		if (rec->err == TBAND_E_UTF8)
+			slen = tband_utf8_lossy(rec->str, rec->str_len, d->str);
+		else
+			memcpy(d->str, rec->str, slen = rec->str_len);
+		rec->str = (const uint8_t *)d->str;
+		rec->str_len = slen;
+	}
+	d->str[slen] = 0;
+
+	/* core_id applies to its own event. */
+	if (rec->desc->id == 0x00)
+		tband_set_core(d, rec->v[0].u);
+
+	memset(&ev, 0, sizeof(ev));
+	ev.flags = rec->err != TBAND_OK ? SONDE_EVF_MALFORMED : 0;
+	ev.core = d->core;
+	ev.rec_id = rec->desc->id;
+	ev.rec_name = rec->desc->name;
+	ev.offset = d->frame_off;
+	ev.frame = d->frame_no;
+	if (!rec->desc->meta)
+		tband_time(d, rec, &ev);
+	tband_json_render(rec, d->native, tband_json_size(TBAND_FRAME_MAX));
+	ev.native = d->native;
+	task = tband_map(d, rec, &ev);
+	/* after the mapping: it may have learnt the names the arguments show */
+	tband_args(d, rec, slen, task);
+	ev.nargs = rec->desc->nfields;
+	ev.args = d->args;
+	tband_emit(d, &ev);
+}
+
