@@ -1,0 +1,231 @@
+/*
+ * chrome_writer.c -- the Chrome JSON trace-event writer behind the chrome
+ * sink.  The document is {"displayTimeUnit":"ns","traceEvents":[...],
+ * "otherData":{...}}; the array is written event by event, so nothing is held
+ * in memory.  Every track becomes a pid/tid pair (named by "M" metadata
+ * events); counters are "C" events of the process.  Times are microseconds
+ * with three decimals, printed from integer ns so that no precision is lost.
+ * Strings are escaped by utf8text_json(), so any name gives valid JSON.
+ */
+#include "chrome_writer.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8text.h"
+
+struct cjw {
+	FILE *out;
+	int err;
+	uint64_t events;
+};
+
+static void cjw_puts(struct cjw *w, const char *s)
+{
+	if (fputs(s, w->out) == EOF)
+		w->err = 1;
+}
+
+static void cjw_printf(struct cjw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void cjw_printf(struct cjw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vfprintf(w->out, fmt, ap) < 0)
+		w->err = 1;
+	va_end(ap);
+}
+
+static void cjw_str(struct cjw *w, const void *s, size_t n)
+{
+	if (utf8text_json(w->out, s, n) < 0)
+		w->err = 1;
+}
+
+static void cjw_cstr(struct cjw *w, const char *s)
+{
+	cjw_str(w, s, strlen(s));
+}
+
+/* Start an event object: separator, phase, pid (and tid). */
+static void cjw_open(struct cjw *w, char ph, const struct tmap_track *t, int with_tid)
+{
+	cjw_printf(w, "%s{\"ph\":\"%c\",\"pid\":%" PRId32, w->events ? ",\n" : "", ph, t->pid);
+	if (with_tid)
+		cjw_printf(w, ",\"tid\":%" PRId32, t->tid);
+	w->events++;
+}
+
+static void cjw_ts(struct cjw *w, uint64_t ns)
+{
+	cjw_printf(w, ",\"ts\":%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void cjw_double(struct cjw *w, double v, int f32)
+{
+	if (isnan(v))
+		cjw_puts(w, "\"NaN\"");
+	else if (isinf(v))
+		cjw_puts(w, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+	else
+		cjw_printf(w, f32 ? "%.9g" : "%.17g", v);
+}
+
+static void cjw_value(struct cjw *w, const struct sonde_arg *a)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (a->type) {
+	case SONDE_A_U8: case SONDE_A_U16: case SONDE_A_U32: case SONDE_A_U64:
+		cjw_printf(w, "%" PRIu64, a->v.u);
+		break;
+	case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
+		cjw_printf(w, "%" PRId64, a->v.i);
+		break;
+	case SONDE_A_F32: case SONDE_A_F64:
+		cjw_double(w, a->v.f, a->type == SONDE_A_F32);
+		break;
+	case SONDE_A_STR:
+		cjw_str(w, a->v.mem.p ? a->v.mem.p : (const uint8_t *)"", a->v.mem.n);
+		break;
+	case SONDE_A_MEM:
+		cjw_puts(w, "\"");
+		for (size_t i = 0; i < a->v.mem.n; i++) {
+			char b[3] = { hex[a->v.mem.p[i] >> 4], hex[a->v.mem.p[i] & 15], 0 };
+
+			cjw_puts(w, b);
+		}
+		cjw_puts(w, "\"");
+		break;
+	case SONDE_A_OBJ: case SONDE_A_FUNC: case SONDE_A_ENUM: case SONDE_A_HEX:
+		if (a->resolved && a->type != SONDE_A_HEX)
+			cjw_cstr(w, a->resolved);
+		else if (a->type == SONDE_A_ENUM)
+			cjw_printf(w, "%" PRIu64, a->v.u);
+		else
+			cjw_printf(w, "\"0x%" PRIx64 "\"", a->v.u);
+		break;
+	case SONDE_A_BOOL:
+		cjw_puts(w, a->v.u ? "true" : "false");
+		break;
+	default:
+		cjw_puts(w, "null");
+	}
+}
+
+static void cjw_args(struct cjw *w, const struct sonde_arg *args, size_t n)
+{
+	if (!n)
+		return;
+	cjw_puts(w, ",\"args\":{");
+	for (size_t i = 0; i < n; i++) {
+		char nbuf[24];
+
+		if (i)
+			cjw_puts(w, ",");
+		cjw_cstr(w, tmap_arg_name(&args[i], i, nbuf));
+		cjw_puts(w, ":");
+		cjw_value(w, &args[i]);
+	}
+	cjw_puts(w, "}");
+}
+
+/* ---- track model callbacks --------------------------------------------- */
+
+static void cjw_track(void *vw, const struct tmap_track *t)
+{
+	struct cjw *w = vw;
+
+	switch (t->kind) {
+	case TMAP_PROCESS:
+		cjw_open(w, 'M', t, 0);
+		cjw_puts(w, ",\"name\":\"process_name\",\"args\":{\"name\":");
+		break;
+	case TMAP_THREAD:
+	case TMAP_SLICES:
+		cjw_open(w, 'M', t, 1);
+		cjw_puts(w, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+		break;
+	case TMAP_COUNTER:
+		return; /* counters are named by their "C" events */
+	}
+	cjw_cstr(w, t->name);
+	cjw_puts(w, "}}");
+}
+
+static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
+		      const struct tmap_slice *s)
+{
+	struct cjw *w = vw;
+
+	cjw_open(w, type == TMAP_BEGIN ? 'B' : type == TMAP_END ? 'E' : 'i', t, 1);
+	cjw_ts(w, ns);
+	if (type == TMAP_INSTANT)
+		cjw_puts(w, ",\"s\":\"t\"");
+	if (s->cat) {
+		cjw_puts(w, ",\"cat\":");
+		cjw_cstr(w, s->cat);
+	}
+	if (s->name) {
+		cjw_puts(w, ",\"name\":");
+		cjw_cstr(w, s->name);
+	}
+	cjw_args(w, s->args, s->nargs);
+	cjw_puts(w, "}");
+}
+
+static void cjw_counter(void *vw, uint64_t ns, const struct tmap_track *t, int64_t value)
+{
+	struct cjw *w = vw;
+
+	cjw_open(w, 'C', t, 0);
+	cjw_ts(w, ns);
+	cjw_puts(w, ",\"name\":");
+	cjw_cstr(w, t->name);
+	cjw_printf(w, ",\"args\":{\"value\":%" PRId64 "}}", value);
+}
+
+const struct tmap_writer_ops cjw_ops = {
+	.track = cjw_track,
+	.slice = cjw_slice,
+	.counter = cjw_counter,
+	.task_state = NULL,
+};
+
+/* ---- life cycle --------------------------------------------------------- */
+
+struct cjw *cjw_new(FILE *out)
+{
+	struct cjw *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->out = out;
+	cjw_puts(w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	return w;
+}
+
+int cjw_finish(struct cjw *w, int ticks_as_ns)
+{
+	cjw_puts(w, "\n],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":");
+	cjw_puts(w, ticks_as_ns ? "\"target ticks shown as ns (clock rate unknown)\"}}\n"
+				: "\"target time in ns\"}}\n");
+	if (fflush(w->out) != 0 || ferror(w->out))
+		w->err = 1;
+	return w->err ? -1 : 0;
+}
+
+uint64_t cjw_events(const struct cjw *w)
+{
+	return w->events;
+}
+
+void cjw_free(struct cjw *w)
+{
+	free(w);
+}

@@ -1,0 +1,306 @@
+/*
+ * test_chrome_sink.c -- the chrome sink (sink_chrome.c, trackmap.c,
+ * chrome_writer.c): hand-built event sequences are written to a temporary
+ * file and compared byte for byte with the expected JSON; a longer generated
+ * sequence with hostile strings is parsed by Python's json module and checked
+ * for balanced slices.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pipeline.h"
+#include "sonde_proto.h"
+
+extern const struct sonde_sink_ops sonde_sink_chrome;
+
+struct run {
+	char path[64];
+	FILE *f;
+	void *sink;
+	struct sonde_session ss;
+};
+
+static void run_open(struct run *r, const char *const *opts, uint64_t freq)
+{
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	strcpy(r->path, "/tmp/sonde_test_cj_XXXXXX");
+	fd = mkstemp(r->path);
+	assert_true(fd >= 0);
+	r->f = fdopen(fd, "w+b");
+	assert_non_null(r->f);
+	r->ss.ts_freq = freq;
+	r->sink = sonde_sink_chrome.create(r->f, opts);
+	assert_non_null(r->sink);
+}
+
+static void put(struct run *r, struct sonde_event e)
+{
+	sonde_sink_chrome.event(r->sink, &e, &r->ss);
+}
+
+static int run_close(struct run *r)
+{
+	int rc = sonde_sink_chrome.finish(r->sink, &r->ss);
+
+	sonde_sink_chrome.destroy(r->sink);
+	fclose(r->f);
+	return rc;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static struct sonde_event E(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
+{
+	struct sonde_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.ts = ts;
+	e.ts_flags = SONDE_TS_VALID;
+	e.obj = obj;
+	e.obj_name = name;
+	return e;
+}
+
+static void expect_text(const char *got, const char *want)
+{
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "--- got:\n%s--- want:\n%s", got, want);
+		fail_msg("JSON differs");
+	}
+}
+
+/* The mapping, byte for byte: metadata, B/E, instants with args, counters,
+ * microsecond times with three decimals, escapes. */
+static void test_exact(void **state)
+{
+	struct run r;
+	struct sonde_event e;
+	struct sonde_arg args[] = {
+		{ .type = SONDE_A_F32, .name = "nan", .v.f = NAN },
+		{ .type = SONDE_A_F64, .name = "x", .v.f = 0.1 },
+		{ .type = SONDE_A_MEM, .name = "m", .v.mem = { (const uint8_t *)"\x7e\x00", 2 } },
+		{ .type = SONDE_A_I8, .v.i = -3 },
+	};
+	char *text;
+
+	(void)state;
+	run_open(&r, NULL, 32768);
+	put(&r, E(SONDE_EV_TASK_IN, 1, 1, "t\"1\""));
+	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 5, "f"));
+	e = E(SONDE_EV_ISR_ENTER, 3, 9, "irq\n");
+	e.value = 1;
+	put(&r, e);
+	e = E(SONDE_EV_LOG, 4, 0, NULL);
+	e.level = SONDE_LVL_ERROR;
+	e.text = "bad \xff\x01 \\ end";
+	e.nargs = 4;
+	e.args = args;
+	put(&r, e);
+	e = E(SONDE_EV_ISR_EXIT, 5, 9, NULL);
+	e.value = 1;
+	put(&r, e);
+	e = E(SONDE_EV_TASK_OUT, 6, 1, NULL);
+	e.obj2 = SONDE_TASK_SUSPENDED;
+	put(&r, e);
+	e = E(SONDE_EV_COUNTER, 7, 2, "t\xC3\xA4mp");
+	e.value = -40;
+	put(&r, e);
+	assert_int_equal(run_close(&r), 0);
+	text = slurp(r.path);
+	expect_text(text,
+		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+		"{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"Core 0\"}},\n"
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1001,\"name\":\"thread_name\",\"args\":{\"name\":\"t\\\"1\\\"\"}},\n"
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1002,\"name\":\"thread_name\",\"args\":{\"name\":\"t\\\"1\\\" state\"}},\n"
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1002,\"ts\":30.517,\"cat\":\"state\",\"name\":\"Running\"},\n"
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1001,\"ts\":30.517,\"cat\":\"sched\",\"name\":\"Running\"},\n"
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1001,\"ts\":61.035,\"cat\":\"func\",\"name\":\"f\"},\n"
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1003,\"name\":\"thread_name\",\"args\":{\"name\":\"ISRs\"}},\n"
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1003,\"ts\":91.552,\"cat\":\"isr\",\"name\":\"irq\\n\"},\n"
+		"{\"ph\":\"i\",\"pid\":1,\"tid\":1003,\"ts\":122.070,\"s\":\"t\",\"cat\":\"log\","
+		"\"name\":\"bad \xEF\xBF\xBD\\u0001 \\\\ end\",\"args\":{\"nan\":\"NaN\","
+		"\"x\":0.10000000000000001,\"m\":\"7e00\",\"arg3\":-3,\"level\":\"error\"}},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1003,\"ts\":152.587},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1001,\"ts\":183.105},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1001,\"ts\":183.105},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":1002,\"ts\":183.105},\n"
+		"{\"ph\":\"B\",\"pid\":1,\"tid\":1002,\"ts\":183.105,\"cat\":\"state\",\"name\":\"Suspended\"},\n"
+		"{\"ph\":\"C\",\"pid\":1,\"ts\":213.623,\"name\":\"t\xC3\xA4mp\",\"args\":{\"value\":-40}}\n"
+		"],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":\"target time in ns\"}}\n");
+	free(text);
+	unlink(r.path);
+}
+
+/* No clock rate: ticks become ns and otherData says so; options apply. */
+static void test_ticks_and_name(void **state)
+{
+	static const char *const opts[] = { "chrome.name=my \"board\"", NULL };
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_open(&r, opts, 0);
+	put(&r, E(SONDE_EV_MARK, 1500, 3, NULL));
+	assert_int_equal(run_close(&r), 0);
+	text = slurp(r.path);
+	expect_text(text,
+		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+		"{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"my \\\"board\\\" core 0\"}},\n"
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1001,\"name\":\"thread_name\",\"args\":{\"name\":\"Trace diagnostics\"}},\n"
+		"{\"ph\":\"i\",\"pid\":1,\"tid\":1001,\"ts\":1.500,\"s\":\"t\",\"cat\":\"diag\","
+		"\"name\":\"Clock rate unknown: 1 tick is shown as 1 ns\"},\n"
+		"{\"ph\":\"M\",\"pid\":1,\"tid\":1002,\"name\":\"thread_name\",\"args\":{\"name\":\"Marker #3\"}},\n"
+		"{\"ph\":\"i\",\"pid\":1,\"tid\":1002,\"ts\":1.500,\"s\":\"t\",\"cat\":\"mark\",\"name\":\"Marker #3\"}\n"
+		"],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\","
+		"\"clock\":\"target ticks shown as ns (clock rate unknown)\"}}\n");
+	free(text);
+	unlink(r.path);
+}
+
+/* An empty run is still a valid document. */
+static void test_empty(void **state)
+{
+	struct run r;
+	char *text;
+
+	(void)state;
+	run_open(&r, NULL, 1000);
+	assert_int_equal(run_close(&r), 0);
+	text = slurp(r.path);
+	expect_text(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n\n],\"otherData\":"
+		    "{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":\"target time in ns\"}}\n");
+	free(text);
+	unlink(r.path);
+}
+
+/* Python's json module: the document parses, every event has the required
+ * keys, B/E balance per thread, every thread is named before use. */
+static const char py_check[] =
+	"import json,sys\n"
+	"d=json.load(open(sys.argv[1],encoding='utf-8'))\n"
+	"ev=d['traceEvents']; depth={}; named=set(); n={}\n"
+	"for e in ev:\n"
+	"  ph=e['ph']; n[ph]=n.get(ph,0)+1\n"
+	"  if ph=='M':\n"
+	"    if e['name']=='thread_name': named.add((e['pid'],e['tid']))\n"
+	"    continue\n"
+	"  assert isinstance(e['ts'],float), e\n"
+	"  if ph=='C': assert isinstance(e['args']['value'],int); continue\n"
+	"  k=(e['pid'],e['tid']); assert k in named, e\n"
+	"  if ph=='B': assert isinstance(e['name'],str); depth[k]=depth.get(k,0)+1\n"
+	"  if ph=='E': depth[k]-=1; assert depth[k]>=0, e\n"
+	"print(' '.join('%s=%d'%(p,n[p]) for p in sorted(n)), sum(depth.values()))\n";
+
+static void test_python_json(void **state)
+{
+	struct run r;
+	struct sonde_event e;
+	uint32_t x = 12345;
+	char names[8][16], cmd[512], out[256];
+	FILE *p;
+	static const char hostile[] = "q\"\\/\b\f\n\r\t\x01\x1f\x7f\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe2\x80\xa8";
+	struct sonde_arg args[2] = {
+		{ .type = SONDE_A_STR, .name = hostile, .v.mem = { (const uint8_t *)hostile, sizeof(hostile) } },
+		{ .type = SONDE_A_F64, .name = "inf", .v.f = -INFINITY },
+	};
+
+	(void)state;
+	if (access("/usr/bin/python3", X_OK) != 0)
+		fail_msg("python3 is needed to check the JSON");
+	for (int i = 0; i < 8; i++)
+		snprintf(names[i], sizeof(names[i]), i & 1 ? "n%d\"\x01" : "n%d\xff", i);
+	run_open(&r, NULL, 48000000);
+	for (uint64_t t = 0; t < 20000; t++) {
+		static const enum sonde_ev_kind kinds[] = {
+			SONDE_EV_TASK_IN, SONDE_EV_TASK_OUT, SONDE_EV_IDLE, SONDE_EV_ISR_ENTER,
+			SONDE_EV_ISR_EXIT, SONDE_EV_FUNC_ENTER, SONDE_EV_FUNC_EXIT, SONDE_EV_MARK_BEGIN,
+			SONDE_EV_MARK_END, SONDE_EV_COUNTER, SONDE_EV_LOG, SONDE_EV_RECORD, SONDE_EV_QUEUE,
+			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS,
+		};
+		x = x * 1103515245u + 12345u;
+		e = E(kinds[(x >> 8) % 16], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
+		e.obj2 = (x >> 24) % 4;
+		e.value = (x >> 4) % 3;
+		e.core = (x >> 28) % 2;
+		e.text = hostile;
+		e.rec_name = hostile;
+		e.nargs = 2;
+		e.args = args;
+		put(&r, e);
+	}
+	assert_int_equal(run_close(&r), 0);
+	snprintf(cmd, sizeof(cmd), "python3 -c \"$SONDE_PY\" %s", r.path);
+	setenv("SONDE_PY", py_check, 1);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	out[0] = '\0';
+	if (!fgets(out, sizeof(out), p))
+		out[0] = '\0';
+	assert_int_equal(pclose(p), 0);
+	fprintf(stderr, "python: %s", out);
+	assert_non_null(strstr(out, "B="));
+	assert_non_null(strstr(out, "E="));
+	assert_non_null(strstr(out, "C="));
+	assert_non_null(strstr(out, "i="));
+	unlink(r.path);
+}
+
+static void test_write_error(void **state)
+{
+	FILE *f = fopen("/dev/full", "wb");
+	void *s;
+	struct sonde_session ss = { .ts_freq = 1000 };
+	struct sonde_event e = E(SONDE_EV_MARK, 1, 1, "m");
+
+	(void)state;
+	if (!f)
+		skip();
+	s = sonde_sink_chrome.create(f, NULL);
+	assert_non_null(s);
+	for (int i = 0; i < 1000; i++)
+		sonde_sink_chrome.event(s, &e, &ss);
+	assert_int_equal(sonde_sink_chrome.finish(s, &ss), -1);
+	sonde_sink_chrome.destroy(s);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_ticks_and_name),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_python_json),
+		cmocka_unit_test(test_write_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
