@@ -3,7 +3,11 @@
  *
  * It pretends to be a single-core controller: three threads play tasks that
  * take turns on one simulated CPU (a mutex), and a periodic timer signal
- * plays the sampling interrupt.  Everything a real firmware would trace is
+ * plays the sampling interrupt.  Like a real interrupt, the signal preempts
+ * whoever has the CPU: the timer thread sends it to the task that owns the
+ * CPU, or, when the CPU is idle, takes the CPU and raises it on itself.
+ * Every other thread keeps the signal blocked, so the handler never runs
+ * beside a task and the trace is a true single-CPU timeline.  Everything a real firmware would trace is
  * here: ISR enter/exit, task create/ready/in/out/idle, instant and span
  * markers, counters, typed logs, user records, function enter/exit, and the
  * dictionaries that name them all.  The trace goes to a file or stdout from a
@@ -13,13 +17,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -67,19 +71,44 @@ static void dictionaries(void)
 /* ---- the simulated single CPU --------------------------------------- */
 
 static pthread_mutex_t cpu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t owner_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t cpu_owner; /* the task the "interrupt" preempts */
+static int cpu_owned;       /* cpu_owner is valid */
 static atomic_int stop_flag;
+
+static void set_alarm_mask(int how)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	pthread_sigmask(how, &set, NULL);
+}
+
+static void set_owner(int owned)
+{
+	pthread_mutex_lock(&owner_lock);
+	cpu_owner = pthread_self();
+	cpu_owned = owned;
+	pthread_mutex_unlock(&owner_lock);
+}
 
 static void run_begin(uint8_t task)
 {
 	sonde_task_ready(task);
 	pthread_mutex_lock(&cpu);
+	set_owner(1);
 	sonde_task_in(task);
+	set_alarm_mask(SIG_UNBLOCK);
 }
 
 static void run_end(uint8_t task)
 {
+	/* An interrupt sent while we ran but not yet taken stays pending on
+	 * this thread until it runs again, as it would on a masked CPU. */
+	set_alarm_mask(SIG_BLOCK);
 	sonde_task_out(task, SONDE_TASK_BLOCKED);
 	sonde_idle();
+	set_owner(0);
 	pthread_mutex_unlock(&cpu);
 }
 
@@ -144,7 +173,7 @@ static void timer_isr(int sig)
 {
 	(void)sig;
 	sonde_isr_enter(OBJ_ISR_TIMER);
-	sem_post(&sample_sem); /* async-signal-safe */
+	sem_post(&sample_sem); /* async-signal-safe; the sensor waits for the CPU */
 	sonde_isr_exit(OBJ_ISR_TIMER);
 }
 
@@ -248,6 +277,49 @@ static void *logger_task(void *arg)
 		}
 		k++;
 		run_end(OBJ_LOGGER);
+	}
+	return NULL;
+}
+
+/* The timer peripheral: raises the interrupt every period_us.  With the CPU
+ * idle it takes the CPU and runs the handler itself (raise() runs it before
+ * returning); otherwise the owning task takes it.  A task that released the
+ * CPU meanwhile has the signal blocked: it stays pending until that task
+ * runs again, as it would on a CPU with interrupts masked. */
+static void raise_interrupt(void)
+{
+	for (;;) {
+		if (pthread_mutex_trylock(&cpu) == 0) {
+			set_alarm_mask(SIG_UNBLOCK);
+			raise(SIGALRM);
+			set_alarm_mask(SIG_BLOCK);
+			pthread_mutex_unlock(&cpu);
+			return;
+		}
+		pthread_mutex_lock(&owner_lock);
+		if (cpu_owned) {
+			pthread_kill(cpu_owner, SIGALRM);
+			pthread_mutex_unlock(&owner_lock);
+			return;
+		}
+		pthread_mutex_unlock(&owner_lock);
+		sched_yield(); /* a task is between taking the CPU and saying so */
+	}
+}
+
+static void *timer_task(void *arg)
+{
+	long period_us = *(long *)arg;
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!atomic_load(&stop_flag)) {
+		next.tv_nsec += period_us * 1000L;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		raise_interrupt();
 	}
 	return NULL;
 }
@@ -359,26 +431,27 @@ int main(int argc, char **argv)
 	 * the buffer to themselves until the end, like a device read out
 	 * after the fact. */
 	atomic_store(&drain_enabled, mode == SONDE_MODE_OVERWRITE || mode == SONDE_MODE_DROP_NEW);
-	pthread_t th[4];
-	pthread_create(&th[0], NULL, drain_task, NULL);
-	pthread_create(&th[1], NULL, sensor_task, NULL);
-	pthread_create(&th[2], NULL, control_task, NULL);
-	pthread_create(&th[3], NULL, logger_task, NULL);
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = timer_isr;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
-	struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
-	setitimer(ITIMER_REAL, &it, NULL);
+	set_alarm_mask(SIG_BLOCK); /* inherited: only the CPU's owner takes it */
+
+	static long period_us = 2000;
+	pthread_t th[5];
+	pthread_create(&th[0], NULL, drain_task, NULL);
+	pthread_create(&th[1], NULL, sensor_task, NULL);
+	pthread_create(&th[2], NULL, control_task, NULL);
+	pthread_create(&th[3], NULL, logger_task, NULL);
+	pthread_create(&th[4], NULL, timer_task, &period_us);
 
 	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
 	while (nanosleep(&d, &d) != 0 && errno == EINTR)
 		;
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-	setitimer(ITIMER_REAL, &off, NULL);
 	atomic_store(&stop_flag, 1);
+	pthread_join(th[4], NULL); /* no more interrupts */
 	for (int i = 1; i < 4; i++)
 		pthread_join(th[i], NULL);
 
