@@ -1,0 +1,148 @@
+/*
+ * tgt_frames.c -- the target tests' own frame parser and helpers (see
+ * tgt_frames.h).
+ */
+#include "tgt_frames.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sonde.h"
+#include "sonde_posix.h"
+
+volatile uint32_t tgt_now;
+volatile unsigned tgt_clock_reads;
+
+static uint32_t fake(void)
+{
+	tgt_clock_reads++;
+	return tgt_now;
+}
+
+void tgt_fake_clock(uint32_t start)
+{
+	tgt_now = start;
+	sonde_posix_set_clock(fake);
+}
+
+uint32_t tgt_le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+uint32_t tgt_le32(const uint8_t *p)
+{
+	return tgt_le16(p) | tgt_le16(p + 2) << 16;
+}
+
+uint64_t tgt_le64(const uint8_t *p)
+{
+	return (uint64_t)tgt_le32(p) | (uint64_t)tgt_le32(p + 4) << 32;
+}
+
+void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock)
+{
+	uint8_t junk[256];
+
+	tgt_fake_clock(clock);
+	sonde_init(buf, size, mode);
+	sonde_time_sync();
+	while (sonde_drain(junk, sizeof junk) > 0)
+		;
+}
+
+static void hex(const char *what, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	fprintf(stderr, "%s (%zu):", what, n);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %02X", p[i]);
+	fprintf(stderr, "\n");
+}
+
+void tgt_expect_wire(const uint8_t *want, size_t n)
+{
+	uint8_t got[2048];
+	size_t k = tgt_drain_all(got, sizeof got);
+
+	if (k != n || memcmp(got, want, n) != 0) {
+		hex("want", want, n);
+		hex("got ", got, k);
+	}
+	assert_int_equal(k, n);
+	assert_memory_equal(got, want, n);
+}
+
+size_t tgt_drain_all(uint8_t *dst, size_t cap)
+{
+	size_t n = 0, k;
+
+	while (n < cap && (k = sonde_drain(dst + n, cap - n)) > 0)
+		n += k;
+	return n;
+}
+
+void tgt_parse(const uint8_t *wire, size_t n, struct tgt_frames *out)
+{
+	uint8_t raw[TGT_MAX_DATA + 3];
+	size_t len = 0, cap = 16, start = 0, i;
+	int esc = 0, over = 0;
+
+	memset(out, 0, sizeof *out);
+	out->f = malloc(cap * sizeof *out->f);
+	for (i = 0; i < n; i++) {
+		uint8_t b = wire[i];
+
+		if (b == 0x7E) {
+			struct tgt_frame *f;
+			unsigned sum = 0;
+			size_t k;
+
+			if (out->n == cap) {
+				cap *= 2;
+				out->f = realloc(out->f, cap * sizeof *out->f);
+			}
+			f = &out->f[out->n++];
+			memset(f, 0, offsetof(struct tgt_frame, data));
+			f->off = start;
+			f->wire_len = i + 1 - start;
+			for (k = 0; k < len; k++)
+				sum += raw[k];
+			f->ok = !over && !esc && len >= 3 && (sum & 0xFF) == 0xFF;
+			if (len >= 3) {
+				f->seq = raw[0];
+				f->id = raw[1];
+				f->len = len - 3;
+				memcpy(f->data, raw + 2, f->len);
+			}
+			if (!f->ok)
+				out->bad++;
+			len = 0;
+			esc = over = 0;
+			start = i + 1;
+		} else if (b == 0x7D) {
+			esc = 1;
+		} else {
+			if (esc)
+				b ^= 0x20;
+			esc = 0;
+			if (len < sizeof raw)
+				raw[len++] = b;
+			else
+				over = 1;
+		}
+	}
+	out->partial = n - start;
+}
+
+void tgt_frames_free(struct tgt_frames *fr)
+{
+	free(fr->f);
+	fr->f = NULL;
+}

@@ -1,0 +1,56 @@
+/*
+ * tgt_frames.h -- helpers for the target library's unit tests: a small
+ * frame parser of its own (un-escape, checksum; deliberately independent of
+ * host/, so a bug shared by the two sides cannot hide), a fake clock, and
+ * draining everything.
+ */
+#ifndef TGT_FRAMES_H
+#define TGT_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TGT_MAX_DATA 1100
+
+struct tgt_frame {
+	int ok;                     /* 3+ bytes and the checksum is good */
+	uint8_t seq, id;
+	size_t len;                 /* DATA bytes */
+	uint8_t data[TGT_MAX_DATA];
+	size_t off;                 /* wire offset of the frame's first byte */
+	size_t wire_len;            /* escapes and flag included */
+};
+
+struct tgt_frames {
+	struct tgt_frame *f;
+	size_t n;                   /* frames (good and bad) */
+	size_t bad;                 /* of which bad checksum / too short / too long */
+	size_t partial;             /* bytes after the last flag */
+};
+
+/* Split wire[n] into frames.  Free with tgt_frames_free. */
+void tgt_parse(const uint8_t *wire, size_t n, struct tgt_frames *out);
+void tgt_frames_free(struct tgt_frames *fr);
+
+/* Drain the library completely into dst (at most cap bytes). */
+size_t tgt_drain_all(uint8_t *dst, size_t cap);
+
+/* Fake clock: the port's sonde_port_ts() returns tgt_now. */
+extern volatile uint32_t tgt_now;
+extern volatile unsigned tgt_clock_reads; /* calls of the fake clock */
+void tgt_fake_clock(uint32_t start);
+
+/* Fake clock at clock, sonde_init(buf, size, mode), an explicit TIME_SYNC,
+ * everything drained: the next timed record is SEQ 3, without TIME_SYNC
+ * while the clock stays in the same 65536-tick window. */
+void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock);
+
+/* Drain everything and compare with want[n] byte for byte (cmocka assert;
+ * prints both on a mismatch). */
+void tgt_expect_wire(const uint8_t *want, size_t n);
+
+uint32_t tgt_le16(const uint8_t *p);
+uint32_t tgt_le32(const uint8_t *p);
+uint64_t tgt_le64(const uint8_t *p);
+
+#endif /* TGT_FRAMES_H */

@@ -1,0 +1,188 @@
+/*
+ * test_target_escape.c -- transparency (docs/protocol.md section 1): 0x7D
+ * and 0x7E in every position of a frame -- SEQ, record id, each timestamp
+ * byte, argument bytes, string characters, the checksum -- and the seed's
+ * worked example through the library's own frame writer.  Also a seeded
+ * random run: every value written comes back, whichever path wrote it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sonde.h"
+#include "tgt_frames.h"
+#include "../../target/src/sonde_internal.h"
+
+#define CLOCK 0x12345678u
+
+static uint8_t buf[1024];
+
+static void setup(void)
+{
+	tgt_setup(buf, sizeof buf, SONDE_MODE_OVERWRITE, CLOCK);
+}
+
+#define EXPECT(...)                                              \
+	do {                                                     \
+		static const uint8_t want_[] = { __VA_ARGS__ };  \
+		tgt_expect_wire(want_, sizeof want_);            \
+	} while (0)
+
+/* Write marks until the next frame takes SEQ seq. */
+static void advance_to(uint8_t seq)
+{
+	uint8_t junk[1024];
+
+	while ((uint8_t)(sonde_g.seq + 1u) != seq) {
+		sonde_mark(1);
+		tgt_drain_all(junk, sizeof junk);
+	}
+}
+
+static void test_seq(void **state)
+{
+	(void)state;
+	setup();
+	advance_to(0x7D);
+	sonde_isr_enter(1);
+	EXPECT(0x7D, 0x5D, 0x05, 0x78, 0x56, 0x01, 0xAE, 0x7E);
+	sonde_isr_enter(1);
+	EXPECT(0x7D, 0x5E, 0x05, 0x78, 0x56, 0x01, 0xAD, 0x7E);
+}
+
+static void test_record_id(void **state)
+{
+	(void)state;
+	setup();
+	sonde_user_u32(0x7D, 1);
+	EXPECT(0x03, 0x7D, 0x5D, 0x78, 0x56, 0x03, 0x01, 0x00, 0x00, 0x00, 0xAD, 0x7E);
+	setup();
+	sonde_user_u32(0x7E, 1);
+	EXPECT(0x03, 0x7D, 0x5E, 0x78, 0x56, 0x03, 0x01, 0x00, 0x00, 0x00, 0xAC, 0x7E);
+}
+
+static void test_timestamp(void **state)
+{
+	(void)state;
+	setup();
+	tgt_now = 0x1234567Eu;
+	sonde_isr_enter(1);
+	EXPECT(0x03, 0x05, 0x7D, 0x5E, 0x56, 0x01, 0x22, 0x7E);
+	setup();
+	tgt_now = 0x12347D78u;
+	sonde_isr_enter(1);
+	EXPECT(0x03, 0x05, 0x78, 0x7D, 0x5D, 0x01, 0x01, 0x7E);
+}
+
+static void test_arguments(void **state)
+{
+	(void)state;
+	setup();
+	sonde_user_u32x2(0x41, 0x7E7D7E7Du, 0x7D7E7D7Eu);
+	EXPECT(0x03, 0x41, 0x78, 0x56, 0x03, 0x7D, 0x5D, 0x7D, 0x5E, 0x7D, 0x5D, 0x7D, 0x5E, 0x03, 0x7D,
+	       0x5E, 0x7D, 0x5D, 0x7D, 0x5E, 0x7D, 0x5D, 0xFB, 0x7E);
+}
+
+static void test_checksum(void **state)
+{
+	(void)state;
+	setup();
+	sonde_isr_enter(0xAB);
+	EXPECT(0x03, 0x05, 0x78, 0x56, 0xAB, 0x7D, 0x5E, 0x7E);
+	setup();
+	sonde_isr_enter(0xAC);
+	EXPECT(0x03, 0x05, 0x78, 0x56, 0xAC, 0x7D, 0x5D, 0x7E);
+}
+
+/* Unlike the reference QS target, string characters are escaped too. */
+static void test_strings(void **state)
+{
+	(void)state;
+	setup();
+	sonde_dict(SONDE_DICT_OBJECT, 0x7E, "a~}b");
+	EXPECT(0x03, 0x04, 0x01, 0x7D, 0x5E, 0x00, 0x00, 0x00, 0x61, 0x7D, 0x5E, 0x7D, 0x5D, 0x62, 0x00, 0xBB,
+	       0x7E);
+	setup();
+	assert_true(sonde_user_begin(0x40));
+	sonde_arg_str("~}");
+	sonde_user_end();
+	EXPECT(0x03, 0x40, 0x78, 0x56, 0x0B, 0x7D, 0x5E, 0x7D, 0x5D, 0x00, 0xE8, 0x7E);
+}
+
+/* docs/protocol.md section 1: SEQ 0x7E, ID 0x7D, DATA 7D 08 01.  No public
+ * call makes a record whose whole DATA is 7D 08 01 (timed records start
+ * with the timestamp, typed arguments have values), so this goes through
+ * the internal writer, untimed, with the sequence counter set. */
+static void test_seed_example(void **state)
+{
+	static const uint8_t data[] = { 0x7D, 0x08, 0x01 };
+
+	(void)state;
+	setup();
+	sonde_g.seq = 0x7D;
+	sonde_write(0x7D, 0u, 0u, data, sizeof data, NULL, 0u);
+	EXPECT(0x7D, 0x5E, 0x7D, 0x5D, 0x7D, 0x5D, 0x08, 0x01, 0x7D, 0x5E, 0x7E);
+}
+
+/* Random values through the one-call forms, whatever path takes them: all
+ * come back exactly, every frame is good, and 7D is never followed by 7E. */
+static void test_random_roundtrip(void **state)
+{
+	static uint8_t wire[1 << 20];
+	static uint32_t va[4000], vb[4000], vt[4000];
+	struct tgt_frames fr;
+	size_t n = 0, i, k = 0;
+
+	(void)state;
+	srand(12345);
+	setup();
+	for (i = 0; i < 4000; i++) {
+		va[i] = (uint32_t)rand() ^ (uint32_t)rand() << 16;
+		vb[i] = (uint32_t)rand() ^ (uint32_t)rand() << 16;
+		tgt_now += (uint32_t)rand() % 300u;
+		vt[i] = tgt_now;
+		sonde_user_u32x2((uint8_t)(0x40 + i % 64), va[i], vb[i]);
+		if (i % 8 == 7)
+			n += tgt_drain_all(wire + n, sizeof wire - n);
+	}
+	n += tgt_drain_all(wire + n, sizeof wire - n);
+	for (i = 0; i + 1 < n; i++)
+		assert_false(wire[i] == 0x7D && wire[i + 1] == 0x7E);
+	tgt_parse(wire, n, &fr);
+	assert_int_equal(fr.bad, 0);
+	assert_int_equal(fr.partial, 0);
+	for (i = 0; i < fr.n; i++) {
+		const struct tgt_frame *f = &fr.f[i];
+
+		if (f->id == SONDE_REC_TIME_SYNC)
+			continue;
+		assert_int_equal(f->id, 0x40 + k % 64);
+		assert_int_equal(f->len, 12);
+		assert_int_equal(tgt_le16(f->data), vt[k] & 0xFFFFu);
+		assert_int_equal(tgt_le32(f->data + 3), va[k]);
+		assert_int_equal(tgt_le32(f->data + 8), vb[k]);
+		k++;
+	}
+	assert_int_equal(k, 4000);
+	tgt_frames_free(&fr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seq),
+		cmocka_unit_test(test_record_id),
+		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_checksum),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_seed_example),
+		cmocka_unit_test(test_random_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,314 @@
+/*
+ * test_target_modes.c -- the four buffer modes under overflow: exactly which
+ * records are kept, overwritten or refused, the DROPS report's contents and
+ * where it appears (docs/protocol.md sections 2 and 4).
+ *
+ * The arithmetic all tests share: a 128-byte ring holds at most 127 bytes.
+ * After tgt_setup() it is empty and the clock stands still, so the marks
+ * written here are 7 bytes each (SEQ 3..102 and their checksums need no
+ * escaping) and need no TIME_SYNC.  A record is taken when its worst case
+ * (every byte escaped: 13 bytes for a mark) fits: 17 marks fit (free space
+ * 127 - 16 * 7 = 15 >= 13 before the 17th, 8 after it).  An overwriting
+ * mode then discards one 7-byte frame per mark (8 + 7 >= 13).  A pending
+ * loss report (DROPS + TIME_SYNC, worst case 27 + 23 bytes) goes before the
+ * next record only when it fits in free space with it (50 + 13 <= free).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sonde.h"
+#include "tgt_frames.h"
+
+#define CLOCK 0x12345678u
+
+static uint8_t ring[128];
+static uint8_t wire[4096];
+
+static void marks(unsigned n)
+{
+	while (n--)
+		sonde_mark(1);
+}
+
+static void drain(struct tgt_frames *fr)
+{
+	tgt_parse(wire, tgt_drain_all(wire, sizeof wire), fr);
+	assert_int_equal(fr->bad, 0);
+	assert_int_equal(fr->partial, 0);
+}
+
+static void expect_stats(uint32_t records, uint32_t overwritten, uint32_t refused)
+{
+	sonde_stats_t st;
+
+	sonde_get_stats(&st);
+	assert_int_equal(st.records, records);
+	assert_int_equal(st.overwritten, overwritten);
+	assert_int_equal(st.refused, refused);
+}
+
+/* Frames i..i+n-1 are marks with consecutive SEQ from seq. */
+static void expect_marks(const struct tgt_frames *fr, size_t i, size_t n, uint8_t seq)
+{
+	size_t k;
+
+	assert_true(fr->n >= i + n);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(fr->f[i + k].id, SONDE_REC_MARK);
+		assert_int_equal(fr->f[i + k].seq, (uint8_t)(seq + k));
+		assert_int_equal(fr->f[i + k].wire_len, 7);
+	}
+}
+
+static void expect_report(const struct tgt_frames *fr, size_t i, uint32_t overwritten, uint32_t refused)
+{
+	const struct tgt_frame *d = &fr->f[i], *s = &fr->f[i + 1];
+
+	assert_int_equal(d->id, SONDE_REC_DROPS);
+	assert_int_equal(d->len, 10);
+	assert_int_equal(tgt_le16(d->data), CLOCK & 0xFFFF);
+	assert_int_equal(tgt_le32(d->data + 2), overwritten);
+	assert_int_equal(tgt_le32(d->data + 6), refused);
+	assert_int_equal(s->id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(s->seq, (uint8_t)(d->seq + 1));
+	assert_int_equal(tgt_le64(s->data), CLOCK);
+}
+
+static void test_drop_new(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK);
+	marks(100);
+	assert_true(sonde_is_running());
+	expect_stats(3 + 17, 0, 83);
+	drain(&fr);
+	assert_int_equal(fr.n, 17);
+	expect_marks(&fr, 0, 17, 3);
+	tgt_frames_free(&fr);
+	/* the next record that fits brings the report along */
+	marks(1);
+	drain(&fr);
+	assert_int_equal(fr.n, 3);
+	expect_report(&fr, 0, 0, 83);
+	assert_int_equal(fr.f[0].seq, 20);
+	expect_marks(&fr, 2, 1, 22);
+	tgt_frames_free(&fr);
+	/* counts are cumulative */
+	marks(30);
+	expect_stats(23 + 17, 0, 83 + 13);
+	drain(&fr);
+	tgt_frames_free(&fr);
+	marks(1);
+	drain(&fr);
+	assert_int_equal(fr.n, 3);
+	expect_report(&fr, 0, 0, 96);
+	tgt_frames_free(&fr);
+	/* written + refused == attempted (+ the library's own frames) */
+	expect_stats(3 + 18 + 2 + 17 + 3, 0, 96);
+}
+
+/* DROP_NEW: while a report is pending, a record that would fit alone but
+ * not with the report is refused too. */
+static void test_drop_new_report_needs_room(void **state)
+{
+	struct tgt_frames fr;
+	uint8_t part[40];
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK);
+	marks(18);                                /* 17 written, 1 refused */
+	assert_int_equal(sonde_drain(part, 35), 35); /* 5 marks out: 43 bytes free */
+	marks(1);                                 /* 13 fits, 63 does not */
+	expect_stats(20, 0, 2);
+	tgt_parse(wire, tgt_drain_all(wire, sizeof wire), &fr);
+	assert_int_equal(fr.n, 12);
+	tgt_frames_free(&fr);
+	marks(1);
+	drain(&fr);
+	expect_report(&fr, 0, 0, 2);
+	tgt_frames_free(&fr);
+}
+
+static void test_snapshot(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_SNAPSHOT, CLOCK);
+	marks(17);
+	assert_true(sonde_is_running());
+	marks(1);                       /* does not fit: the snapshot is full */
+	assert_false(sonde_is_running());
+	drain(&fr);                     /* a few bytes free again ... */
+	tgt_frames_free(&fr);
+	marks(82);                      /* ... but a full snapshot stays full */
+	expect_stats(3 + 17 + 2, 0, 83);
+	/* the first drain, once everything was read, wrote the report */
+	tgt_setup(ring, sizeof ring, SONDE_MODE_SNAPSHOT, CLOCK);
+	marks(100);
+	drain(&fr);
+	assert_int_equal(fr.n, 19);
+	expect_marks(&fr, 0, 17, 3);
+	expect_report(&fr, 17, 0, 83);
+	tgt_frames_free(&fr);
+	/* nothing more to report: a second drain is empty */
+	assert_int_equal(sonde_pending(), 0);
+	assert_int_equal(tgt_drain_all(wire, sizeof wire), 0);
+	/* start again: rule 1 asks for a TIME_SYNC */
+	sonde_start();
+	assert_true(sonde_is_running());
+	marks(1);
+	drain(&fr);
+	assert_int_equal(fr.n, 2);
+	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
+	expect_marks(&fr, 1, 1, 23);
+	tgt_frames_free(&fr);
+}
+
+static void test_snapshot_trigger(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_SNAPSHOT, CLOCK);
+	marks(5);
+	sonde_trigger();
+	assert_false(sonde_is_running());
+	marks(5);
+	expect_stats(8, 0, 5);
+	drain(&fr);
+	assert_int_equal(fr.n, 7);
+	expect_marks(&fr, 0, 5, 3);
+	expect_report(&fr, 5, 0, 5);
+	tgt_frames_free(&fr);
+}
+
+static void test_postmortem(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_POSTMORTEM, CLOCK);
+	marks(100);
+	assert_true(sonde_is_running());
+	expect_stats(103, 83, 0);
+	sonde_trigger();
+	marks(1);
+	expect_stats(103, 83, 1);
+	drain(&fr);
+	/* the newest 17 marks, then the report written by the drain */
+	assert_int_equal(fr.n, 19);
+	expect_marks(&fr, 0, 17, 86);
+	expect_report(&fr, 17, 83, 1);
+	tgt_frames_free(&fr);
+	/* frames received + overwritten == frames written */
+	expect_stats(105, 83, 1);
+}
+
+static void test_overwrite(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, CLOCK);
+	marks(100);
+	sonde_trigger(); /* no effect in this mode */
+	assert_true(sonde_is_running());
+	expect_stats(103, 83, 0);
+	drain(&fr);
+	assert_int_equal(fr.n, 17);
+	expect_marks(&fr, 0, 17, 86);
+	tgt_frames_free(&fr);
+	/* room again: report, then the record */
+	marks(1);
+	drain(&fr);
+	assert_int_equal(fr.n, 3);
+	expect_report(&fr, 0, 83, 0);
+	expect_marks(&fr, 2, 1, 105);
+	tgt_frames_free(&fr);
+}
+
+/* A record bigger than the whole ring is refused; nothing is overwritten
+ * for it. */
+static void test_overwrite_too_big(void **state)
+{
+	static uint8_t mem[100];
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, CLOCK);
+	marks(10);
+	assert_true(sonde_user_begin(0x40));
+	sonde_arg_mem(mem, sizeof mem);
+	sonde_user_end();
+	expect_stats(13, 0, 1);
+	assert_int_equal(sonde_pending(), 70);
+}
+
+static void test_stop_start(void **state)
+{
+	struct tgt_frames fr;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, CLOCK);
+	marks(2);
+	sonde_stop();
+	assert_false(sonde_is_running());
+	marks(3);
+	sonde_dict(SONDE_DICT_MARKER, 1, "m"); /* refused too */
+	expect_stats(5, 0, 4);
+	drain(&fr);
+	assert_int_equal(fr.n, 4);
+	expect_marks(&fr, 0, 2, 3);
+	expect_report(&fr, 2, 0, 4);
+	tgt_frames_free(&fr);
+	sonde_start();
+	marks(1);
+	drain(&fr);
+	assert_int_equal(fr.n, 2);
+	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
+	expect_marks(&fr, 1, 1, 8);
+	tgt_frames_free(&fr);
+}
+
+/* Too small a buffer: the library stays off, every call does nothing. */
+static void test_tiny_buffer(void **state)
+{
+	uint8_t small[32];
+	sonde_stats_t st;
+
+	(void)state;
+	tgt_fake_clock(CLOCK);
+	sonde_init(small, sizeof small, SONDE_MODE_OVERWRITE);
+	marks(3);
+	sonde_user_u32x2(0x40, 1, 2);
+	assert_false(sonde_user_begin(0x40));
+	assert_false(sonde_is_running());
+	assert_int_equal(sonde_pending(), 0);
+	assert_int_equal(sonde_drain_byte(), -1);
+	sonde_get_stats(&st);
+	assert_int_equal(st.records, 0);
+	assert_int_equal(st.refused, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drop_new),
+		cmocka_unit_test(test_drop_new_report_needs_room),
+		cmocka_unit_test(test_snapshot),
+		cmocka_unit_test(test_snapshot_trigger),
+		cmocka_unit_test(test_postmortem),
+		cmocka_unit_test(test_overwrite),
+		cmocka_unit_test(test_overwrite_too_big),
+		cmocka_unit_test(test_stop_start),
+		cmocka_unit_test(test_tiny_buffer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
