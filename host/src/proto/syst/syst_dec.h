@@ -1,0 +1,78 @@
+/*
+ * syst_dec.h -- the SyS-T decoder's state, shared by its files:
+ *   syst_decoder.c  the sonde_decoder_ops, options, probe
+ *   syst_stream.c   framing: length-prefixed container, raw stream, hex lines
+ *   syst_render.c   one message -> a sonde_event and the printer's CSV row
+ */
+#ifndef SYST_DEC_H
+#define SYST_DEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipeline.h"
+#include "syst_coll.h"
+#include "syst_msg.h"
+#include "syst_sb.h"
+
+enum syst_container {
+	SYST_C_AUTO,
+	SYST_C_LEN, /* { u32 LE N ; N bytes = one message } */
+	SYST_C_RAW, /* self-delimiting concatenation (LEN bit on every message) */
+	SYST_C_HEX  /* "SYS-T RAW DATA: <hex>" lines */
+};
+
+#define SYST_MAX_ARGS 64
+#define SYST_TEXT_CAP (128u * 1024u)                /* formatted payload */
+#define SYST_ROW_CAP (2u * SYST_TEXT_CAP + 4096u)   /* one CSV row */
+/* "SYS-T RAW DATA: " + two digits per byte of the largest message + CR LF */
+#define SYST_HEX_PREFIX "SYS-T RAW DATA: "
+#define SYST_HEX_LINE_MAX (16u + 2u * SYST_MSG_MAX + 2u)
+/* Container autodetection looks at exactly this many first bytes (fewer
+ * only if the input is shorter), so chunking cannot change its answer. */
+#define SYST_DETECT_BYTES 4096u
+
+struct syst_dec {
+	struct sonde_out out;
+	struct syst_coll *coll;
+	char *coll_path;                  /* as given: the Collateral column */
+	int have_short_guid;              /* syst.guid given (the printer's -g) */
+	uint8_t short_guid[16];
+	const struct syst_client *short_client;
+
+	/* framing */
+	enum syst_container mode;
+	uint8_t *buf;                     /* bytes of an unfinished unit */
+	size_t blen, bcap;
+	uint64_t off;                     /* stream offset of the next unconsumed byte */
+	uint64_t msgno;                   /* messages so far, good and bad */
+	uint64_t skip_start, skip_count;  /* resynchronising: bytes being dropped */
+	int hex_skipping;                 /* dropping an overlong line */
+	size_t hex_scanned;               /* bytes of buf known to hold no newline */
+	uint8_t *msg;                     /* a message decoded from a hex line */
+
+	/* rendering */
+	char *text, *row;
+	struct syst_sb tsb, rsb;
+	struct sonde_arg args[SYST_MAX_ARGS];
+	char origin[40];
+	char type[96];
+};
+
+/* Decode and deliver one complete message p[0..n) that starts at stream
+ * offset off (framing decided its extent). */
+void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off);
+
+/* Report a problem through the diag callback. */
+void syst_diag(struct syst_dec *d, enum sonde_diag_code code, uint64_t off, uint64_t count,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Framing. */
+void syst_stream_feed(struct syst_dec *d, const uint8_t *p, size_t n);
+void syst_stream_finish(struct syst_dec *d);
+
+/* Which container the first n bytes of a stream look like, and how sure
+ * (0..100) that it is SyS-T at all. */
+enum syst_container syst_detect(const uint8_t *p, size_t n, int *confidence);
+
+#endif /* SYST_DEC_H */

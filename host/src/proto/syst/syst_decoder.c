@@ -1,0 +1,123 @@
+/*
+ * syst_decoder.c -- the MIPI SyS-T decoder: `--proto syst`.
+ *
+ * Options (-o key=value):
+ *   syst.collateral=FILE   decode collateral XML (catalogs, short formats,
+ *                          source files, RAW protocol names)
+ *   syst.guid={GUID}       origin of short messages (they carry none); like
+ *                          systprint -g it also makes the CSV's context
+ *                          timestamp a message counter
+ *   syst.container=auto|len|raw|hex   framing of the input (default auto)
+ * See docs/proto-syst.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "syst_dec.h"
+#include "syst_msg.h"
+
+static void coll_warn(void *ctx, uint64_t offset, const char *msg)
+{
+	syst_diag(ctx, SONDE_D_MALFORMED, offset, 0, "%s", msg);
+}
+
+static void syst_destroy(void *p)
+{
+	struct syst_dec *d = p;
+	if (!d)
+		return;
+	syst_coll_free(d->coll);
+	free(d->coll_path);
+	free(d->buf);
+	free(d->msg);
+	free(d->text);
+	free(d->row);
+	free(d);
+}
+
+static int parse_container(const char *v, enum syst_container *c)
+{
+	static const char *const names[] = { "auto", "len", "raw", "hex" };
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(v, names[i]) == 0) {
+			*c = (enum syst_container)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void *syst_create(const struct sonde_out *out, sonde_opts opts)
+{
+	struct syst_dec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->out = *out;
+	if (out->session)
+		out->session->proto = "syst";
+
+	const char *v = sonde_opt_get(opts, "syst.container");
+	if (v && parse_container(v, &d->mode) != 0) {
+		syst_diag(d, SONDE_D_OTHER, 0, 0, "syst.container=%s: expected auto, len, raw or hex", v);
+		goto fail;
+	}
+	v = sonde_opt_get(opts, "syst.guid");
+	if (v) {
+		if (syst_guid_parse(v, d->short_guid) != 0) {
+			syst_diag(d, SONDE_D_OTHER, 0, 0,
+				  "syst.guid=%s: expected {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}", v);
+			goto fail;
+		}
+		d->have_short_guid = 1;
+	}
+	v = sonde_opt_get(opts, "syst.collateral");
+	if (v) {
+		d->coll = syst_coll_load(v, coll_warn, d);
+		d->coll_path = strdup(v);
+		if (!d->coll || !d->coll_path)
+			goto fail;
+	}
+	if (d->have_short_guid)
+		d->short_client = syst_coll_client(d->coll, d->short_guid);
+
+	d->bcap = SYST_HEX_LINE_MAX + 1;
+	d->buf = malloc(d->bcap);
+	d->msg = malloc(SYST_MSG_MAX + 2);
+	d->text = malloc(SYST_TEXT_CAP);
+	d->row = malloc(SYST_ROW_CAP);
+	if (!d->buf || !d->msg || !d->text || !d->row)
+		goto fail;
+	syst_sb_init(&d->tsb, d->text, SYST_TEXT_CAP);
+	syst_sb_init(&d->rsb, d->row, SYST_ROW_CAP);
+	return d;
+fail:
+	syst_destroy(d);
+	return NULL;
+}
+
+static void syst_feed(void *p, const uint8_t *buf, size_t n)
+{
+	syst_stream_feed(p, buf, n);
+}
+
+static void syst_finish(void *p)
+{
+	syst_stream_finish(p);
+}
+
+static int syst_probe(const uint8_t *buf, size_t n)
+{
+	int conf;
+	syst_detect(buf, n < SYST_DETECT_BYTES ? n : SYST_DETECT_BYTES, &conf);
+	return conf;
+}
+
+const struct sonde_decoder_ops sonde_decoder_syst = {
+	.name = "syst",
+	.desc = "MIPI SyS-T messages (length-prefixed, raw or systprint hex lines)",
+	.probe = syst_probe,
+	.create = syst_create,
+	.feed = syst_feed,
+	.finish = syst_finish,
+	.destroy = syst_destroy,
+};

@@ -1,0 +1,350 @@
+/*
+ * syst_fmt.c -- apply a printf format to SyS-T packed arguments.
+ *
+ * The format is walked conversion by conversion; each one reads its
+ * argument bytes (sizes in syst_fmt.h) and is rendered by snprintf with a
+ * rebuilt conversion spec whose length modifier matches the C type we pass.
+ * So a 32-bit client's %ld is sign-extended from 4 bytes and prints -99, not
+ * 4294967197 (reference printer bug P9).  %n is consumed, never passed on;
+ * widths and precisions are clamped so one message cannot cost unbounded
+ * work; formatting stops when the output buffer is full.
+ */
+#include "syst_fmt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { F_MINUS = 1, F_PLUS = 2, F_SPACE = 4, F_HASH = 8, F_ZERO = 16, F_QUOTE = 32 };
+
+/* One parsed conversion spec. */
+struct spec {
+	unsigned flags;
+	int width;     /* -1 none */
+	int prec;      /* -1 none */
+	int star_w, star_p;
+	char len[3];   /* length modifier as written: "", "hh", "h", "l", "ll", "L", "q", "j", "z", "t" */
+	char conv;
+};
+
+struct reader {
+	const struct syst_fmt_in *in;
+	size_t pos;
+};
+
+/* Read size little-endian bytes (or the single value).  0 when they ran out. */
+static int take(struct reader *r, unsigned size, uint64_t *v)
+{
+	if (r->in->single) {
+		*v = r->in->value;
+		return 1;
+	}
+	if (r->in->nargs_bytes - r->pos < size)
+		return 0;
+	uint64_t x = 0;
+	for (unsigned i = 0; i < size; i++)
+		x |= (uint64_t)r->in->args[r->pos + i] << (8 * i);
+	r->pos += size;
+	*v = x;
+	return 1;
+}
+
+static int64_t sign_extend(uint64_t v, unsigned size)
+{
+	if (size >= 8)
+		return (int64_t)v;
+	uint64_t sign = (uint64_t)1 << (size * 8 - 1);
+	v &= (sign << 1) - 1;
+	return (int64_t)((v ^ sign) - sign);
+}
+
+static int clamp_add_digit(int v, char c)
+{
+	v = v * 10 + (c - '0');
+	return v > SYST_FMT_MAX_WIDTH ? SYST_FMT_MAX_WIDTH : v;
+}
+
+/* Parse the spec after '%' at fmt[i]; returns the index after the
+ * conversion character, or 0 if the format ends inside the spec. */
+static size_t parse_spec(const char *fmt, size_t n, size_t i, struct spec *s)
+{
+	static const char flag_chars[] = "-+ #0'";
+	memset(s, 0, sizeof(*s));
+	s->width = -1;
+	s->prec = -1;
+	for (; i < n && fmt[i] && strchr(flag_chars, fmt[i]); i++)
+		s->flags |= 1u << (strchr(flag_chars, fmt[i]) - flag_chars);
+	if (i < n && fmt[i] == '*') {
+		s->star_w = 1;
+		i++;
+	} else {
+		for (; i < n && fmt[i] >= '0' && fmt[i] <= '9'; i++)
+			s->width = clamp_add_digit(s->width < 0 ? 0 : s->width, fmt[i]);
+	}
+	if (i < n && fmt[i] == '.') {
+		i++;
+		s->prec = 0;
+		if (i < n && fmt[i] == '*') {
+			s->star_p = 1;
+			i++;
+		} else {
+			for (; i < n && fmt[i] >= '0' && fmt[i] <= '9'; i++)
+				s->prec = clamp_add_digit(s->prec, fmt[i]);
+		}
+	}
+	if (i < n && (fmt[i] == 'h' || fmt[i] == 'l')) {
+		s->len[0] = fmt[i++];
+		if (i < n && fmt[i] == s->len[0])
+			s->len[1] = fmt[i++];
+	} else if (i < n && fmt[i] && strchr("Lqjzt", fmt[i])) {
+		s->len[0] = fmt[i++];
+	}
+	if (i >= n || !fmt[i])
+		return 0;
+	s->conv = fmt[i];
+	return i + 1;
+}
+
+/* Bytes of an integer argument for the length modifier. */
+static unsigned int_size(const struct spec *s, unsigned long_size)
+{
+	switch (s->len[0]) {
+	case 'l':
+		return s->len[1] ? 8 : long_size;
+	case 'L': case 'q': case 'j':
+		return 8;
+	case 'z': case 't':
+		return long_size;
+	default:
+		return 4;
+	}
+}
+
+/* Build "%<flags><width>.<prec><mod><conv>" for snprintf. */
+static void build(char *out, const struct spec *s, const char *mod, char conv)
+{
+	static const char flag_chars[] = "-+ #0'";
+	char *p = out;
+	*p++ = '%';
+	for (int b = 0; b < 6; b++)
+		if (s->flags & (1u << b))
+			*p++ = flag_chars[b];
+	if (s->width >= 0)
+		p += sprintf(p, "%d", s->width);
+	if (s->prec >= 0)
+		p += sprintf(p, ".%d", s->prec);
+	while (*mod)
+		*p++ = *mod++;
+	*p++ = conv;
+	*p = '\0';
+}
+
+static void put_utf8(struct syst_sb *out, uint32_t c)
+{
+	char b[4];
+	if (c > 0x10FFFF)
+		c = 0xFFFD;
+	if (c < 0x80) {
+		b[0] = (char)c;
+		syst_sb_put(out, b, 1);
+	} else if (c < 0x800) {
+		b[0] = (char)(0xC0 | c >> 6);
+		b[1] = (char)(0x80 | (c & 0x3F));
+		syst_sb_put(out, b, 2);
+	} else if (c < 0x10000) {
+		b[0] = (char)(0xE0 | c >> 12);
+		b[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (c & 0x3F));
+		syst_sb_put(out, b, 3);
+	} else {
+		b[0] = (char)(0xF0 | c >> 18);
+		b[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+		b[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+		b[3] = (char)(0x80 | (c & 0x3F));
+		syst_sb_put(out, b, 4);
+	}
+}
+
+static void record(struct sonde_arg *args, size_t max_args, size_t *nargs,
+		   enum sonde_arg_type t, uint64_t u)
+{
+	if (*nargs >= max_args)
+		return;
+	struct sonde_arg *a = &args[(*nargs)++];
+	memset(a, 0, sizeof(*a));
+	a->type = t;
+	a->v.u = u;
+}
+
+/* Render one conversion.  Returns SYST_FMT_OK or the failure. */
+static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struct spec *s,
+				    struct sonde_arg *args, size_t max_args, size_t *nargs)
+{
+	unsigned ls = r->in->long_size;
+	uint64_t v;
+	char sp[48];
+
+	if (s->star_w) {
+		if (!take(r, 4, &v))
+			return SYST_FMT_SHORT_ARGS;
+		int64_t w = sign_extend(v, 4);
+		if (w < 0) {
+			s->flags |= F_MINUS;
+			w = -w;
+		}
+		s->width = w > SYST_FMT_MAX_WIDTH ? SYST_FMT_MAX_WIDTH : (int)w;
+	}
+	if (s->star_p) {
+		if (!take(r, 4, &v))
+			return SYST_FMT_SHORT_ARGS;
+		int64_t pr = sign_extend(v, 4);
+		s->prec = pr < 0 ? -1 : pr > SYST_FMT_MAX_WIDTH ? SYST_FMT_MAX_WIDTH : (int)pr;
+	}
+
+	switch (s->conv) {
+	case 'd': case 'i': {
+		unsigned size = int_size(s, ls);
+		if (!take(r, size, &v))
+			return SYST_FMT_SHORT_ARGS;
+		int64_t x = sign_extend(v, size);
+		if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
+			build(sp, s, s->len, s->conv); /* keeps hh/h truncation */
+			syst_sb_printf(out, sp, (int)x);
+		} else {
+			build(sp, s, "ll", s->conv);
+			syst_sb_printf(out, sp, (long long)x);
+		}
+		record(args, max_args, nargs, size == 8 ? SONDE_A_I64 : SONDE_A_I32, (uint64_t)x);
+		return SYST_FMT_OK;
+	}
+	case 'u': case 'o': case 'x': case 'X': {
+		unsigned size = int_size(s, ls);
+		if (!take(r, size, &v))
+			return SYST_FMT_SHORT_ARGS;
+		if (size < 8)
+			v &= 0xFFFFFFFFu;
+		if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
+			build(sp, s, s->len, s->conv);
+			syst_sb_printf(out, sp, (unsigned)v);
+		} else {
+			build(sp, s, "ll", s->conv);
+			syst_sb_printf(out, sp, (unsigned long long)v);
+		}
+		record(args, max_args, nargs,
+		       s->conv == 'u' ? (size == 8 ? SONDE_A_U64 : SONDE_A_U32) : SONDE_A_HEX, v);
+		return SYST_FMT_OK;
+	}
+	case 'c': case 'C':
+		if (!take(r, 4, &v))
+			return SYST_FMT_SHORT_ARGS;
+		v &= 0xFFFFFFFFu;
+		if ((s->conv == 'C' || s->len[0] == 'l') && v >= 0x80) {
+			put_utf8(out, (uint32_t)v); /* wide character: no width */
+		} else {
+			build(sp, s, "", 'c');
+			syst_sb_printf(out, sp, (int)v);
+		}
+		record(args, max_args, nargs, SONDE_A_U32, v);
+		return SYST_FMT_OK;
+	case 's': case 'S': {
+		if (r->in->single) { /* no string behind a single value */
+			syst_sb_puts(out, "(null)");
+			return SYST_FMT_OK;
+		}
+		const uint8_t *p = r->in->args + r->pos;
+		size_t left = r->in->nargs_bytes - r->pos;
+		const uint8_t *nul = memchr(p, 0, left);
+		if (!nul)
+			return SYST_FMT_BAD_STRING;
+		build(sp, s, "", 's');
+		syst_sb_printf(out, sp, (const char *)p);
+		if (*nargs < max_args) {
+			struct sonde_arg *a = &args[(*nargs)++];
+			memset(a, 0, sizeof(*a));
+			a->type = SONDE_A_STR;
+			a->v.mem.p = p;
+			a->v.mem.n = (size_t)(nul - p);
+		}
+		r->pos += (size_t)(nul - p) + 1;
+		return SYST_FMT_OK;
+	}
+	case 'p':
+		if (!take(r, ls, &v))
+			return SYST_FMT_SHORT_ARGS;
+		build(sp, s, "", 'p');
+		syst_sb_printf(out, sp, (void *)(uintptr_t)v);
+		record(args, max_args, nargs, SONDE_A_HEX, v);
+		return SYST_FMT_OK;
+	case 'n': /* a pointer the client sent; writes nothing here */
+		if (!take(r, ls, &v))
+			return SYST_FMT_SHORT_ARGS;
+		return SYST_FMT_OK;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+		double d;
+		if (!take(r, 8, &v))
+			return SYST_FMT_SHORT_ARGS;
+		if (r->in->single)
+			d = (double)v;
+		else
+			memcpy(&d, &v, sizeof(d));
+		build(sp, s, "", s->conv);
+		syst_sb_printf(out, sp, d);
+		if (*nargs < max_args) {
+			struct sonde_arg *a = &args[(*nargs)++];
+			memset(a, 0, sizeof(*a));
+			a->type = SONDE_A_F64;
+			a->v.f = d;
+		}
+		return SYST_FMT_OK;
+	}
+	default:
+		return SYST_FMT_OK; /* not reached: unknown conversions are literal */
+	}
+}
+
+enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
+			      struct sonde_arg *args, size_t max_args, size_t *nargs)
+{
+	static const char known[] = "diuoxXcCsSpnfFeEgGaA%";
+	struct reader r = { in, 0 };
+	const char *f = in->fmt;
+	size_t n = in->fmt_len, i = 0, lit = 0;
+	enum syst_fmt_result res = SYST_FMT_OK;
+
+	*nargs = 0;
+	while (i < n && !out->full) {
+		if (f[i] != '%') {
+			i++;
+			continue;
+		}
+		syst_sb_put(out, f + lit, i - lit);
+		struct spec s;
+		size_t next = parse_spec(f, n, i + 1, &s);
+		if (!next) { /* format ends inside a spec: print it as it is */
+			lit = i;
+			i = n;
+			break;
+		}
+		if (!strchr(known, s.conv)) {
+			syst_sb_put(out, f + i, next - i); /* glibc prints unknown specs */
+		} else if (s.conv == '%') {
+			syst_sb_putc(out, '%');
+		} else {
+			res = convert(out, &r, &s, args, max_args, nargs);
+			if (res != SYST_FMT_OK) {
+				lit = i = n;
+				break;
+			}
+		}
+		lit = i = next;
+	}
+	if (res == SYST_FMT_OK) {
+		syst_sb_put(out, f + lit, i - lit);
+	} else if (res == SYST_FMT_SHORT_ARGS) {
+		syst_sb_puts(out, "- insufficient argument bytes for format '");
+		syst_sb_put(out, f, n);
+		syst_sb_putc(out, '\'');
+	} else {
+		syst_sb_puts(out, " - corrupt printf payload, missing argument string termination");
+	}
+	return res;
+}
