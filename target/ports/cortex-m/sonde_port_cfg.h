@@ -86,7 +86,8 @@
  * callers anywhere else. */
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
 /* The clock at the last SysTick wrap the port has accounted for, plus one
- * period.  Only sonde_cm_ts_masked() writes it. */
+ * period.  Written only in a critical section, by sonde_cm_ts_wrap() (and
+ * sonde_cm_ts_init()). */
 extern volatile uint32_t sonde_cm_ts_base;
 
 /*
@@ -146,9 +147,9 @@ SONDE_CM_INLINE uint32_t sonde_cm_ts_masked(void)
 #endif
 
 #if SONDE_CM_BASEPRI
-/* BASEPRI_MAX only ever raises the mask, so a nested section (an ISR that
- * preempted nothing it masks, or a call inside a call) keeps the stricter
- * level; the exit restores exactly what was there.  3 + 1 instructions. */
+/* BASEPRI_MAX only ever raises the mask: a section entered while a stricter
+ * level is in force keeps it, and the exit restores exactly what was there.
+ * 3 + 1 instructions (mov, mrs, msr ... msr). */
 SONDE_CM_INLINE uint32_t sonde_cm_crit_enter(void)
 {
 	uint32_t old;
