@@ -76,6 +76,7 @@ struct sonde_arg {
 /* Event flags. */
 #define SONDE_EVF_ADDR     0x01u /* FUNC_*: obj is an address, not a dictionary id */
 #define SONDE_EVF_MALFORMED 0x02u /* the record was cut short; args hold what could be read */
+#define SONDE_EVF_NO_OBJ   0x04u /* obj is not known (e.g. ISR_EXIT/FUNC_EXIT after a loss) */
 
 struct sonde_event {
 	enum sonde_ev_kind kind;
@@ -114,6 +115,13 @@ struct sonde_session {
 	int buffer_mode;      /* SONDE_MODE_*, -1 unknown */
 	uint32_t version;     /* protocol version reported by the target */
 	int big_endian;
+	/* Loss accounting (decoders with sequence numbers fill what they can;
+	 * cumulative over the whole input, across target resets). */
+	uint64_t frames;            /* frames seen, good and bad */
+	uint64_t drops_overwritten; /* records the target reported overwritten (sum of DROPS increases) */
+	uint64_t drops_refused;     /* records the target reported refused (sum of DROPS increases) */
+	uint64_t lost_link;         /* frames of sequence gaps not explained by the next DROPS: lost on the link */
+	uint64_t lost_unexplained;  /* frames of sequence gaps no DROPS came to explain (end of input, restart) */
 };
 
 #endif /* SONDE_EVENT_H */

@@ -7,6 +7,10 @@
  * deliberately more forgiving of line noise than QSPY: a flag always ends a
  * frame, even right after an escape, so a stray 0x7D costs one frame, not
  * two.
+ *
+ * hdlc_feed is the hot loop of every HDLC decoder, so ordinary bytes take a
+ * tight path with the framer's state in locals; flags and escapes (about 1%
+ * of real traffic) leave it.
  */
 #include "framer_hdlc.h"
 
@@ -25,6 +29,24 @@ void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_f
 	f->sum = 0;
 	f->esc = 0;
 	f->overflow = 0;
+	f->esc_pos = NULL;
+	f->esc_cap = 0;
+	f->esc_n = 0;
+}
+
+void hdlc_track_escapes(struct hdlc_framer *f, uint16_t *pos, size_t cap)
+{
+	f->esc_pos = pos;
+	f->esc_cap = cap;
+	f->esc_n = 0;
+}
+
+uint64_t hdlc_offset_of(uint64_t start, const uint16_t *esc, size_t nesc, size_t idx)
+{
+	size_t before = 0;
+	while (before < nesc && esc[before] < idx)
+		before++;
+	return start + idx + before;
 }
 
 static void frame_done(struct hdlc_framer *f, enum hdlc_status st)
@@ -35,6 +57,7 @@ static void frame_done(struct hdlc_framer *f, enum hdlc_status st)
 	f->sum = 0;
 	f->esc = 0;
 	f->overflow = 0;
+	f->esc_n = 0;
 }
 
 static void end_of_frame(struct hdlc_framer *f)
@@ -51,10 +74,44 @@ static void end_of_frame(struct hdlc_framer *f)
 		frame_done(f, HDLC_OK);
 }
 
+/* One data byte (already un-escaped) into the frame buffer. */
+static void put_byte(struct hdlc_framer *f, uint8_t b)
+{
+	if (f->len < f->max_len) {
+		f->buf[f->len++] = b;
+		f->sum = (uint8_t)(f->sum + b);
+	} else {
+		f->overflow = 1;
+	}
+}
+
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		uint8_t b = data[i];
+	size_t i = 0;
+	while (i < n) {
+		/* Fast path: ordinary bytes of a frame that has room. */
+		if (!f->esc && f->raw_len > 0) {
+			uint8_t *buf = f->buf;
+			size_t len = f->len, room = f->max_len - len;
+			uint8_t sum = f->sum;
+			size_t j = i;
+			while (j < n && j - i < room) {
+				uint8_t b = data[j];
+				if (b == SONDE_FLAG || b == SONDE_ESC)
+					break;
+				buf[len++] = b;
+				sum = (uint8_t)(sum + b);
+				j++;
+			}
+			f->len = len;
+			f->sum = sum;
+			f->raw_len += j - i;
+			f->offset += j - i;
+			i = j;
+			if (i == n)
+				break;
+		}
+		uint8_t b = data[i++];
 		if (b == SONDE_FLAG) {
 			if (f->raw_len > 0) { /* two flags in a row are idle fill */
 				f->raw_len++; /* the flag belongs to the frame it ends */
@@ -68,17 +125,14 @@ void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 		f->raw_len++;
 		f->offset++;
 		if (f->esc) {
-			b ^= SONDE_ESC_XOR;
 			f->esc = 0;
+			put_byte(f, (uint8_t)(b ^ SONDE_ESC_XOR));
 		} else if (b == SONDE_ESC) {
 			f->esc = 1;
-			continue;
-		}
-		if (f->len < f->max_len) {
-			f->buf[f->len++] = b;
-			f->sum = (uint8_t)(f->sum + b);
+			if (f->esc_n < f->esc_cap && f->len < f->max_len)
+				f->esc_pos[f->esc_n++] = (uint16_t)f->len;
 		} else {
-			f->overflow = 1;
+			put_byte(f, b);
 		}
 	}
 }

@@ -3,7 +3,9 @@
  *
  * Shared by the Sonde and QS decoders.  Bytes go in in chunks of any size;
  * each complete frame comes out un-escaped, with its checksum verified, the
- * byte offset of its first byte, and a status.  Memory is one frame buffer.
+ * byte offset of its first byte, and a status.  Memory is one frame buffer
+ * (plus, optionally, a table of escape positions so that a decoder can give
+ * the exact input offset of any byte of the frame, see hdlc_track_escapes).
  */
 #ifndef SONDE_FRAMER_HDLC_H
 #define SONDE_FRAMER_HDLC_H
@@ -23,7 +25,8 @@ enum hdlc_status {
 /* Called once per frame.  For HDLC_OK, frame[0] is SEQ, frame[1] the record
  * id, frame[2..len-2] the data and frame[len-1] the checksum.  For the error
  * statuses frame/len hold what was collected (at most max_len bytes).
- * raw_len is the frame's size on the wire, escapes and flag included. */
+ * raw_len is the frame's size on the wire, escapes and flag included (for
+ * HDLC_TRUNCATED there is no flag). */
 typedef void (*hdlc_frame_fn)(void *ctx, enum hdlc_status st, const uint8_t *frame,
 			      size_t len, uint64_t offset, size_t raw_len);
 
@@ -39,6 +42,11 @@ struct hdlc_framer {
 	uint8_t sum;       /* running checksum of the collected bytes */
 	uint8_t esc;       /* previous byte was 0x7D */
 	uint8_t overflow;  /* frame exceeded max_len */
+	/* Escape tracking (optional, see hdlc_track_escapes): esc_pos[i] is the
+	 * un-escaped index of the i-th escaped byte of the current frame. */
+	uint16_t *esc_pos;
+	size_t esc_cap;
+	size_t esc_n;
 };
 
 /* buf must hold max_len bytes and outlive the framer. */
@@ -46,6 +54,17 @@ void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_f
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n);
 /* End of input: a partial frame is reported as HDLC_TRUNCATED. */
 void hdlc_finish(struct hdlc_framer *f);
+
+/* Record where escapes occur in each frame, so that the on_frame callback can
+ * map an un-escaped index to an input offset (hdlc_offset_of with
+ * f->esc_pos, f->esc_n).  pos must hold cap entries; cap >= max_len records
+ * every escape of any frame (max_len <= 65535).  Call after hdlc_init. */
+void hdlc_track_escapes(struct hdlc_framer *f, uint16_t *pos, size_t cap);
+
+/* Input offset of un-escaped byte idx of a frame that starts at start and
+ * whose escaped bytes have the un-escaped indexes esc[0..nesc-1] (ascending).
+ * For an escaped byte this is the offset of its 0x7D. */
+uint64_t hdlc_offset_of(uint64_t start, const uint16_t *esc, size_t nesc, size_t idx);
 
 /* Encode one frame (seq, id, data) into out, escaped and flag-terminated.
  * Returns the bytes written; out needs 2 * (n + 3) + 1 bytes.  Used by tests

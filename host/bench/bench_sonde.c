@@ -1,0 +1,278 @@
+/*
+ * bench_sonde.c -- throughput of the Sonde decoder (not a test: it prints
+ * figures).  Generates a large, realistic Sonde stream in memory (ISR and
+ * function enter/exit pairs, task switches, counters, marks, user records
+ * and LOGs with arguments, TIME_SYNCs where the target would write them)
+ * and decodes it several times:
+ *
+ *   decoder        events delivered to a callback that only counts them
+ *   decoder+stats  through the pipeline driver with the `sonde stats`
+ *                  listener (what `sonde stats` does, minus the file)
+ *   decoder+text   ... with the text sink writing to /dev/null
+ *
+ * and prints MB/s, records/s and the peak RSS.  With --emit MB it writes a
+ * stream of that many MB to stdout instead, to feed the CLI
+ * (`bench_sonde --emit 2000 | sonde stats -`) and watch its memory stay flat.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "analysis/stats.h"
+#include "core/pipe.h"
+#include "framers/framer_hdlc.h"
+#include "sources/source.h"
+#include "sonde_proto.h"
+
+extern const struct sonde_decoder_ops sonde_decoder_sonde;
+
+/* ---- the generator --------------------------------------------------- */
+
+struct gen {
+	uint8_t *buf;
+	size_t n, cap;
+	uint8_t seq;
+	uint64_t t, last;
+	uint64_t rng;
+	uint64_t records;
+};
+
+static uint32_t rnd(struct gen *g)
+{
+	g->rng = g->rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(g->rng >> 33);
+}
+
+static void frame(struct gen *g, uint8_t id, const uint8_t *d, size_t n)
+{
+	g->n += hdlc_encode(g->seq++, id, d, n, g->buf + g->n);
+	g->records++;
+}
+
+static void timed(struct gen *g, uint8_t id, const uint8_t *extra, size_t n)
+{
+	uint8_t d[64];
+	g->t += 1 + rnd(g) % 300;
+	if (g->t - g->last >= 65536 || g->seq == 0) { /* rules 2 and 4 */
+		uint8_t s[8];
+		for (int i = 0; i < 8; i++)
+			s[i] = (uint8_t)(g->t >> (8 * i));
+		frame(g, SONDE_REC_TIME_SYNC, s, 8);
+	}
+	g->last = g->t;
+	d[0] = (uint8_t)g->t;
+	d[1] = (uint8_t)(g->t >> 8);
+	memcpy(d + 2, extra, n);
+	frame(g, id, d, n + 2);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void dict(struct gen *g, uint8_t kind, uint32_t id, const char *name)
+{
+	uint8_t d[300];
+	d[0] = kind;
+	put32(d + 1, id);
+	size_t l = strlen(name) + 1;
+	memcpy(d + 5, name, l);
+	frame(g, SONDE_REC_DICT, d, 5 + l);
+}
+
+/* One "scene": 16 records, about 8.5 bytes each on the wire. */
+static void scene(struct gen *g)
+{
+	uint8_t d[32];
+	uint8_t isr = (uint8_t)(rnd(g) % 4), task = (uint8_t)(1 + rnd(g) % 3);
+	d[0] = isr;
+	timed(g, SONDE_REC_ISR_ENTER, d, 1);
+	timed(g, SONDE_REC_ISR_EXIT, NULL, 0);
+	d[0] = task;
+	d[1] = SONDE_TASK_PREEMPTED;
+	timed(g, SONDE_REC_TASK_OUT, d, 2);
+	timed(g, SONDE_REC_TASK_IN, d, 1);
+	for (int i = 0; i < 3; i++) {
+		uint16_t fn = (uint16_t)(rnd(g) % 8);
+		d[0] = (uint8_t)fn;
+		d[1] = (uint8_t)(fn >> 8);
+		timed(g, SONDE_REC_FUNC_ENTER, d, 2);
+		timed(g, SONDE_REC_FUNC_EXIT, NULL, 0);
+	}
+	d[0] = 9;
+	put32(d + 1, rnd(g) % 1000);
+	timed(g, SONDE_REC_COUNTER, d, 5);
+	d[0] = 7;
+	timed(g, SONDE_REC_MARK, d, 1);
+	d[0] = SONDE_ARG_U32;
+	put32(d + 1, rnd(g));
+	d[5] = SONDE_ARG_U32;
+	put32(d + 6, rnd(g));
+	timed(g, 0x40, d, 10);
+	d[0] = SONDE_LVL_INFO;
+	d[1] = 1;
+	d[2] = 0;
+	d[3] = SONDE_ARG_U32;
+	put32(d + 4, rnd(g) % 5000);
+	d[8] = SONDE_ARG_I32;
+	put32(d + 9, (uint32_t)-(int32_t)(rnd(g) % 100));
+	timed(g, SONDE_REC_LOG, d, 13);
+}
+
+static void generate(struct gen *g, size_t bytes)
+{
+	memset(g, 0, sizeof(*g));
+	g->cap = bytes + 4096;
+	g->buf = malloc(g->cap);
+	if (!g->buf) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	g->rng = 1;
+	static const uint8_t info[18] = { 1, SONDE_INFO_F_RESET, 4, 0, 0, 2, 0x40, 0x42, 0x0F, 0, 0, 0x10, 0, 0, 1, 2, 3, 4 };
+	frame(g, SONDE_REC_EMPTY, NULL, 0);
+	frame(g, SONDE_REC_TARGET_INFO, info, sizeof(info));
+	dict(g, SONDE_DICT_ISR, 0, "SysTick");
+	dict(g, SONDE_DICT_ISR, 1, "UART0_RX");
+	dict(g, SONDE_DICT_TASK, 1, "main");
+	dict(g, SONDE_DICT_TASK, 2, "net");
+	dict(g, SONDE_DICT_FUNCTION, 3, "parse_packet");
+	dict(g, SONDE_DICT_RECORD, 0x40, "Packet");
+	dict(g, SONDE_DICT_FORMAT, 1, "rx %u bytes, rssi %d dBm");
+	dict(g, SONDE_DICT_COUNTER, 9, "queue");
+	dict(g, SONDE_DICT_MARKER, 7, "frame");
+	g->last = 0;
+	uint8_t s[8] = { 0 };
+	frame(g, SONDE_REC_TIME_SYNC, s, 8);
+	while (g->n + 1024 < bytes)
+		scene(g);
+}
+
+/* ---- measuring --------------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t counted;
+static void count_event(void *ctx, const struct sonde_event *ev) { (void)ctx; (void)ev; counted++; }
+static void count_diag(void *ctx, const struct sonde_diag *d) { (void)ctx; (void)d; }
+
+/* Bare decoder, fed in 64 KiB chunks as the pipeline does. */
+static void run_decoder(const struct gen *g)
+{
+	struct sonde_session ses = { .addr_size = 4, .buffer_mode = -1 };
+	struct sonde_out out = { count_event, count_diag, NULL, &ses };
+	void *d = sonde_decoder_sonde.create(&out, NULL);
+	for (size_t i = 0; i < g->n; i += SONDE_PIPE_CHUNK) {
+		size_t k = g->n - i < SONDE_PIPE_CHUNK ? g->n - i : SONDE_PIPE_CHUNK;
+		sonde_decoder_sonde.feed(d, g->buf + i, k);
+	}
+	sonde_decoder_sonde.finish(d);
+	sonde_decoder_sonde.destroy(d);
+}
+
+/* A source over the memory buffer, so the pipeline runs without disk I/O. */
+struct mem_src {
+	struct sonde_source src;
+	const struct gen *g;
+	size_t pos;
+};
+
+static ssize_t mem_read(struct sonde_source *s, void *buf, size_t n)
+{
+	struct mem_src *m = (struct mem_src *)s;
+	size_t k = m->g->n - m->pos < n ? m->g->n - m->pos : n;
+	memcpy(buf, m->g->buf + m->pos, k);
+	m->pos += k;
+	return (ssize_t)k;
+}
+
+static void run_pipe(const struct gen *g, const char *sink)
+{
+	struct mem_src m = { { "<memory>", mem_read, NULL, -1, NULL }, g, 0 };
+	struct sonde_pipe p;
+	struct sonde_stats st;
+	FILE *null = fopen("/dev/null", "w");
+	sonde_pipe_init(&p, NULL);
+	p.diag_out = stderr;
+	sonde_stats_init(&st);
+	struct sonde_listener l = sonde_stats_listener(&st);
+	sonde_pipe_add_listener(&p, &l);
+	if (sink)
+		sonde_pipe_add_sink(&p, sonde_sink_find(sink), null);
+	int rc = sonde_pipe_run(&p, &m.src, "sonde");
+	if (rc != 0)
+		fprintf(stderr, "bench: pipeline status %d\n", rc);
+	counted += st.records;
+	sonde_pipe_destroy(&p);
+	sonde_stats_free(&st);
+	fclose(null);
+}
+
+/* Best and mean of reps runs: the machine may be shared, and the best run
+ * is the one least disturbed. */
+static void measure(const char *what, const struct gen *g, int reps, void (*fn)(const struct gen *, const char *),
+		    const char *arg)
+{
+	double best = 1e30, total = 0;
+	uint64_t records = 0;
+	for (int i = 0; i < reps; i++) {
+		counted = 0;
+		double t0 = now();
+		fn(g, arg);
+		double dt = now() - t0;
+		total += dt;
+		if (dt < best)
+			best = dt;
+		records = counted;
+	}
+	double mb = (double)g->n / 1e6;
+	printf("%-14s best %7.1f MB/s %6.2f M records/s   mean %7.1f MB/s  (%d x %.0f MB)\n", what, mb / best,
+	       (double)records / best / 1e6, mb * reps / total, reps, mb);
+}
+
+static void decoder_only(const struct gen *g, const char *unused)
+{
+	(void)unused;
+	run_decoder(g);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--emit") == 0) {
+		size_t mb = strtoull(argv[2], NULL, 10);
+		struct gen g;
+		generate(&g, 64u << 20);
+		/* the same 64 MB again and again: sequence and time jump at the
+		 * seams (a few diagnostics), which a long capture may well have */
+		for (size_t done = 0; done < mb << 20; done += g.n)
+			if (fwrite(g.buf, 1, g.n, stdout) != g.n)
+				return 1;
+		free(g.buf);
+		return 0;
+	}
+	size_t mb = argc > 1 ? strtoull(argv[1], NULL, 10) : 128;
+	struct gen g;
+	generate(&g, mb << 20);
+	printf("stream: %zu bytes, %" PRIu64 " records, %.2f bytes/record\n", g.n, g.records,
+	       (double)g.n / (double)g.records);
+	measure("decoder", &g, 5, decoder_only, NULL);
+	measure("decoder+stats", &g, 5, run_pipe, NULL);
+	measure("decoder+text", &g, 2, run_pipe, "text");
+	measure("decoder+jsonl", &g, 2, run_pipe, "jsonl");
+	measure("decoder+csv", &g, 2, run_pipe, "csv");
+	free(g.buf);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak RSS: %ld KiB (includes the %zu MB stream held in memory)\n", ru.ru_maxrss, mb);
+	return 0;
+}

@@ -1,0 +1,86 @@
+/*
+ * cli.h -- the command-line front end.  Each subcommand is a file
+ * cmd_<name>.c exporting `const struct sonde_cmd sonde_cmd_<name>`; the
+ * build generates the table of them (host/CMakeLists.txt), so a new one is
+ * one new file;
+ * option parsing (cli_args.c) and the decode-a-file plumbing shared by the
+ * decoding subcommands (cli_run.c) live here too.
+ */
+#ifndef SONDE_CLI_H
+#define SONDE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sonde_cmd {
+	const char *name;
+	const char *summary;   /* one line for `sonde --help` */
+	/* argv[0] is the command's name; returns the exit status. */
+	int (*run)(int argc, char **argv);
+	void (*help)(FILE *out); /* full help: usage, options */
+};
+
+/* The table (generated registry.c), NULL-terminated; help comes last. */
+extern const struct sonde_cmd *const sonde_cmds[];
+const struct sonde_cmd *sonde_cmd_find(const char *name);
+
+int sonde_cli_main(int argc, char **argv);
+
+/* ---- options (cli_args.c) ---------------------------------------------- */
+
+struct cli_opt {
+	const char *name;   /* long name, without "--" */
+	char short_name;    /* 0 if none */
+	const char *arg;    /* value's name in the help, NULL for a flag */
+	const char *help;
+};
+
+/* Parses argv[1..argc).  on_opt gets each option (val NULL for flags),
+ * on_arg each operand; both return 0 or -1 (after printing why).  "--" ends
+ * the options; "-" is an operand.  Returns 0, or -1 after printing
+ * "sonde CMD: ..." for an unknown option or a missing/extra value. */
+int cli_parse(const char *cmd, int argc, char **argv, const struct cli_opt *opts,
+	      int (*on_opt)(void *ctx, const struct cli_opt *o, const char *val),
+	      int (*on_arg)(void *ctx, const char *arg), void *ctx);
+void cli_print_opts(FILE *out, const struct cli_opt *opts);
+/* Lists of the registered decoders and sinks, for the help texts. */
+void cli_print_protocols(FILE *out);
+void cli_print_formats(FILE *out);
+void cli_print_exit_codes(FILE *out);
+
+/* ---- decoding a file (cli_run.c) --------------------------------------- */
+
+#define CLI_MAX_OPTS 63
+
+/* The options every decoding command shares. */
+struct cli_common {
+	const char *cmd;
+	const char *input;          /* "-" = stdin */
+	const char *proto;          /* name or "auto" */
+	const char *output;         /* NULL = stdout */
+	const char *kv[CLI_MAX_OPTS + 1]; /* -o key=value, NULL-terminated */
+	size_t nkv;
+	int quiet;
+	uint64_t max_diags;
+	int help;
+	int ninputs;
+};
+
+/* The shared options' table entries (to be included in a command's table)
+ * and their handling: returns 1 if o was one of them (0 ok / -1 error in
+ * *rc), 0 if not. */
+extern const struct cli_opt cli_common_opts[];
+void cli_common_init(struct cli_common *c, const char *cmd);
+int cli_common_opt(struct cli_common *c, const struct cli_opt *o, const char *val, int *rc);
+int cli_common_arg(struct cli_common *c, const char *arg);
+
+struct sonde_pipe;
+/* Open the input and output named in c, let setup add sinks and listeners
+ * to the pipe (it gets the output stream; return 0 or an exit status),
+ * run the pipe, then let report print anything more (may be NULL).
+ * Returns the exit status (docs/cli.md). */
+int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
+	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx);
+
+#endif /* SONDE_CLI_H */

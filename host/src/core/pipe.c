@@ -1,0 +1,237 @@
+/*
+ * pipe.c -- the generic driver behind every subcommand that decodes: source
+ * -> decoder -> sinks + listeners.  Memory is one read buffer plus whatever
+ * the decoder and sinks keep, whatever the size of the input.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_desc.h"
+#include "opts.h"
+#include "pipe.h"
+#include "sources/source.h"
+
+void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
+{
+	memset(p, 0, sizeof(*p));
+	p->opts = opts;
+	p->diag_out = stderr;
+	p->max_diags = 0;
+	p->input_name = "<input>";
+	p->session.addr_size = 4;
+	p->session.buffer_mode = -1;
+}
+
+int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out)
+{
+	if (p->nsinks == SONDE_PIPE_MAX_SINKS) {
+		fprintf(stderr, "sonde: too many output formats\n");
+		return -1;
+	}
+	void *s = ops->create(out, p->opts);
+	if (!s) {
+		fprintf(stderr, "sonde: cannot create the '%s' output\n", ops->name);
+		return -1;
+	}
+	p->sinks[p->nsinks].ops = ops;
+	p->sinks[p->nsinks].sink = s;
+	p->sinks[p->nsinks].out = out;
+	p->nsinks++;
+	return 0;
+}
+
+int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l)
+{
+	if (p->nlisteners == SONDE_PIPE_MAX_LISTENERS)
+		return -1;
+	p->listeners[p->nlisteners++] = *l;
+	return 0;
+}
+
+static void pipe_event(void *ctx, const struct sonde_event *ev)
+{
+	struct sonde_pipe *p = ctx;
+	for (size_t i = 0; i < p->nsinks; i++)
+		p->sinks[i].ops->event(p->sinks[i].sink, ev, &p->session);
+	for (size_t i = 0; i < p->nlisteners; i++)
+		if (p->listeners[i].event)
+			p->listeners[i].event(p->listeners[i].ctx, ev, &p->session);
+}
+
+void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *d)
+{
+	fprintf(f, "%s: offset %" PRIu64 ", frame %" PRIu64 ": %s: %s\n", input_name, d->offset,
+		d->frame, sonde_diag_name(d->code), d->msg ? d->msg : "");
+}
+
+static void pipe_diag(void *ctx, const struct sonde_diag *d)
+{
+	struct sonde_pipe *p = ctx;
+	p->ndiags++;
+	if ((unsigned)d->code < SONDE_D_COUNT)
+		p->diags[d->code]++;
+	else
+		p->diags[SONDE_D_OTHER]++;
+	if (p->diag_out && (p->max_diags == 0 || p->ndiags <= p->max_diags))
+		sonde_diag_print(p->diag_out, p->input_name, d);
+	for (size_t i = 0; i < p->nsinks; i++)
+		if (p->sinks[i].ops->diag)
+			p->sinks[i].ops->diag(p->sinks[i].sink, d, &p->session);
+	for (size_t i = 0; i < p->nlisteners; i++)
+		if (p->listeners[i].diag)
+			p->listeners[i].diag(p->listeners[i].ctx, d, &p->session);
+}
+
+/* Append to a bounded message buffer. */
+static void why_add(char *why, size_t whylen, const char *fmt_name, int score, int first)
+{
+	size_t k = strlen(why);
+	if (k < whylen)
+		snprintf(why + k, whylen - k, "%s%s %d", first ? "" : ", ", fmt_name, score);
+}
+
+const struct sonde_decoder_ops *sonde_pipe_choose(const char *proto, const uint8_t *head, size_t n,
+						  char *why, size_t whylen)
+{
+	if (whylen)
+		why[0] = '\0';
+	if (proto && strcmp(proto, "auto") != 0) {
+		const struct sonde_decoder_ops *d = sonde_decoder_find(proto);
+		if (!d) {
+			snprintf(why, whylen, "unknown protocol '%s' (known:", proto);
+			for (size_t i = 0; sonde_decoders[i]; i++) {
+				size_t k = strlen(why);
+				snprintf(why + k, whylen - k, " %s", sonde_decoders[i]->name);
+			}
+			size_t k = strlen(why);
+			snprintf(why + k, whylen - k, ", or auto)");
+		}
+		return d;
+	}
+	if (!sonde_decoders[0]) {
+		snprintf(why, whylen, "no decoder is built in");
+		return NULL;
+	}
+	if (n == 0) { /* empty input: any decoder reports nothing; prefer our own */
+		const struct sonde_decoder_ops *d = sonde_decoder_find("sonde");
+		return d ? d : sonde_decoders[0];
+	}
+	const struct sonde_decoder_ops *best = NULL, *second = NULL;
+	int best_score = 0, second_score = 0;
+	for (size_t i = 0; sonde_decoders[i]; i++) {
+		const struct sonde_decoder_ops *d = sonde_decoders[i];
+		int s = d->probe ? d->probe(head, n) : 0;
+		if (s < 0)
+			s = 0;
+		if (s > 100)
+			s = 100;
+		if (!best || s > best_score) {
+			second = best;
+			second_score = best_score;
+			best = d;
+			best_score = s;
+		} else if (!second || s > second_score) {
+			second = d;
+			second_score = s;
+		}
+	}
+	if (best_score < SONDE_PROBE_MIN_SCORE) {
+		snprintf(why, whylen, "cannot tell the protocol: no decoder recognises the first %zu bytes (scores: ",
+			 n);
+		for (size_t i = 0; sonde_decoders[i]; i++)
+			why_add(why, whylen, sonde_decoders[i]->name,
+				sonde_decoders[i]->probe ? sonde_decoders[i]->probe(head, n) : 0, i == 0);
+		size_t k = strlen(why);
+		snprintf(why + k, whylen - k, "); use --proto NAME");
+		return NULL;
+	}
+	if (second && second_score + SONDE_PROBE_MARGIN > best_score) {
+		snprintf(why, whylen,
+			 "cannot tell the protocol: ambiguous between %s (%d) and %s (%d); use --proto NAME",
+			 best->name, best_score, second->name, second_score);
+		return NULL;
+	}
+	return best;
+}
+
+static void read_error(struct sonde_pipe *p, const char *name)
+{
+	fprintf(stderr, "sonde: %s: read error at offset %" PRIu64 ": %s\n", name, p->bytes, strerror(errno));
+	p->io_error = 1;
+}
+
+int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *proto)
+{
+	uint8_t *buf = malloc(SONDE_PIPE_CHUNK);
+	if (!buf) {
+		fprintf(stderr, "sonde: out of memory\n");
+		return SONDE_EXIT_IO;
+	}
+	p->input_name = src->name;
+	size_t head = 0;
+	int auto_detect = !proto || strcmp(proto, "auto") == 0;
+	if (auto_detect) {
+		if (sonde_source_read_full(src, buf, SONDE_PROBE_BYTES, &head) < 0)
+			read_error(p, src->name);
+		p->bytes = head;
+	}
+	char why[512];
+	p->dec = sonde_pipe_choose(proto, buf, head, why, sizeof(why));
+	if (!p->dec) {
+		fprintf(stderr, "sonde: %s: %s\n", src->name, why);
+		free(buf);
+		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
+	}
+	p->session.proto = p->dec->name;
+	struct sonde_out out = { pipe_event, pipe_diag, p, &p->session };
+	p->dec_state = p->dec->create(&out, p->opts);
+	if (!p->dec_state) {
+		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);
+		free(buf);
+		return SONDE_EXIT_USAGE;
+	}
+	if (head)
+		p->dec->feed(p->dec_state, buf, head);
+	while (!p->io_error) {
+		ssize_t r = src->read(src, buf, SONDE_PIPE_CHUNK);
+		if (r < 0) {
+			read_error(p, src->name);
+			break;
+		}
+		if (r == 0)
+			break;
+		p->bytes += (uint64_t)r;
+		p->dec->feed(p->dec_state, buf, (size_t)r);
+	}
+	free(buf);
+	p->dec->finish(p->dec_state);
+	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
+		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", src->name,
+			p->ndiags - p->max_diags);
+	int write_error = 0;
+	errno = 0;
+	for (size_t i = 0; i < p->nsinks; i++)
+		if (p->sinks[i].ops->finish && p->sinks[i].ops->finish(p->sinks[i].sink, &p->session) != 0)
+			write_error = 1;
+	if (write_error) {
+		p->write_error = 1;
+		fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
+			errno ? strerror(errno) : "write failed");
+		p->io_error = 1;
+	}
+	if (p->io_error)
+		return SONDE_EXIT_IO;
+	return p->ndiags ? SONDE_EXIT_STREAM : SONDE_EXIT_OK;
+}
+
+void sonde_pipe_destroy(struct sonde_pipe *p)
+{
+	for (size_t i = 0; i < p->nsinks; i++)
+		p->sinks[i].ops->destroy(p->sinks[i].sink);
+	p->nsinks = 0;
+	if (p->dec && p->dec_state)
+		p->dec->destroy(p->dec_state);
+	p->dec_state = NULL;
+}

@@ -1,0 +1,95 @@
+/*
+ * pipe.h -- the generic driver: reads a source in chunks, feeds the chosen
+ * decoder, and fans every event and diagnostic out to the sinks and to the
+ * listeners (statistics, profilers, ...).  Nothing here knows any protocol:
+ * decoders and sinks are reached only through the registry (pipeline.h).
+ *
+ *     struct sonde_pipe p;
+ *     sonde_pipe_init(&p, opts);
+ *     sonde_pipe_add_sink(&p, sonde_sink_find("text"), stdout);
+ *     rc = sonde_pipe_run(&p, &src, "auto");
+ *     sonde_pipe_destroy(&p);
+ */
+#ifndef SONDE_PIPE_H
+#define SONDE_PIPE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+
+struct sonde_source;
+
+/* Exit statuses of the tool (docs/cli.md).  When several apply, the larger
+ * wins: an I/O error hides stream errors. */
+enum sonde_exit {
+	SONDE_EXIT_OK = 0,     /* clean stream */
+	SONDE_EXIT_STREAM = 1, /* the stream had errors; decoded anyway */
+	SONDE_EXIT_USAGE = 2,  /* bad command line (or unknown protocol) */
+	SONDE_EXIT_IO = 3      /* could not read the input or write the output */
+};
+
+/* Anything besides the sinks that wants the decoded stream. */
+struct sonde_listener {
+	void (*event)(void *ctx, const struct sonde_event *ev, const struct sonde_session *s);
+	void (*diag)(void *ctx, const struct sonde_diag *d, const struct sonde_session *s);
+	void *ctx;
+};
+
+#define SONDE_PIPE_MAX_SINKS 8
+#define SONDE_PIPE_MAX_LISTENERS 8
+#define SONDE_PIPE_CHUNK (64u * 1024u)   /* read size */
+#define SONDE_PROBE_BYTES 4096u          /* bytes shown to the probes */
+#define SONDE_PROBE_MIN_SCORE 30         /* below: "not this protocol" */
+#define SONDE_PROBE_MARGIN 10            /* the best must lead the second by this much */
+
+struct sonde_pipe {
+	/* set by the caller (sonde_pipe_init gives defaults) */
+	sonde_opts opts;
+	FILE *diag_out;        /* diagnostics are printed here; NULL = not printed */
+	uint64_t max_diags;    /* print at most this many (0 = all); all are counted */
+	const char *output_name; /* for write-error messages */
+	/* filled in */
+	const struct sonde_decoder_ops *dec;
+	void *dec_state;
+	struct sonde_session session;
+	struct {
+		const struct sonde_sink_ops *ops;
+		void *sink;
+		FILE *out;
+	} sinks[SONDE_PIPE_MAX_SINKS];
+	size_t nsinks;
+	struct sonde_listener listeners[SONDE_PIPE_MAX_LISTENERS];
+	size_t nlisteners;
+	const char *input_name;
+	uint64_t bytes;                 /* bytes read from the source */
+	uint64_t ndiags;
+	uint64_t diags[SONDE_D_COUNT];  /* per code */
+	int io_error;
+	int write_error;       /* a sink reported a write error (already printed) */
+};
+
+void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
+/* Create a sink writing to out.  Returns 0, or -1 if it could not be
+ * created (message printed to stderr). */
+int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out);
+int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
+
+/* Pick the decoder: a registered name, or "auto"/NULL to probe head[0..n).
+ * Returns the decoder, or NULL with a one-line reason in why. */
+const struct sonde_decoder_ops *sonde_pipe_choose(const char *proto, const uint8_t *head, size_t n,
+						  char *why, size_t whylen);
+
+/* Decode the whole source.  proto as for sonde_pipe_choose.  Returns a
+ * SONDE_EXIT_* status; messages go to stderr.  Sinks are finished (flushed)
+ * but not destroyed; the session and counters stay readable until
+ * sonde_pipe_destroy. */
+int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *proto);
+
+/* Print a diagnostic line as the pipeline does ("NAME: offset N, frame F:
+ * code: message"). */
+void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *d);
+
+void sonde_pipe_destroy(struct sonde_pipe *p);
+
+#endif /* SONDE_PIPE_H */

@@ -1,0 +1,438 @@
+/*
+ * sonde_decoder.c -- the decoder of Sonde's own protocol (docs/protocol.md),
+ * exported as sonde_decoder_sonde.
+ *
+ * This file is the arrival side: HDLC framing, sequence numbers, losses and
+ * the hold queue of time reconstruction (§5).  After a loss the 64-bit time
+ * is unknown; frames are then held (bounded, sonde_hold.h) until the next
+ * TIME_SYNC, whose full time lets their times be computed backwards exactly,
+ * and are then replayed through srec_process (sonde_records.c) in stream
+ * order, interleaved with the diagnostics that arrived between them.  A
+ * stream that ends first, or a hold that outgrows its caps, releases frames
+ * with estimated times and says so.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sonde_dec.h"
+#include "sonde_proto.h"
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+static void vdiag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
+		  const char *fmt, va_list ap)
+{
+	char msg[320];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	struct sonde_diag g = { code, offset, frame, count, msg };
+	if (d->out.diag)
+		d->out.diag(d->out.ctx, &g);
+}
+
+void sdec_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
+	       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(d, code, offset, frame, count, fmt, ap);
+	va_end(ap);
+}
+
+void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_t count, const char *fmt, ...)
+{
+	const struct sdec_frame *f = d->cur;
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(d, code, hdlc_offset_of(f->offset, f->esc, f->nesc, idx), f->frame, count, fmt, ap);
+	va_end(ap);
+}
+
+void sdec_target_reset(struct sdec *d)
+{
+	sdict_clear(&d->dict);
+	d->dict_full_reported = 0;
+	sstk_reset(&d->stk);
+	d->T = 0;
+	d->tflags = 0;
+	d->t_known = 0;
+	d->anchor_valid = 0;
+	d->ses->lost_unexplained += d->pending_gap;
+	d->pending_gap = 0;
+	d->drops_base_valid = 1; /* totals count from sonde_init() */
+	d->base_over = d->base_ref = 0;
+}
+
+/* A diagnostic that marks a loss, on the processing side: it resets the
+ * nesting state and, for a sequence gap, adds to the frames a DROPS must
+ * explain. */
+static void process_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
+			 uint64_t count, const char *msg)
+{
+	if (code == SONDE_D_SEQ_GAP)
+		d->pending_gap += count;
+	sstk_reset(&d->stk);
+	sdec_diag(d, code, offset, frame, count, "%s", msg);
+}
+
+/* ---- the hold queue ------------------------------------------------------ */
+
+static void release_one(struct sdec *d)
+{
+	struct shold_item *it = shold_at(&d->hold, 0);
+	uint8_t *data = shold_data(&d->hold, it);
+	if (it->type == SHOLD_DIAG) {
+		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, (const char *)data);
+	} else {
+		uint16_t esc[SDEC_FRAME_MAX];
+		memcpy(esc, data + it->len, it->nesc * sizeof(uint16_t)); /* the ring is byte-aligned */
+		struct sdec_frame f = { data, it->len, it->offset, it->frame, esc, it->nesc,
+					it->timed, it->t, it->tflags };
+		srec_process(d, &f);
+	}
+	shold_pop(&d->hold);
+}
+
+/* Give the oldest held item an estimated time (forwards from the last time
+ * known) and release it. */
+static void release_estimated(struct sdec *d)
+{
+	struct shold_item *it = shold_at(&d->hold, 0);
+	if (it->type == SHOLD_FRAME && it->timed) {
+		if (d->tflags & SONDE_TS_VALID)
+			it->t = d->T + (uint16_t)(it->c - (uint16_t)d->T);
+		else
+			it->t = it->c;
+		it->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
+	}
+	release_one(d);
+}
+
+static uint64_t count_timed(struct sdec *d)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < shold_count(&d->hold); i++)
+		n += shold_at(&d->hold, i)->timed;
+	return n;
+}
+
+/* Release everything held with estimated times; why says why. */
+static void release_all_estimated(struct sdec *d, const char *why)
+{
+	if (!shold_count(&d->hold))
+		return;
+	struct shold_item *first = shold_at(&d->hold, 0);
+	uint64_t n = count_timed(d);
+	if (n)
+		sdec_diag(d, SONDE_D_TIME, first->offset, first->frame, n,
+			  "%llu records after a loss have estimated times: %s", (unsigned long long)n, why);
+	while (shold_count(&d->hold))
+		release_estimated(d);
+}
+
+/* A TIME_SYNC with absolute time abs arrived: the held frames were written
+ * consecutively before it, each less than 65536 ticks before the next, so
+ * their times follow backwards exactly -- up to the latest loss among them;
+ * frames before that loss get the same computation as an estimate.
+ *
+ * One case the protocol's argument misses: a TIME_SYNC written because
+ * 65536 ticks or more passed since the previous timed record (§5 rule 2, or
+ * sonde_time_sync() after a silence) is not less than 65536 ticks after the
+ * last held frame, and the backward times then come out too late by a
+ * multiple of 65536.  The wire does not say why a TIME_SYNC was written, but
+ * the latest exact time before the loss (the anchor) settles it: the
+ * backward time of the earliest frame of the exact stretch is its true time
+ * plus m * 65536, and the true time is not before the anchor, so a result
+ * less than 65536 ticks after the anchor proves m = 0.  Otherwise (a long
+ * loss, or such a TIME_SYNC) the frames get estimates instead, forwards
+ * from the anchor.  Without an anchor (a stream joined mid-way) the
+ * protocol's argument is all there is. */
+static void release_synced(struct sdec *d, uint64_t abs)
+{
+	uint64_t tn = abs;
+	uint16_t cn = (uint16_t)abs;
+	int est = 0;
+	uint64_t n_est = 0;
+	size_t first_est = 0;
+	const struct shold_item *earliest_exact = NULL;
+	for (size_t i = shold_count(&d->hold); i-- > 0;) {
+		struct shold_item *it = shold_at(&d->hold, i);
+		if (it->type == SHOLD_FRAME && it->timed) {
+			uint16_t back = (uint16_t)(cn - it->c);
+			int under = back > tn;
+			it->t = under ? 0 : tn - back;
+			it->tflags = SONDE_TS_VALID | (est || under ? SONDE_TS_ESTIMATED : 0);
+			if (est || under) {
+				n_est++;
+				first_est = i;
+			} else {
+				earliest_exact = it;
+			}
+			tn = it->t;
+			cn = it->c;
+		}
+		if (it->after_break)
+			est = 1;
+	}
+	if (earliest_exact && d->anchor_valid &&
+	    (earliest_exact->t < d->anchor || earliest_exact->t - d->anchor >= 0x10000)) {
+		struct shold_item *first = shold_at(&d->hold, 0);
+		uint64_t n = count_timed(d);
+		sdec_diag(d, SONDE_D_TIME, first->offset, first->frame, n,
+			  "%llu records after a loss have estimated times: the next TIME_SYNC is 65536 ticks or "
+			  "more after the last exact time, so it cannot anchor them (protocol section 5)",
+			  (unsigned long long)n);
+		while (shold_count(&d->hold))
+			release_estimated(d);
+		return;
+	}
+	if (n_est) {
+		struct shold_item *it = shold_at(&d->hold, first_est);
+		sdec_diag(d, SONDE_D_TIME, it->offset, it->frame, n_est,
+			  "%llu records between two losses have estimated times (no TIME_SYNC between the losses)",
+			  (unsigned long long)n_est);
+	}
+	while (shold_count(&d->hold))
+		release_one(d);
+}
+
+/* Room for one more item.  When a cap is hit, the older half of what is
+ * held is released early with estimated times, under one diagnostic that
+ * counts them (so that every estimate is accounted for by a diagnostic). */
+static struct shold_item *hold_push(struct sdec *d, size_t len)
+{
+	struct shold_item *it;
+	while (!(it = shold_push(&d->hold, len))) {
+		size_t n = shold_count(&d->hold);
+		if (!n)
+			return NULL; /* cannot happen: one item always fits */
+		size_t batch = n > 1 ? n / 2 : 1;
+		uint64_t timed = 0;
+		for (size_t i = 0; i < batch; i++)
+			timed += shold_at(&d->hold, i)->timed;
+		struct shold_item *first = shold_at(&d->hold, 0);
+		if (timed)
+			sdec_diag(d, SONDE_D_TIME, first->offset, first->frame, timed,
+				  "%llu records after a loss have estimated times: no TIME_SYNC within %d records "
+				  "(or %u KiB) to anchor them",
+				  (unsigned long long)timed, SHOLD_MAX_ITEMS, SHOLD_RING_BYTES >> 10);
+		while (batch--)
+			release_estimated(d);
+	}
+	it->after_break = (uint8_t)d->brk;
+	d->brk = 0;
+	return it;
+}
+
+/* ---- arrival ------------------------------------------------------------- */
+
+static void submit_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
+			const char *msg)
+{
+	if (!shold_count(&d->hold)) {
+		process_diag(d, code, offset, frame, count, msg);
+		return;
+	}
+	size_t len = strlen(msg) + 1;
+	struct shold_item *it = hold_push(d, len);
+	if (!it)
+		return;
+	it->type = SHOLD_DIAG;
+	it->code = code;
+	it->offset = offset;
+	it->frame = frame;
+	it->count = count;
+	it->len = (uint32_t)len;
+	memcpy(shold_data(&d->hold, it), msg, len);
+}
+
+static void mark_loss(struct sdec *d)
+{
+	d->t_known = 0;
+	d->brk = 1;
+}
+
+static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t offset, uint64_t frame)
+{
+	uint8_t id = b[1];
+	size_t dlen = len - 3;
+	const uint8_t *p = b + 2;
+	struct sdec_frame f = { b, len, offset, frame, d->fr.esc_pos, d->fr.esc_n, 0, 0, 0 };
+
+	if (id == SONDE_REC_TIME_SYNC && dlen == 8 && !d->rejected) {
+		if (shold_count(&d->hold))
+			release_synced(d, sargs_le(p, 8));
+		srec_process(d, &f);
+		d->t_known = 1;
+		d->brk = 0;
+		return;
+	}
+	/* A restart or a change of protocol version ends the timeline: what is
+	 * held cannot be anchored by a TIME_SYNC of the new one. */
+	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 &&
+	    (p[0] != SONDE_PROTO_VERSION || (dlen == 18 && (p[1] & SONDE_INFO_F_RESET)))) {
+		release_all_estimated(d, "the target restarted before a TIME_SYNC");
+		srec_process(d, &f);
+		return;
+	}
+	int timed = !d->rejected && srec_timed(id, dlen, d->addr_size);
+	if (!shold_count(&d->hold) && (d->t_known || !timed)) {
+		srec_process(d, &f);
+		return;
+	}
+	size_t esc_bytes = d->fr.esc_n * sizeof(uint16_t);
+	struct shold_item *it = hold_push(d, len + esc_bytes);
+	if (!it)
+		return;
+	it->type = SHOLD_FRAME;
+	it->timed = (uint8_t)timed;
+	it->c = timed ? (uint16_t)(p[0] | p[1] << 8) : 0;
+	it->offset = offset;
+	it->frame = frame;
+	it->len = (uint32_t)len;
+	it->nesc = (uint32_t)d->fr.esc_n;
+	uint8_t *dst = shold_data(&d->hold, it);
+	memcpy(dst, b, len);
+	memcpy(dst + len, d->fr.esc_pos, esc_bytes);
+}
+
+static const char *status_text(enum hdlc_status st)
+{
+	switch (st) {
+	case HDLC_BAD_CHECKSUM: return "bad checksum";
+	case HDLC_TOO_SHORT: return "frame too short";
+	case HDLC_TOO_LONG: return "frame longer than 1024 bytes";
+	case HDLC_ABORTED: return "frame aborted (escape byte before the flag)";
+	case HDLC_TRUNCATED: return "input ends inside a frame";
+	default: return "bad frame";
+	}
+}
+
+static enum sonde_diag_code status_code(enum hdlc_status st)
+{
+	switch (st) {
+	case HDLC_BAD_CHECKSUM: return SONDE_D_BAD_CHECKSUM;
+	case HDLC_TOO_SHORT: return SONDE_D_TOO_SHORT;
+	case HDLC_TOO_LONG: return SONDE_D_TOO_LONG;
+	case HDLC_ABORTED: return SONDE_D_ABORTED;
+	default: return SONDE_D_TRUNCATED;
+	}
+}
+
+static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t len, uint64_t offset, size_t raw)
+{
+	struct sdec *d = ctx;
+	uint64_t fno = d->nframes++;
+	d->ses->frames++;
+	if (st != HDLC_OK) {
+		char msg[160];
+		enum sonde_diag_code code = status_code(st);
+		if (fno == 0 && st != HDLC_TRUNCATED) {
+			/* no opening flag: whatever precedes the first flag of a
+			 * stream joined mid-way is the tail of a frame */
+			code = SONDE_D_GARBAGE;
+			snprintf(msg, sizeof(msg), "%zu bytes before the first frame boundary discarded (%s; "
+				 "stream joined mid-way?)", raw, status_text(st));
+		} else {
+			snprintf(msg, sizeof(msg), "%s: %zu bytes discarded", status_text(st), raw);
+		}
+		submit_diag(d, code, offset, fno, raw, msg);
+		mark_loss(d);
+		return;
+	}
+	uint8_t seq = b[0], id = b[1];
+	/* An EMPTY frame starts a session (sonde_init) and resets the sequence
+	 * silently, as QSPY does. */
+	if (d->have_seq && id != SONDE_REC_EMPTY && seq != (uint8_t)(d->last_seq + 1)) {
+		char msg[160];
+		uint8_t missing = (uint8_t)(seq - d->last_seq - 1);
+		snprintf(msg, sizeof(msg), "sequence gap: %u frames lost (seq %u after %u)", missing, seq,
+			 d->last_seq);
+		submit_diag(d, SONDE_D_SEQ_GAP, offset, fno, missing, msg);
+		mark_loss(d);
+	}
+	d->have_seq = 1;
+	d->last_seq = seq;
+	submit_frame(d, b, len, offset, fno);
+}
+
+/* ---- the decoder ops ------------------------------------------------------ */
+
+static int opt_uint(sonde_opts opts, const char *key, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	const char *v = sonde_opt_get(opts, key);
+	if (!v)
+		return 0;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 0);
+	if (!*v || *end || x < lo || x > hi || *v == '-') {
+		fprintf(stderr, "sonde: -o %s=%s: expected a number from %llu to %llu\n", key, v,
+			(unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
+{
+	uint64_t freq = 0, asz = 4;
+	if (opt_uint(opts, "ts_freq", 1, UINT32_MAX, &freq) < 0 || opt_uint(opts, "addr_size", 1, 8, &asz) < 0)
+		return NULL;
+	struct sdec *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	if (shold_init(&d->hold) != 0) {
+		free(d);
+		return NULL;
+	}
+	d->out = *out;
+	d->ses = out->session ? out->session : &d->own_session;
+	d->ses->ts_freq = freq;
+	d->ses->addr_size = (uint32_t)asz;
+	d->addr_size = (unsigned)asz;
+	hdlc_init(&d->fr, d->frbuf, sizeof(d->frbuf), on_frame, d);
+	hdlc_track_escapes(&d->fr, d->escbuf, SDEC_FRAME_MAX);
+	sdict_init(&d->dict);
+	sstk_init(&d->stk);
+	for (int i = 0; i < 64; i++)
+		snprintf(d->user_names[i], sizeof(d->user_names[i]), "USER_0x%02X", SONDE_REC_USER_FIRST + i);
+	return d;
+}
+
+static void sdec_feed(void *dec, const uint8_t *buf, size_t n)
+{
+	struct sdec *d = dec;
+	hdlc_feed(&d->fr, buf, n);
+}
+
+static void sdec_finish(void *dec)
+{
+	struct sdec *d = dec;
+	hdlc_finish(&d->fr);
+	release_all_estimated(d, "the input ended before a TIME_SYNC");
+	d->ses->lost_unexplained += d->pending_gap; /* no DROPS came to explain them */
+	d->pending_gap = 0;
+}
+
+static void sdec_destroy(void *dec)
+{
+	struct sdec *d = dec;
+	if (!d)
+		return;
+	shold_free(&d->hold);
+	sdict_free(&d->dict);
+	sstk_free(&d->stk);
+	free(d);
+}
+
+const struct sonde_decoder_ops sonde_decoder_sonde = {
+	.name = "sonde",
+	.desc = "Sonde's own protocol (docs/protocol.md)",
+	.probe = sdec_probe,
+	.create = sdec_create,
+	.feed = sdec_feed,
+	.finish = sdec_finish,
+	.destroy = sdec_destroy,
+};

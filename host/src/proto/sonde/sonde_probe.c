@@ -1,0 +1,87 @@
+/*
+ * sonde_probe.c -- "is this a Sonde stream?" for --proto auto.
+ *
+ * Frames the first bytes and checks each good frame against the record
+ * layouts of protocol §4 (known id, exact length, well-formed argument
+ * lists and dictionary entries).  QS uses the same framing and checksum, so
+ * a good checksum alone proves nothing; what separates the two is that QS
+ * records have other ids and lengths.  A TARGET_INFO of version 1 makes the
+ * decision all but certain.
+ */
+#include <string.h>
+
+#include "sonde_dec.h"
+#include "sonde_proto.h"
+
+struct probe_state {
+	size_t seen;     /* frames, including bad ones */
+	size_t judged;   /* frames that count (not a partial first one, not truncated) */
+	size_t valid;    /* good frames of valid Sonde layout */
+	size_t in_order; /* good frames whose SEQ follows the previous good one */
+	int info;        /* a TARGET_INFO of version 1 */
+	int have_seq;
+	uint8_t last_seq;
+};
+
+static int frame_valid(const uint8_t *b, size_t len, unsigned addr_size)
+{
+	uint8_t id = b[1];
+	const uint8_t *p = b + 2;
+	size_t dlen = len - 3, lo, hi;
+	if (!srec_len_ok(id, dlen, addr_size, &lo, &hi))
+		return 0;
+	if (id == SONDE_REC_DICT)
+		return p[0] >= SONDE_DICT_OBJECT && p[0] <= SONDE_DICT_ENUM_GROUP && p[dlen - 1] == 0 &&
+		       memchr(p + 5, 0, dlen - 5) == p + dlen - 1;
+	if (id == SONDE_REC_LOG || id >= SONDE_REC_USER_FIRST) {
+		struct sonde_arg args[SARGS_MAX];
+		size_t first = id == SONDE_REC_LOG ? 5 : 2, bad;
+		char why[64];
+		sargs_decode(p + first, dlen - first, addr_size, args, SARGS_MAX, &bad, why, sizeof(why));
+		return bad == SIZE_MAX;
+	}
+	return 1;
+}
+
+static void probe_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t len, uint64_t offset, size_t raw)
+{
+	struct probe_state *ps = ctx;
+	(void)offset;
+	(void)raw;
+	size_t idx = ps->seen++;
+	if (st == HDLC_TRUNCATED || (st != HDLC_OK && idx == 0))
+		return; /* cut by the probe window, or joined mid-way */
+	ps->judged++;
+	if (st != HDLC_OK)
+		return;
+	if (ps->have_seq && b[0] == (uint8_t)(ps->last_seq + 1))
+		ps->in_order++;
+	ps->have_seq = 1;
+	ps->last_seq = b[0];
+	if (b[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 && b[2] == SONDE_PROTO_VERSION &&
+	    (b[4] == 4 || b[4] == 8) && b[7] == SONDE_TS_BYTES)
+		ps->info = 1;
+	if (frame_valid(b, len, 4) || frame_valid(b, len, 8))
+		ps->valid++;
+}
+
+int sdec_probe(const uint8_t *buf, size_t n)
+{
+	uint8_t fbuf[SDEC_FRAME_MAX];
+	struct probe_state ps;
+	struct hdlc_framer fr;
+	memset(&ps, 0, sizeof(ps));
+	hdlc_init(&fr, fbuf, sizeof(fbuf), probe_frame, &ps);
+	hdlc_feed(&fr, buf, n);
+	hdlc_finish(&fr);
+	if (ps.judged == 0 || ps.valid == 0)
+		return 0;
+	int score = (int)(90 * ps.valid / ps.judged);
+	if (ps.valid > 1 && ps.in_order * 2 < ps.valid - 1)
+		score /= 2; /* sequence numbers all over the place */
+	if (ps.judged < 3 && score > 25)
+		score = 25; /* too little to go on */
+	if (ps.info && ps.valid * 10 >= ps.judged * 9)
+		score = 100;
+	return score;
+}

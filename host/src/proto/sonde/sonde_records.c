@@ -1,0 +1,543 @@
+/*
+ * sonde_records.c -- one good Sonde frame -> one event (docs/protocol.md §4).
+ *
+ * Runs on the processing side of the decoder: frames arrive here in stream
+ * order, either at once or released from the hold queue with their time
+ * already decided (f->forced).  Everything the records build up --
+ * dictionaries, the ISR and call stacks, the DROPS totals -- changes here,
+ * so replaying held frames gives exactly what decoding them on arrival
+ * would have given.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "event_desc.h"
+#include "sonde_dec.h"
+#include "sonde_proto.h"
+
+static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
+	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
+	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
+	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, 8, 8 },
+	[SONDE_REC_DROPS]        = { "DROPS",        1, 10, 10 },
+	[SONDE_REC_DICT]         = { "DICT",         0, 6, SREC_VAR },
+	[SONDE_REC_ISR_ENTER]    = { "ISR_ENTER",    1, 3, 3 },
+	[SONDE_REC_ISR_EXIT]     = { "ISR_EXIT",     1, 2, 2 },
+	[SONDE_REC_TASK_CREATE]  = { "TASK_CREATE",  1, 4, 4 },
+	[SONDE_REC_TASK_IN]      = { "TASK_IN",      1, 3, 3 },
+	[SONDE_REC_TASK_OUT]     = { "TASK_OUT",     1, 4, 4 },
+	[SONDE_REC_TASK_READY]   = { "TASK_READY",   1, 3, 3 },
+	[SONDE_REC_IDLE]         = { "IDLE",         1, 2, 2 },
+	[SONDE_REC_MARK]         = { "MARK",         1, 3, 3 },
+	[SONDE_REC_MARK_BEGIN]   = { "MARK_BEGIN",   1, 3, 3 },
+	[SONDE_REC_MARK_END]     = { "MARK_END",     1, 3, 3 },
+	[SONDE_REC_COUNTER]      = { "COUNTER",      1, 4, 11 },
+	[SONDE_REC_FUNC_ENTER]   = { "FUNC_ENTER",   1, 4, 4 },
+	[SONDE_REC_FUNC_ENTER_A] = { "FUNC_ENTER_A", 1, SREC_ADDR, SREC_ADDR },
+	[SONDE_REC_FUNC_EXIT]    = { "FUNC_EXIT",    1, 2, 2 },
+	[SONDE_REC_LOG]          = { "LOG",          1, 5, SREC_VAR },
+};
+
+static const struct srec_layout user_layout = { "USER", 1, 2, SREC_VAR };
+
+const struct srec_layout *srec_layout(uint8_t id)
+{
+	if (id >= SONDE_REC_USER_FIRST && id <= SONDE_REC_USER_LAST)
+		return &user_layout;
+	if (id <= SONDE_REC_LOG)
+		return &layouts[id];
+	return NULL;
+}
+
+int srec_len_ok(uint8_t id, size_t dlen, unsigned addr_size, size_t *lo, size_t *hi)
+{
+	const struct srec_layout *l = srec_layout(id);
+	if (!l)
+		return 0;
+	size_t mn = l->min, mx = l->max;
+	if (mn == SREC_ADDR)
+		mn = mx = 2 + (size_t)addr_size;
+	else if (mx == SREC_VAR)
+		mx = SIZE_MAX;
+	*lo = mn;
+	*hi = mx;
+	return dlen >= mn && dlen <= mx;
+}
+
+int srec_timed(uint8_t id, size_t dlen, unsigned addr_size)
+{
+	const struct srec_layout *l = srec_layout(id);
+	size_t lo, hi;
+	return l && l->timed && srec_len_ok(id, dlen, addr_size, &lo, &hi);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)sargs_le(p, 4);
+}
+
+static void emit(struct sdec *d, const struct sonde_event *ev)
+{
+	if (d->out.event)
+		d->out.event(d->out.ctx, ev);
+}
+
+static void ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
+		    const char *name)
+{
+	/* Copied from a zeroed template rather than memset: this runs for every
+	 * record, and a copy of a known size becomes a few vector moves where
+	 * memset became a slow "rep stos". */
+	static const struct sonde_event zero;
+	*ev = zero;
+	ev->kind = k;
+	ev->rec_id = f->b[1];
+	ev->rec_name = name;
+	ev->core = d->core;
+	ev->offset = f->offset;
+	ev->frame = f->frame;
+	ev->seq = f->b[0];
+	ev->ts = d->T;
+	ev->ts_flags = d->tflags;
+}
+
+/* The 64-bit time of a timed record with compact time c (protocol §5). */
+static void take_time(struct sdec *d, const struct sdec_frame *f, uint16_t c)
+{
+	if (f->forced) {
+		d->T = f->t;
+		d->tflags = f->tflags;
+	} else if (d->tflags & SONDE_TS_VALID) {
+		d->T += (uint16_t)(c - (uint16_t)d->T);
+	} else { /* cannot happen when the hold logic did its job; stay safe */
+		d->T = c;
+		d->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
+	}
+	if (d->tflags == SONDE_TS_VALID) {
+		d->anchor = d->T;
+		d->anchor_valid = 1;
+	}
+}
+
+/* Name of an object id: its own kind first, then the generic OBJECT kind
+ * (all objects share one id space, protocol §4). */
+static const char *obj_name(const struct sdec *d, unsigned kind, uint32_t id)
+{
+	const char *n = sdict_get(&d->dict, kind, id);
+	return n ? n : sdict_get(&d->dict, SONDE_DICT_OBJECT, id);
+}
+
+/* DICT ids are 32 bits: 8-byte addresses are matched on their low half. */
+static const char *func_name(const struct sdec *d, uint64_t fn)
+{
+	return sdict_get(&d->dict, SONDE_DICT_FUNCTION, (uint32_t)fn);
+}
+
+static void resolve_args(struct sdec *d, struct sonde_arg *a, size_t n)
+{
+	static const unsigned obj_kinds[] = {
+		SONDE_DICT_OBJECT, SONDE_DICT_TASK, SONDE_DICT_ISR, SONDE_DICT_MARKER, SONDE_DICT_COUNTER,
+	};
+	for (size_t i = 0; i < n; i++) {
+		switch (a[i].type) {
+		case SONDE_A_OBJ:
+			for (size_t k = 0; k < sizeof(obj_kinds) / sizeof(obj_kinds[0]) && !a[i].resolved; k++)
+				a[i].resolved = sdict_get(&d->dict, obj_kinds[k], (uint32_t)a[i].v.u);
+			break;
+		case SONDE_A_FUNC:
+			a[i].resolved = func_name(d, a[i].v.u);
+			break;
+		case SONDE_A_ENUM:
+			a[i].resolved = sdict_get(&d->dict, SONDE_DICT_ENUM, a[i].group << 8 | (uint32_t)a[i].v.u);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Decode the typed arguments at DATA index first; report a malformed list
+ * at the exact byte.  Returns the number of arguments. */
+static size_t take_args(struct sdec *d, const struct sdec_frame *f, size_t first, struct sonde_event *ev)
+{
+	const uint8_t *data = f->b + 2;
+	size_t dlen = f->len - 3, bad;
+	char why[128];
+	size_t n = sargs_decode(data + first, dlen - first, d->addr_size, d->args, SARGS_MAX, &bad, why,
+				sizeof(why));
+	resolve_args(d, d->args, n);
+	if (bad != SIZE_MAX) {
+		ev->flags |= SONDE_EVF_MALFORMED;
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + first + bad, 1, "%s: %s", ev->rec_name, why);
+	}
+	ev->args = d->args;
+	ev->nargs = n;
+	return n;
+}
+
+static struct sonde_arg *add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
+				 uint64_t v)
+{
+	struct sonde_arg *a = &d->args[ev->nargs++];
+	memset(a, 0, sizeof(*a));
+	a->type = t;
+	a->name = name;
+	a->v.u = v;
+	ev->args = d->args;
+	return a;
+}
+
+static void add_str_arg(struct sdec *d, struct sonde_event *ev, const char *name, const char *s)
+{
+	struct sonde_arg *a = add_arg(d, ev, name, SONDE_A_STR, 0);
+	a->v.mem.p = (const uint8_t *)s;
+	a->v.mem.n = strlen(s);
+}
+
+/* ---- records with more than a field or two ------------------------------ */
+
+static const char *mode_name(unsigned m)
+{
+	static const char *const names[] = { "overwrite", "drop-newest", "snapshot", "post-mortem" };
+	return m < 4 ? names[m] : "unknown";
+}
+
+static void target_info(struct sdec *d, const struct sdec_frame *f)
+{
+	const uint8_t *p = f->b + 2;
+	struct sonde_event ev;
+	uint8_t flags = p[1], asz = p[2];
+	if (asz < 1 || asz > 8) {
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 2, 1,
+			     "TARGET_INFO: address size %u not supported (1..8); keeping %u", asz, d->addr_size);
+		asz = (uint8_t)d->addr_size;
+	}
+	if (p[5] != SONDE_TS_BYTES)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 5, 1,
+			     "TARGET_INFO: compact timestamp of %u bytes not supported (2); times will be wrong",
+			     p[5]);
+	d->rejected = 0;
+	if (flags & SONDE_INFO_F_RESET)
+		sdec_target_reset(d);
+	d->addr_size = asz;
+	d->core = p[4];
+	struct sonde_session *s = d->ses;
+	s->version = p[0];
+	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
+	s->addr_size = asz;
+	s->buffer_mode = p[3];
+	s->ts_freq = le32(p + 6);
+	s->buffer_size = le32(p + 10);
+	s->build_id = le32(p + 14);
+
+	ev_init(d, &ev, f, SONDE_EV_INFO, "TARGET_INFO");
+	add_arg(d, &ev, "version", SONDE_A_U8, p[0]);
+	add_arg(d, &ev, "big_endian", SONDE_A_BOOL, s->big_endian);
+	add_arg(d, &ev, "reset", SONDE_A_BOOL, (flags & SONDE_INFO_F_RESET) != 0);
+	add_arg(d, &ev, "addr_size", SONDE_A_U8, p[2]);
+	add_str_arg(d, &ev, "mode", mode_name(p[3]));
+	add_arg(d, &ev, "core", SONDE_A_U8, p[4]);
+	add_arg(d, &ev, "ts_size", SONDE_A_U8, p[5]);
+	add_arg(d, &ev, "ts_freq", SONDE_A_U32, s->ts_freq);
+	add_arg(d, &ev, "buffer_size", SONDE_A_U32, s->buffer_size);
+	add_arg(d, &ev, "build_id", SONDE_A_HEX, s->build_id);
+	emit(d, &ev);
+}
+
+/* DROPS: split the frames lost in sequence gaps since the last DROPS into
+ * target losses (the increase of "overwritten") and link losses (the rest)
+ * -- protocol §2.  Exact: nothing is guessed. */
+static void drops(struct sdec *d, const struct sdec_frame *f)
+{
+	const uint8_t *p = f->b + 2;
+	struct sonde_event ev;
+	uint32_t over = le32(p + 2), ref = le32(p + 6);
+	take_time(d, f, le16(p));
+	ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
+	ev.value = over;
+	ev.obj2 = ref;
+	struct sonde_session *s = d->ses;
+	if (d->drops_base_valid) {
+		uint32_t d_over = over - d->base_over, d_ref = ref - d->base_ref;
+		uint64_t target = d_over < d->pending_gap ? d_over : d->pending_gap;
+		uint64_t link = d->pending_gap - target;
+		s->drops_overwritten += d_over;
+		s->drops_refused += d_ref;
+		s->lost_link += link;
+		add_arg(d, &ev, "overwritten", SONDE_A_U32, d_over);
+		add_arg(d, &ev, "refused", SONDE_A_U32, d_ref);
+		add_arg(d, &ev, "link_lost", SONDE_A_U64, link);
+	} else {
+		/* joined mid-way: these totals are the baseline; the gaps before
+		 * them cannot be split */
+		s->lost_unexplained += d->pending_gap;
+		add_arg(d, &ev, "unexplained", SONDE_A_U64, d->pending_gap);
+	}
+	d->pending_gap = 0;
+	d->drops_base_valid = 1;
+	d->base_over = over;
+	d->base_ref = ref;
+	emit(d, &ev);
+}
+
+static void dict(struct sdec *d, const struct sdec_frame *f)
+{
+	const uint8_t *p = f->b + 2;
+	size_t dlen = f->len - 3;
+	unsigned kind = p[0];
+	uint32_t id = le32(p + 1);
+	const char *kname = kind ? sdict_kind_name(kind) : NULL;
+	if (!kname) {
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2, 1, "DICT: unknown kind %u", kind);
+		return;
+	}
+	const uint8_t *nul = memchr(p + 5, 0, dlen - 5);
+	if (!nul) {
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + dlen, 1, "DICT: name not NUL-terminated");
+		return;
+	}
+	size_t nlen = (size_t)(nul - (p + 5));
+	if (5 + nlen + 1 != dlen) {
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 5 + nlen + 1, 1, "DICT: %zu bytes after the name",
+			     dlen - (5 + nlen + 1));
+		return;
+	}
+	if (sdict_set(&d->dict, kind, id, (const char *)p + 5, nlen) != 0 && !d->dict_full_reported) {
+		d->dict_full_reported = 1;
+		sdec_diag_at(d, SONDE_D_OTHER, 0, 1,
+			     "dictionary full (%u entries, %u MiB of names): later entries are ignored",
+			     SDICT_MAX_ENTRIES, SDICT_MAX_BYTES >> 20);
+	}
+	struct sonde_event ev;
+	ev_init(d, &ev, f, SONDE_EV_DICT, "DICT");
+	ev.obj = id;
+	ev.obj2 = kind;
+	ev.obj2_name = kname;
+	ev.text = (const char *)p + 5; /* NUL-terminated on the wire */
+	emit(d, &ev);
+}
+
+static void log_record(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+{
+	const uint8_t *p = f->b + 2;
+	uint16_t fmt_id = le16(p + 3);
+	ev->level = p[2];
+	ev->obj = fmt_id;
+	size_t n = take_args(d, f, 5, ev);
+	const char *fmt = sdict_get(&d->dict, SONDE_DICT_FORMAT, fmt_id);
+	if (fmt) {
+		slog_format(d->text, sizeof(d->text), fmt, strlen(fmt), d->args, n);
+	} else {
+		/* format not (yet) known: show its number and the arguments */
+		char unknown[32];
+		size_t k = 0;
+		memcpy(unknown, "<format ", 8);
+		k = 8;
+		char digits[8];
+		size_t nd = 0;
+		uint16_t v = fmt_id;
+		do {
+			digits[nd++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		while (nd)
+			unknown[k++] = digits[--nd];
+		unknown[k++] = '>';
+		slog_format(d->text, sizeof(d->text), unknown, k, d->args, n);
+	}
+	ev->text = d->text;
+}
+
+static void counter(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+{
+	const uint8_t *p = f->b + 2;
+	size_t n = f->len - 3 - 3;
+	uint64_t v = sargs_le(p + 3, n);
+	unsigned shift = (unsigned)(64 - 8 * n);
+	ev->obj = p[2];
+	ev->obj_name = obj_name(d, SONDE_DICT_COUNTER, p[2]);
+	ev->value = (int64_t)(v << shift) >> shift;
+}
+
+static const char *reason_name(unsigned r)
+{
+	static const char *const names[] = { "preempted", "blocked", "suspended", "deleted" };
+	return r < 4 ? names[r] : NULL;
+}
+
+/* ---- the dispatcher ------------------------------------------------------ */
+
+void srec_process(struct sdec *d, const struct sdec_frame *f)
+{
+	uint8_t id = f->b[1];
+	const uint8_t *p = f->b + 2;
+	size_t dlen = f->len - 3;
+	d->cur = f;
+	if (d->rejected && id != SONDE_REC_TARGET_INFO)
+		return; /* unsupported version: nothing is decoded */
+	const struct srec_layout *l = srec_layout(id);
+	if (!l) {
+		sdec_diag(d, SONDE_D_UNKNOWN_RECORD, f->offset, f->frame, 1,
+			  "unknown record id 0x%02X (%zu data bytes) skipped", id, dlen);
+		return;
+	}
+	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 && p[0] != SONDE_PROTO_VERSION) {
+		sdec_diag_at(d, SONDE_D_VERSION, 2, 1,
+			     "TARGET_INFO: protocol version %u is not supported (this decoder knows version %u); "
+			     "nothing is decoded until a TARGET_INFO of version %u",
+			     p[0], SONDE_PROTO_VERSION, SONDE_PROTO_VERSION);
+		d->rejected = 1;
+		d->t_known = 0;
+		return;
+	}
+	size_t lo, hi;
+	if (!srec_len_ok(id, dlen, d->addr_size, &lo, &hi)) {
+		const char *name = id >= SONDE_REC_USER_FIRST ? "user record" : l->name;
+		if (hi == SIZE_MAX)
+			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + dlen, 1, "%s: %zu data bytes, expected at least %zu",
+				     name, dlen, lo);
+		else if (lo == hi)
+			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (dlen < lo ? dlen : lo), 1,
+				     "%s: %zu data bytes, expected %zu", name, dlen, lo);
+		else
+			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (dlen < lo ? dlen : hi), 1,
+				     "%s: %zu data bytes, expected %zu to %zu", name, dlen, lo, hi);
+		return;
+	}
+
+	struct sonde_event ev;
+	switch (id) {
+	case SONDE_REC_TARGET_INFO:
+		target_info(d, f);
+		return;
+	case SONDE_REC_TIME_SYNC:
+		d->T = sargs_le(p, 8);
+		d->tflags = SONDE_TS_VALID;
+		d->t_known = 1;
+		d->anchor = d->T;
+		d->anchor_valid = 1;
+		ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, l->name);
+		emit(d, &ev);
+		return;
+	case SONDE_REC_DROPS:
+		drops(d, f);
+		return;
+	case SONDE_REC_DICT:
+		dict(d, f);
+		return;
+	case SONDE_REC_EMPTY:
+		ev_init(d, &ev, f, SONDE_EV_INFO, l->name);
+		emit(d, &ev);
+		return;
+	default:
+		break;
+	}
+
+	/* timed records */
+	take_time(d, f, le16(p));
+	static const enum sonde_ev_kind kinds[SONDE_REC_LOG + 1] = {
+		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
+		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
+		[SONDE_REC_TASK_OUT] = SONDE_EV_TASK_OUT,     [SONDE_REC_TASK_READY] = SONDE_EV_TASK_READY,
+		[SONDE_REC_IDLE] = SONDE_EV_IDLE,             [SONDE_REC_MARK] = SONDE_EV_MARK,
+		[SONDE_REC_MARK_BEGIN] = SONDE_EV_MARK_BEGIN, [SONDE_REC_MARK_END] = SONDE_EV_MARK_END,
+		[SONDE_REC_COUNTER] = SONDE_EV_COUNTER,       [SONDE_REC_FUNC_ENTER] = SONDE_EV_FUNC_ENTER,
+		[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
+		[SONDE_REC_LOG] = SONDE_EV_LOG,
+	};
+	if (id >= SONDE_REC_USER_FIRST) {
+		ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
+		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
+		ev.rec_name = name ? name : d->user_names[id - SONDE_REC_USER_FIRST];
+		take_args(d, f, 2, &ev);
+		emit(d, &ev);
+		return;
+	}
+	ev_init(d, &ev, f, kinds[id], l->name);
+	uint8_t obj = dlen > 2 ? p[2] : 0;
+	switch (id) {
+	case SONDE_REC_ISR_ENTER:
+		ev.obj = obj;
+		ev.obj_name = obj_name(d, SONDE_DICT_ISR, obj);
+		ev.value = sstk_isr_enter(&d->stk, obj);
+		break;
+	case SONDE_REC_ISR_EXIT: {
+		uint8_t isr = 0;
+		int known;
+		ev.value = sstk_isr_exit(&d->stk, &isr, &known);
+		if (known) {
+			ev.obj = isr;
+			ev.obj_name = obj_name(d, SONDE_DICT_ISR, isr);
+		} else {
+			ev.flags |= SONDE_EVF_NO_OBJ;
+		}
+		break;
+	}
+	case SONDE_REC_TASK_CREATE:
+	case SONDE_REC_TASK_IN:
+	case SONDE_REC_TASK_OUT:
+	case SONDE_REC_TASK_READY:
+		ev.obj = obj;
+		ev.obj_name = obj_name(d, SONDE_DICT_TASK, obj);
+		if (id == SONDE_REC_TASK_CREATE) {
+			ev.obj2 = p[3];
+		} else if (id == SONDE_REC_TASK_OUT) {
+			ev.obj2 = p[3];
+			ev.obj2_name = reason_name(p[3]);
+			sstk_task_out(&d->stk, obj, p[3] == SONDE_TASK_DELETED);
+		} else if (id == SONDE_REC_TASK_IN) {
+			sstk_task_in(&d->stk, obj);
+		}
+		break;
+	case SONDE_REC_IDLE:
+		sstk_idle(&d->stk);
+		break;
+	case SONDE_REC_MARK:
+	case SONDE_REC_MARK_BEGIN:
+	case SONDE_REC_MARK_END:
+		ev.obj = obj;
+		ev.obj_name = obj_name(d, SONDE_DICT_MARKER, obj);
+		break;
+	case SONDE_REC_COUNTER:
+		counter(d, f, &ev);
+		break;
+	case SONDE_REC_FUNC_ENTER:
+		ev.obj = le16(p + 2);
+		ev.obj_name = func_name(d, ev.obj);
+		ev.value = sstk_func_enter(&d->stk, ev.obj, 0);
+		break;
+	case SONDE_REC_FUNC_ENTER_A:
+		ev.obj = sargs_le(p + 2, d->addr_size);
+		ev.obj_name = func_name(d, ev.obj);
+		ev.flags |= SONDE_EVF_ADDR;
+		ev.value = sstk_func_enter(&d->stk, ev.obj, 1);
+		break;
+	case SONDE_REC_FUNC_EXIT: {
+		struct sstk_call c;
+		int known;
+		ev.value = sstk_func_exit(&d->stk, &c, &known);
+		if (known) {
+			ev.obj = c.fn;
+			ev.obj_name = func_name(d, c.fn);
+			if (c.addr)
+				ev.flags |= SONDE_EVF_ADDR;
+		} else {
+			ev.flags |= SONDE_EVF_NO_OBJ;
+		}
+		break;
+	}
+	case SONDE_REC_LOG:
+		log_record(d, f, &ev);
+		break;
+	default:
+		break;
+	}
+	emit(d, &ev);
+}

@@ -1,0 +1,224 @@
+/*
+ * sink_jsonl.c -- "--format jsonl": one JSON object per event and line.
+ *
+ * Every object has offset, frame, seq, ts (null when the record has no
+ * time), seconds (null when unknown), estimated, core, kind, rec_id and
+ * record; then the fields of its kind under the same names as in the text
+ * format (isr, isr_name, depth, ...), level/level_name, the message, and
+ * "args" as an array of {name?, type, value, resolved?, group?}.  Strings
+ * are JSON-escaped; bytes that are not UTF-8 become \u00XX.  Non-finite
+ * floats are null.  Diagnostics go to stderr, not here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_desc.h"
+#include "pipeline.h"
+#include "sinkfmt.h"
+
+struct jsonl_sink {
+	FILE *out;
+	struct sbuf line;
+	int error;
+};
+
+static void *jsonl_create(FILE *out, sonde_opts opts)
+{
+	(void)opts;
+	struct jsonl_sink *j = calloc(1, sizeof(*j));
+	if (!j)
+		return NULL;
+	j->out = out;
+	sbuf_init(&j->line);
+	return j;
+}
+
+static void key(struct sbuf *b, const char *k)
+{
+	sbuf_str(b, ",\"");
+	sbuf_str(b, k);
+	sbuf_str(b, "\":");
+}
+
+static void key_suffix(struct sbuf *b, const char *k, const char *suffix)
+{
+	sbuf_str(b, ",\"");
+	sbuf_str(b, k);
+	sbuf_str(b, suffix);
+	sbuf_str(b, "\":");
+}
+
+static void jstr(struct sbuf *b, const char *s)
+{
+	sbuf_json_str(b, s, strlen(s));
+}
+
+static void jdouble(struct sbuf *b, double v, int is_f32)
+{
+	if (!isfinite(v))
+		sbuf_str(b, "null");
+	else
+		sbuf_double(b, v, is_f32);
+}
+
+static void json_arg(struct sbuf *b, const struct sonde_arg *a)
+{
+	static const char hx[] = "0123456789abcdef";
+	sbuf_char(b, '{');
+	if (a->name) {
+		sbuf_str(b, "\"name\":");
+		jstr(b, a->name);
+		sbuf_char(b, ',');
+	}
+	sbuf_str(b, "\"type\":\"");
+	sbuf_str(b, sonde_arg_type_name(a->type));
+	sbuf_str(b, "\",\"value\":");
+	switch (a->type) {
+	case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
+		sbuf_i64(b, a->v.i);
+		break;
+	case SONDE_A_F32: case SONDE_A_F64:
+		jdouble(b, a->v.f, a->type == SONDE_A_F32);
+		break;
+	case SONDE_A_STR:
+		sbuf_json_str(b, (const char *)a->v.mem.p, a->v.mem.n);
+		break;
+	case SONDE_A_MEM:
+		sbuf_char(b, '"');
+		for (size_t i = 0; i < a->v.mem.n; i++) {
+			char h[2] = { hx[a->v.mem.p[i] >> 4], hx[a->v.mem.p[i] & 15] };
+			sbuf_put(b, h, 2);
+		}
+		sbuf_char(b, '"');
+		break;
+	case SONDE_A_BOOL:
+		sbuf_str(b, a->v.u ? "true" : "false");
+		break;
+	default:
+		sbuf_u64(b, a->v.u);
+		break;
+	}
+	if (a->type == SONDE_A_ENUM) {
+		sbuf_str(b, ",\"group\":");
+		sbuf_u64(b, a->group);
+	}
+	if (a->resolved) {
+		sbuf_str(b, ",\"resolved\":");
+		jstr(b, a->resolved);
+	}
+	sbuf_char(b, '}');
+}
+
+static void jsonl_event(void *sink, const struct sonde_event *ev, const struct sonde_session *s)
+{
+	struct jsonl_sink *j = sink;
+	struct sbuf *b = &j->line;
+	const struct sonde_ev_desc *dd = sonde_ev_desc(ev->kind);
+	int valid = (ev->ts_flags & SONDE_TS_VALID) != 0;
+
+	sbuf_str(b, "{\"offset\":");
+	sbuf_u64(b, ev->offset);
+	key(b, "frame");
+	sbuf_u64(b, ev->frame);
+	key(b, "seq");
+	sbuf_u64(b, ev->seq);
+	key(b, "ts");
+	if (valid)
+		sbuf_u64(b, ev->ts);
+	else
+		sbuf_str(b, "null");
+	key(b, "seconds");
+	if (valid && s && s->ts_freq)
+		sbuf_seconds(b, ev->ts, s->ts_freq);
+	else
+		sbuf_str(b, "null");
+	key(b, "estimated");
+	sbuf_str(b, (ev->ts_flags & SONDE_TS_ESTIMATED) ? "true" : "false");
+	key(b, "core");
+	sbuf_u64(b, ev->core);
+	key(b, "kind");
+	jstr(b, dd->name);
+	key(b, "rec_id");
+	sbuf_u64(b, ev->rec_id);
+	key(b, "record");
+	jstr(b, ev->rec_name ? ev->rec_name : dd->name);
+	if (dd->obj_key) {
+		key(b, dd->obj_key);
+		if (ev->flags & SONDE_EVF_NO_OBJ)
+			sbuf_str(b, "null");
+		else
+			sbuf_u64(b, ev->obj);
+		if (ev->obj_name) {
+			key_suffix(b, dd->obj_key, "_name");
+			jstr(b, ev->obj_name);
+		}
+		if (ev->flags & SONDE_EVF_ADDR)
+			sbuf_str(b, ",\"address\":true");
+	}
+	if (dd->obj2_key) {
+		key(b, dd->obj2_key);
+		sbuf_u64(b, ev->obj2);
+		if (ev->obj2_name) {
+			key_suffix(b, dd->obj2_key, "_name");
+			jstr(b, ev->obj2_name);
+		}
+	}
+	if (dd->value_key) {
+		key(b, dd->value_key);
+		sbuf_i64(b, ev->value);
+	}
+	if (dd->has_level) {
+		key(b, "level");
+		sbuf_u64(b, ev->level);
+		const char *ln = sonde_level_name(ev->level);
+		if (ln) {
+			key(b, "level_name");
+			jstr(b, ln);
+		}
+	}
+	if (dd->text_key && ev->text) {
+		key(b, dd->text_key);
+		jstr(b, ev->text);
+	}
+	if (ev->flags & SONDE_EVF_MALFORMED)
+		sbuf_str(b, ",\"malformed\":true");
+	if (ev->nargs) {
+		sbuf_str(b, ",\"args\":[");
+		for (size_t i = 0; i < ev->nargs; i++) {
+			if (i)
+				sbuf_char(b, ',');
+			json_arg(b, &ev->args[i]);
+		}
+		sbuf_char(b, ']');
+	}
+	sbuf_str(b, "}\n");
+	if (sbuf_write(b, j->out) != 0)
+		j->error = 1;
+}
+
+static int jsonl_finish(void *sink, const struct sonde_session *s)
+{
+	(void)s;
+	struct jsonl_sink *j = sink;
+	if (fflush(j->out) != 0 || ferror(j->out))
+		j->error = 1;
+	return j->error ? -1 : 0;
+}
+
+static void jsonl_destroy(void *sink)
+{
+	struct jsonl_sink *j = sink;
+	sbuf_free(&j->line);
+	free(j);
+}
+
+const struct sonde_sink_ops sonde_sink_jsonl = {
+	.name = "jsonl",
+	.desc = "one JSON object per event and line",
+	.create = jsonl_create,
+	.event = jsonl_event,
+	.diag = NULL,
+	.finish = jsonl_finish,
+	.destroy = jsonl_destroy,
+};

@@ -1,0 +1,274 @@
+/*
+ * sinkfmt.c -- renderings shared by the text, JSONL and CSV sinks.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sinkfmt.h"
+
+void sbuf_init(struct sbuf *b)
+{
+	b->p = NULL;
+	b->n = b->cap = 0;
+	b->oom = 0;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->p);
+	sbuf_init(b);
+}
+
+int sbuf_grow(struct sbuf *b, size_t more)
+{
+	if (b->n + more <= b->cap)
+		return 0;
+	size_t ncap = b->cap ? b->cap : 256;
+	while (ncap < b->n + more)
+		ncap *= 2;
+	char *np = realloc(b->p, ncap);
+	if (!np) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = np;
+	b->cap = ncap;
+	return 0;
+}
+
+void sbuf_u64(struct sbuf *b, uint64_t v)
+{
+	char tmp[24];
+	size_t k = sizeof(tmp);
+	do {
+		tmp[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sbuf_put(b, tmp + k, sizeof(tmp) - k);
+}
+
+void sbuf_i64(struct sbuf *b, int64_t v)
+{
+	if (v < 0) {
+		sbuf_char(b, '-');
+		sbuf_u64(b, 0 - (uint64_t)v);
+	} else {
+		sbuf_u64(b, (uint64_t)v);
+	}
+}
+
+void sbuf_hex(struct sbuf *b, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	char tmp[18];
+	size_t k = sizeof(tmp);
+	do {
+		tmp[--k] = hx[v & 15];
+		v >>= 4;
+	} while (v);
+	tmp[--k] = 'x';
+	tmp[--k] = '0';
+	sbuf_put(b, tmp + k, sizeof(tmp) - k);
+}
+
+void sbuf_double(struct sbuf *b, double v, int is_f32)
+{
+	if (isnan(v)) {
+		sbuf_str(b, "nan");
+		return;
+	}
+	if (isinf(v)) {
+		sbuf_str(b, v < 0 ? "-inf" : "inf");
+		return;
+	}
+	char tmp[40];
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		double back = strtod(tmp, NULL);
+		if (is_f32 ? (float)back == (float)v : back == v)
+			break;
+	}
+	sbuf_str(b, tmp);
+}
+
+void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq)
+{
+	if (!freq)
+		return;
+	uint64_t sec = ticks / freq;
+	unsigned __int128 frac = (unsigned __int128)(ticks % freq) * 1000000000u / freq;
+	char tmp[12];
+	uint32_t f = (uint32_t)frac;
+	sbuf_u64(b, sec);
+	tmp[0] = '.';
+	for (int i = 9; i >= 1; i--) {
+		tmp[i] = (char)('0' + f % 10);
+		f /= 10;
+	}
+	sbuf_put(b, tmp, 10);
+}
+
+void sbuf_name(struct sbuf *b, const char *s)
+{
+	static const char hx[] = "0123456789abcdef";
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7F) {
+			char e[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
+			sbuf_put(b, e, 4);
+		} else {
+			sbuf_char(b, (char)c);
+		}
+	}
+}
+
+void sbuf_cquote(struct sbuf *b, const char *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	sbuf_char(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': sbuf_put(b, "\\\"", 2); break;
+		case '\\': sbuf_put(b, "\\\\", 2); break;
+		case '\n': sbuf_put(b, "\\n", 2); break;
+		case '\r': sbuf_put(b, "\\r", 2); break;
+		case '\t': sbuf_put(b, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7F) {
+				char e[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
+				sbuf_put(b, e, 4);
+			} else {
+				sbuf_char(b, (char)c);
+			}
+		}
+	}
+	sbuf_char(b, '"');
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t min, cp;
+	if (c >= 0xC2 && c <= 0xDF) { len = 2; min = 0x80; cp = c & 0x1F; }
+	else if (c >= 0xE0 && c <= 0xEF) { len = 3; min = 0x800; cp = c & 0x0F; }
+	else if (c >= 0xF0 && c <= 0xF4) { len = 4; min = 0x10000; cp = c & 0x07; }
+	else return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+void sbuf_json_str(struct sbuf *b, const char *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	sbuf_char(b, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		if (c >= 0x80) {
+			size_t l = utf8_len(u + i, n - i);
+			if (l) {
+				sbuf_put(b, s + i, l);
+				i += l;
+				continue;
+			}
+		}
+		switch (c) {
+		case '"': sbuf_put(b, "\\\"", 2); break;
+		case '\\': sbuf_put(b, "\\\\", 2); break;
+		case '\n': sbuf_put(b, "\\n", 2); break;
+		case '\r': sbuf_put(b, "\\r", 2); break;
+		case '\t': sbuf_put(b, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c >= 0x7F) {
+				char e[6] = { '\\', 'u', '0', '0', hx[c >> 4], hx[c & 15] };
+				sbuf_put(b, e, 6);
+			} else {
+				sbuf_char(b, (char)c);
+			}
+		}
+		i++;
+	}
+	sbuf_char(b, '"');
+}
+
+static void with_name(struct sbuf *b, const char *name)
+{
+	if (name) {
+		sbuf_char(b, '(');
+		sbuf_name(b, name);
+		sbuf_char(b, ')');
+	}
+}
+
+void sbuf_arg_text(struct sbuf *b, const struct sonde_arg *a)
+{
+	static const char hx[] = "0123456789abcdef";
+	switch (a->type) {
+	case SONDE_A_U8: case SONDE_A_U16: case SONDE_A_U32: case SONDE_A_U64:
+		sbuf_u64(b, a->v.u);
+		break;
+	case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
+		sbuf_i64(b, a->v.i);
+		break;
+	case SONDE_A_F32: case SONDE_A_F64:
+		sbuf_double(b, a->v.f, a->type == SONDE_A_F32);
+		break;
+	case SONDE_A_STR:
+		sbuf_cquote(b, (const char *)a->v.mem.p, a->v.mem.n);
+		break;
+	case SONDE_A_MEM:
+		sbuf_char(b, '<');
+		for (size_t i = 0; i < a->v.mem.n; i++) {
+			char h[3] = { ' ', hx[a->v.mem.p[i] >> 4], hx[a->v.mem.p[i] & 15] };
+			sbuf_put(b, i ? h : h + 1, i ? 3 : 2);
+		}
+		sbuf_char(b, '>');
+		break;
+	case SONDE_A_OBJ:
+		sbuf_u64(b, a->v.u);
+		with_name(b, a->resolved);
+		break;
+	case SONDE_A_FUNC:
+		sbuf_hex(b, a->v.u);
+		with_name(b, a->resolved);
+		break;
+	case SONDE_A_ENUM:
+		sbuf_u64(b, a->group);
+		sbuf_char(b, ':');
+		sbuf_u64(b, a->v.u);
+		with_name(b, a->resolved);
+		break;
+	case SONDE_A_HEX:
+		sbuf_hex(b, a->v.u);
+		break;
+	case SONDE_A_BOOL:
+		sbuf_str(b, a->v.u ? "true" : "false");
+		break;
+	default:
+		sbuf_char(b, '?');
+		break;
+	}
+}
+
+int sbuf_write(struct sbuf *b, FILE *f)
+{
+	int rc = 0;
+	if (b->n && fwrite(b->p, 1, b->n, f) != b->n)
+		rc = -1;
+	if (b->oom)
+		rc = -1;
+	b->n = 0;
+	return rc;
+}

@@ -1,0 +1,71 @@
+/*
+ * sinkfmt.h -- building blocks shared by the text, JSONL and CSV sinks: a
+ * growable line buffer and the renderings of timestamps, numbers, strings
+ * and arguments, so that the three formats show every value the same way.
+ */
+#ifndef SONDE_SINKFMT_H
+#define SONDE_SINKFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "event.h"
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	int oom;  /* an allocation failed: output is incomplete */
+};
+
+void sbuf_init(struct sbuf *b);
+void sbuf_free(struct sbuf *b);
+static inline void sbuf_reset(struct sbuf *b) { b->n = 0; }
+/* Make room for more bytes (the slow path of the inline writers); -1 when
+ * out of memory (b->oom set, the output is cut). */
+int sbuf_grow(struct sbuf *b, size_t more);
+
+/* The writers are inline: sinks call them several times per field, and
+ * strlen of a literal folds away. */
+static inline void sbuf_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (n == 0 || (b->n + n > b->cap && sbuf_grow(b, n) != 0))
+		return;
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+static inline void sbuf_str(struct sbuf *b, const char *s)
+{
+	sbuf_put(b, s, strlen(s));
+}
+
+static inline void sbuf_char(struct sbuf *b, char c)
+{
+	if (b->n + 1 > b->cap && sbuf_grow(b, 1) != 0)
+		return;
+	b->p[b->n++] = c;
+}
+void sbuf_u64(struct sbuf *b, uint64_t v);
+void sbuf_i64(struct sbuf *b, int64_t v);
+void sbuf_hex(struct sbuf *b, uint64_t v);                 /* 0x... */
+/* Shortest decimal that reads back as the same float/double; "nan",
+ * "inf", "-inf" for the non-finite ones. */
+void sbuf_double(struct sbuf *b, double v, int is_f32);
+/* ticks / freq with nine decimals, exact ("12.000034500"). */
+void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq);
+/* A name as it is, but with control bytes as \xHH, so that a name from
+ * the wire cannot break a line. */
+void sbuf_name(struct sbuf *b, const char *s);
+/* "..." with C escapes for quotes, backslashes and control bytes. */
+void sbuf_cquote(struct sbuf *b, const char *s, size_t n);
+/* A JSON string: valid UTF-8 passes, other bytes become \u00XX. */
+void sbuf_json_str(struct sbuf *b, const char *s, size_t n);
+/* An argument's value as text: 42, -1, 2.5, "str", <de ad>, 3(Idle),
+ * 0x8000124(main), 1:2(RED), true. */
+void sbuf_arg_text(struct sbuf *b, const struct sonde_arg *a);
+/* Write the buffer to f and empty it; -1 on a write error. */
+int sbuf_write(struct sbuf *b, FILE *f);
+
+#endif /* SONDE_SINKFMT_H */

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench.sh -- `make bench`: measure, print figures, assert nothing.
+#
+#  1. host decoder throughput (MB/s, records/s, peak RSS) on a generated
+#     Sonde stream, with each sink, and 1 GiB streamed through a pipe;
+#  2. the foreign decoders on the reference captures replicated to ~20 MB;
+#  3. instructions per target record on Cortex-M3 under QEMU (if the ARM
+#     toolchain and qemu-system-arm are installed).
+# docs/performance.md records the figures these commands printed.
+set -euo pipefail
+BUILD=${1:-build}
+SONDE=$BUILD/host/sonde
+TESTDATA=${SONDE_TESTDATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/testdata}
+OUT=bench-out
+mkdir -p "$OUT"
+
+echo "== 1. Sonde decoder ($BUILD/host/sonde_bench) =="
+"$BUILD/host/sonde_bench" 128
+if [[ -x /usr/bin/time ]]; then
+  "$BUILD/host/sonde_bench" --emit 1024 | /usr/bin/time -f "sonde stats - on 1 GiB from a pipe: %e s, peak RSS %M KiB" \
+    "$SONDE" stats -q - >/dev/null || true
+fi
+
+echo
+echo "== 2. Foreign decoders on replicated reference captures =="
+replicate() { # file times out
+  local f=$1 n=$2 o=$3; : > "$o"
+  for ((i = 0; i < n; i++)); do cat "$f" >> "$o"; done
+}
+measure() { # label proto format file [opts...]
+  local label=$1 proto=$2 fmt=$3 file=$4; shift 4
+  local size; size=$(stat -c %s "$file")
+  local t0 t1
+  t0=$(date +%s.%N)
+  if [[ -x /usr/bin/time ]]; then
+    /usr/bin/time -f "%M" -o "$OUT/rss" "$SONDE" decode "$file" --proto "$proto" --format "$fmt" "$@" >/dev/null 2>"$OUT/err" || true
+  else
+    "$SONDE" decode "$file" --proto "$proto" --format "$fmt" "$@" >/dev/null 2>"$OUT/err" || true
+    echo "?" > "$OUT/rss"
+  fi
+  t1=$(date +%s.%N)
+  awk -v l="$label" -v s="$size" -v a="$t0" -v b="$t1" -v r="$(tail -n1 "$OUT/rss")" \
+    'BEGIN { t = b - a; printf "%-34s %8.1f MB in %6.2f s = %7.1f MB/s, peak RSS %s KiB\n", l, s / 1e6, t, s / 1e6 / t, r }'
+}
+if [[ -d $TESTDATA ]]; then
+  replicate "$TESTDATA/qs/dpp_posix-qv_x86.bin" 1300 "$OUT/qs.bin"
+  measure "qs (dpp x1300) -> qspy text" qs qspy "$OUT/qs.bin"
+  measure "qs (dpp x1300) -> jsonl" qs jsonl "$OUT/qs.bin"
+  replicate "$TESTDATA/syst/mix_64.bin" 900 "$OUT/syst.bin"
+  measure "syst (mix_64 x900) -> syst-csv" syst syst-csv "$OUT/syst.bin" -o "syst.collateral=$TESTDATA/syst/collateral.xml"
+  replicate "$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin" 600 "$OUT/tband.bin"
+  measure "tband (FreeRTOS log x600) -> jsonl" tband jsonl "$OUT/tband.bin"
+else
+  echo "(no test data at $TESTDATA)"
+fi
+
+echo
+echo "== 3. Target record path on Cortex-M3 (QEMU, -icount shift=0) =="
+if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  make -s -C examples/qemu-mps2 bench insns || echo "(QEMU measurement failed)"
+else
+  echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
+fi

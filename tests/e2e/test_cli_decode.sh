@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# test_cli_decode.sh -- `sonde decode` end to end: the three formats on a
+# small generated stream (text byte for byte), stdin and --output, help and
+# version, and the exit status of every kind of wrong usage and I/O error.
+set -u
+source "$(dirname "$0")/test_cli_lib.sh"
+setup
+
+{
+	session 1000000
+	sf 4 3 $(le32 5) $(strz 'UART~rx')                 # DICT ISR 5
+	sf 4 7 $(le32 1) $(strz 'speed=%d %s')             # DICT FORMAT 1
+	sf 2 $(le64 0x7e7d)                                # TIME_SYNC
+	sf 5 $(le16 0x7e7d) 5                              # ISR_ENTER 5
+	sf 0x13 $(le16 0x7e90) 3 $(le16 1) 7 $(le32 0xfffffa24) 11 $(strz 'fast')
+	sf 0x40 $(le16 0x7ea0) 3 $(le32 0x7e7d) 13 5 12 2 0x7e 0x7d
+	sf 6 $(le16 0x7eb0)                                # ISR_EXIT
+} >"$TMP/s.bin"
+
+# ---- text, byte for byte ----
+expect_rc 0 "$SONDE" decode "$TMP/s.bin"
+cat >"$TMP/want" <<'TXT'
+           -               - EMPTY
+           -               - TARGET_INFO version=1 big_endian=false reset=true addr_size=4 mode="overwrite" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0x12345678
+           -               - DICT id=5 dict_kind=ISR name="UART~rx"
+           -               - DICT id=1 dict_kind=FORMAT name="speed=%d %s"
+       32381     0.032381000 TIME_SYNC
+       32381     0.032381000 ISR_ENTER isr=5(UART~rx) depth=1
+       32400     0.032400000 LOG level=info msg="speed=-1500 fast"
+       32416     0.032416000 USER_0x40 32381 5(UART~rx) <7e 7d>
+       32432     0.032432000 ISR_EXIT isr=5(UART~rx) depth=1
+TXT
+cmp "$OUT" "$TMP/want" || { diff "$OUT" "$TMP/want"; fail "text output"; }
+[[ -s $ERR ]] && fail "unexpected stderr: $(cat "$ERR")"
+
+# stdin, '-', --output give the same
+expect_rc 0 "$SONDE" decode - <"$TMP/s.bin"
+cmp "$OUT" "$TMP/want" || fail "decode - < file"
+cat "$TMP/s.bin" | "$SONDE" decode >"$OUT" 2>"$ERR" || fail "decode from a pipe"
+cmp "$OUT" "$TMP/want" || fail "decode from a pipe"
+expect_rc 0 "$SONDE" decode "$TMP/s.bin" --output "$TMP/o.txt" --proto sonde --format text
+[[ -s $OUT ]] && fail "--output: stdout not empty"
+cmp "$TMP/o.txt" "$TMP/want" || fail "--output"
+
+# ---- jsonl ----
+expect_rc 0 "$SONDE" decode -f jsonl "$TMP/s.bin"
+[[ $(wc -l <"$OUT") == 9 ]] || fail "jsonl: 9 lines expected"
+expect_line "$OUT" '{"offset":0,"frame":0,"seq":0,"ts":null,"seconds":null,"estimated":false,"core":0,"kind":"info","rec_id":0,"record":"EMPTY"}'
+expect_has "$OUT" '"kind":"log","rec_id":19,"record":"LOG","level":3,"level_name":"info","msg":"speed=-1500 fast","args":[{"type":"i32","value":-1500},{"type":"str","value":"fast"}]}'
+expect_has "$OUT" '"args":[{"type":"u32","value":32381},{"type":"obj","value":5,"resolved":"UART~rx"},{"type":"mem","value":"7e7d"}]}'
+if command -v python3 >/dev/null; then
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$OUT" || fail "jsonl: invalid JSON"
+fi
+
+# ---- csv ----
+expect_rc 0 "$SONDE" decode --format=csv "$TMP/s.bin"
+[[ $(head -1 "$OUT") == $'offset,frame,seq,ts,seconds,estimated,core,kind,rec_id,record,obj,obj_name,obj2,obj2_name,value,level,text,args\r' ]] || fail "csv header"
+[[ $(wc -l <"$OUT") == 10 ]] || fail "csv: 10 lines expected"
+grep -q $',isr_enter,5,ISR_ENTER,5,UART~rx,,,1,,,\r$' "$OUT" || fail "csv ISR_ENTER row"
+grep -q $',log,19,LOG,,,,,,3,speed=-1500 fast,"-1500 ""fast"""\r$' "$OUT" || fail "csv LOG row"
+
+# ---- help and version ----
+expect_rc 0 "$SONDE" --version
+grep -qE '^sonde [0-9]+\.[0-9]+\.[0-9]+$' "$OUT" || fail "--version"
+expect_rc 0 "$SONDE" --help
+expect_has "$OUT" "usage: sonde <command>"
+expect_has "$OUT" "  decode "
+expect_has "$OUT" "  stats "
+expect_rc 0 "$SONDE" help decode
+for w in "--proto NAME" "--format NAME" "-o KEY=VALUE" "--output FILE" "  sonde " "  text " "  jsonl " "  csv " "exit status"; do
+	expect_has "$OUT" "$w"
+done
+expect_rc 0 "$SONDE" decode --help
+expect_has "$OUT" "usage: sonde decode"
+expect_rc 0 "$SONDE" help stats
+expect_has "$OUT" "usage: sonde stats"
+
+# ---- usage errors: status 2, the option named ----
+expect_rc 2 "$SONDE"
+expect_has "$ERR" "usage: sonde"
+expect_rc 2 "$SONDE" frobnicate
+expect_has "$ERR" "sonde: unknown command 'frobnicate'"
+expect_rc 2 "$SONDE" --frob
+expect_has "$ERR" "sonde: unknown option '--frob'"
+expect_rc 2 "$SONDE" decode --frmat csv "$TMP/s.bin"
+expect_has "$ERR" "sonde decode: unknown option '--frmat'"
+expect_rc 2 "$SONDE" decode -x "$TMP/s.bin"
+expect_has "$ERR" "sonde decode: unknown option '-x'"
+expect_rc 2 "$SONDE" decode --format nosuch "$TMP/s.bin"
+expect_has "$ERR" "unknown format 'nosuch' for option '--format'"
+expect_rc 2 "$SONDE" decode --proto nosuch "$TMP/s.bin"
+expect_has "$ERR" "unknown protocol 'nosuch'"
+expect_rc 2 "$SONDE" decode "$TMP/s.bin" --proto
+expect_has "$ERR" "option '--proto' needs a value"
+expect_rc 2 "$SONDE" decode -o novalue "$TMP/s.bin"
+expect_has "$ERR" "option '-o' expects KEY=VALUE, got 'novalue'"
+expect_rc 2 "$SONDE" decode --quiet=yes "$TMP/s.bin"
+expect_has "$ERR" "option '--quiet' takes no value"
+expect_rc 2 "$SONDE" decode "$TMP/s.bin" "$TMP/s.bin"
+expect_has "$ERR" "one input at most"
+expect_rc 2 "$SONDE" decode --max-diags many "$TMP/s.bin"
+expect_has "$ERR" "option '--max-diags' expects a number"
+expect_rc 2 "$SONDE" decode -o ts_freq=fast "$TMP/s.bin"
+expect_has "$ERR" "-o ts_freq=fast: expected a number"
+expect_rc 2 "$SONDE" help nosuch
+expect_has "$ERR" "unknown command 'nosuch'"
+# an option nobody reads is a warning, not an error
+expect_rc 0 "$SONDE" decode -o colour=blue "$TMP/s.bin"
+expect_has "$ERR" "warning: option '-o colour=blue' was not used"
+
+# ---- I/O errors: status 3 ----
+expect_rc 3 "$SONDE" decode "$TMP/missing.bin"
+expect_has "$ERR" "cannot open '$TMP/missing.bin'"
+expect_rc 3 "$SONDE" decode "$TMP"
+expect_has "$ERR" "read error at offset 0"
+expect_rc 3 "$SONDE" decode "$TMP/s.bin" --output "$TMP/nodir/x"
+expect_has "$ERR" "cannot create '$TMP/nodir/x'"
+if [[ -w /dev/full ]]; then
+	for f in text jsonl csv; do
+		"$SONDE" decode -f $f "$TMP/s.bin" >/dev/full 2>"$ERR"; rc=$?
+		[[ $rc == 3 ]] || fail "$f to /dev/full: status $rc"
+		expect_has "$ERR" "write error"
+	done
+	expect_rc 3 "$SONDE" decode "$TMP/s.bin" --output /dev/full
+	expect_has "$ERR" "/dev/full: write error"
+	"$SONDE" stats "$TMP/s.bin" >/dev/full 2>"$ERR"; rc=$?
+	[[ $rc == 3 ]] || fail "stats to /dev/full: status $rc"
+	"$SONDE" --help >/dev/full 2>"$ERR"; rc=$?
+	[[ $rc == 3 ]] || fail "--help to /dev/full: status $rc"
+fi
+echo ok

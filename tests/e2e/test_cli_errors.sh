@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# test_cli_errors.sh -- damaged streams through `sonde decode`: every error
+# on stderr with its byte offset and frame number (exact lines), the rest
+# still decoded, status 1; -q and --max-diags; an unsupported protocol
+# version; input no decoder recognises; an empty input.
+set -u
+source "$(dirname "$0")/test_cli_lib.sh"
+setup
+
+F=$TMP/bad.bin
+: >"$F"
+off() { stat -c %s "$F"; }
+session 1000 >>"$F"
+sf 2 $(le64 500) >>"$F"                     # frame 2, seq 2
+sf 0x0c $(le16 501) 1 >>"$F"                # frame 3, seq 3
+o_bad=$(off)
+sonde_frame 4 0x0c $(le16 502) 1 | tr '\001' '\041' >>"$F"   # frame 4: a damaged byte
+o_gap=$(off)
+SEQ=5
+sf 0x0c $(le16 503) 1 >>"$F"                # frame 5: seq 5 after 3
+sf 2 $(le64 504) >>"$F"                     # frame 6
+o_unk=$(off)
+sf 0x14 1 2 3 >>"$F"                        # frame 7: unknown record id
+o_mal=$(off)
+sf 0x40 $(le16 505) 3 1 0 >>"$F"            # frame 8: U32 with 2 bytes
+o_tail=$(off)
+sf 0x0c $(le16 506) 1 | head -c 4 >>"$F"    # frame 9: cut short
+
+expect_rc 1 "$SONDE" decode "$F"
+[[ $(wc -l <"$ERR") == 5 ]] || { cat "$ERR"; fail "5 diagnostics expected"; }
+expect_line "$ERR" "$F: offset $o_bad, frame 4: bad-checksum: bad checksum: 7 bytes discarded"
+expect_line "$ERR" "$F: offset $o_gap, frame 5: seq-gap: sequence gap: 1 frames lost (seq 5 after 3)"
+expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x14 (3 data bytes) skipped"
+expect_line "$ERR" "$F: offset $(( o_mal + 4 )), frame 8: malformed: USER_0x40: argument 1: needs 4 bytes, 2 left"
+expect_line "$ERR" "$F: offset $o_tail, frame 9: truncated: input ends inside a frame: 4 bytes discarded"
+# decoded anyway: the MARKs around the damage, the malformed record
+expect_line "$OUT" "         503     0.503000000 MARK marker=1"
+expect_line "$OUT" "         505     0.505000000 USER_0x40 (malformed)"
+[[ $(grep -c ' MARK ' "$OUT") == 2 ]] || fail "2 MARKs expected"
+
+expect_rc 1 "$SONDE" decode -q "$F"
+[[ -s $ERR ]] && fail "-q: stderr not empty"
+expect_rc 1 "$SONDE" decode --max-diags 2 "$F"
+[[ $(wc -l <"$ERR") == 3 ]] || fail "--max-diags 2: 3 lines expected"
+expect_line "$ERR" "$F: 3 more diagnostics not shown (--max-diags)"
+expect_rc 1 "$SONDE" decode -f jsonl "$F"
+expect_has "$OUT" '"record":"USER_0x40","malformed":true}'
+
+# an unsupported version: one clear error, then nothing until a version 1
+{
+	SEQ=0
+	sf 0
+	sf 1 2 2 4 0 0 2 $(le32 1000) $(le32 4096) $(le32 1)
+	sf 2 $(le64 5)
+	session 1000
+} >"$TMP/v2.bin"
+expect_rc 1 "$SONDE" decode "$TMP/v2.bin" --proto sonde
+expect_line "$ERR" "$TMP/v2.bin: offset 6, frame 1: version: TARGET_INFO: protocol version 2 is not supported (this decoder knows version 1); nothing is decoded until a TARGET_INFO of version 1"
+[[ $(wc -l <"$OUT") == 2 ]] || fail "v2: only EMPTY and the version-1 TARGET_INFO"
+
+# nothing recognisable: usage error, the decoders' scores shown
+head -c 3000 /dev/zero | tr '\0' '\125' >"$TMP/noise.bin"
+expect_rc 2 "$SONDE" decode "$TMP/noise.bin"
+expect_has "$ERR" "cannot tell the protocol: no decoder recognises the first 3000 bytes"
+expect_has "$ERR" "use --proto NAME"
+expect_rc 1 "$SONDE" decode --proto sonde "$TMP/noise.bin"
+expect_has "$ERR" "offset 0, frame 0: truncated: input ends inside a frame: 3000 bytes discarded"
+
+# empty input: nothing to say, status 0
+: >"$TMP/empty.bin"
+expect_rc 0 "$SONDE" decode "$TMP/empty.bin"
+[[ -s $OUT || -s $ERR ]] && fail "empty input: no output expected"
+echo ok

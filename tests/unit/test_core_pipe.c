@@ -1,0 +1,239 @@
+/*
+ * test_core_pipe.c -- the generic driver end to end in the library: a file
+ * source read in chunks, the Sonde decoder, the text, JSONL and CSV sinks
+ * (checked byte for byte), the statistics listener, and the exit statuses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "analysis/stats.h"
+#include "core/pipe.h"
+#include "sources/source.h"
+#include "test_sonde_helpers.h"
+
+static char path[64];
+
+static void write_file(const struct tbuf *w)
+{
+	snprintf(path, sizeof(path), "/tmp/test_core_pipe.XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, w->p, w->n), (ssize_t)w->n);
+	close(fd);
+}
+
+/* Decode path with one sink into a memory buffer; returns the exit status. */
+static int decode_to(const char *format, char **text, struct sonde_stats *st)
+{
+	size_t len;
+	FILE *out = open_memstream(text, &len);
+	struct sonde_pipe p;
+	sonde_pipe_init(&p, NULL);
+	p.diag_out = NULL;
+	if (format)
+		assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find(format), out), 0);
+	if (st) {
+		struct sonde_listener l = sonde_stats_listener(st);
+		assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
+	}
+	struct sonde_source src;
+	assert_int_equal(sonde_source_open_file(&src, path), 0);
+	int rc = sonde_pipe_run(&p, &src, "auto");
+	src.close(&src);
+	if (st)
+		assert_int_equal(sonde_stats_print(st, &p, out), 0);
+	sonde_pipe_destroy(&p);
+	fclose(out);
+	return rc;
+}
+
+static struct tstream s;
+
+static void build(void)
+{
+	ts_init(&s, 0);
+	ts_session(&s, 1000000, 4);
+	ts_dict(&s, SONDE_DICT_ISR, 3, "UART");
+	ts_dict(&s, SONDE_DICT_FORMAT, 1, "v=%d");
+	ts_sync(&s, 0x1000);
+	const uint8_t isr[] = { 3 };
+	ts_timed(&s, SONDE_REC_ISR_ENTER, 0x1000, isr, 1);
+	const uint8_t log[] = { SONDE_LVL_INFO, 1, 0, SONDE_ARG_I32, 0xFB, 0xFF, 0xFF, 0xFF };
+	ts_timed(&s, SONDE_REC_LOG, 0x1010, log, sizeof(log));
+	const uint8_t user[] = { SONDE_ARG_U8, 1, SONDE_ARG_STR, 'a', '"', 'b', ',', 0 };
+	ts_timed(&s, 0x40, 0x1020, user, sizeof(user));
+	ts_timed(&s, SONDE_REC_ISR_EXIT, 0x1030, NULL, 0);
+	write_file(&s.wire);
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	build();
+	char *text;
+	assert_int_equal(decode_to("text", &text, NULL), SONDE_EXIT_OK);
+	assert_string_equal(text,
+		"           -               - EMPTY\n"
+		"           -               - TARGET_INFO version=1 big_endian=false reset=true addr_size=4 "
+		"mode=\"overwrite\" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0xb01dface\n"
+		"           -               - DICT id=3 dict_kind=ISR name=\"UART\"\n"
+		"           -               - DICT id=1 dict_kind=FORMAT name=\"v=%d\"\n"
+		"        4096     0.004096000 TIME_SYNC\n"
+		"        4096     0.004096000 ISR_ENTER isr=3(UART) depth=1\n"
+		"        4112     0.004112000 LOG level=info msg=\"v=-5\"\n"
+		"        4128     0.004128000 USER_0x40 1 \"a\\\"b,\"\n"
+		"        4144     0.004144000 ISR_EXIT isr=3(UART) depth=1\n");
+	free(text);
+	unlink(path);
+	tb_free(&s.wire);
+}
+
+/* Names from the wire cannot break the one-line-per-record layout. */
+static void test_text_escapes_names(void **state)
+{
+	(void)state;
+	ts_init(&s, 0);
+	ts_session(&s, 1000000, 4);
+	ts_dict(&s, SONDE_DICT_MARKER, 1, "two\nlines");
+	ts_dict(&s, SONDE_DICT_RECORD, 0x41, "rec\tname");
+	ts_sync(&s, 10);
+	const uint8_t one[] = { 1 };
+	ts_timed(&s, SONDE_REC_MARK, 10, one, 1);
+	const uint8_t str[] = { SONDE_ARG_STR, 'a', '\n', 0x7F, 0 };
+	ts_timed(&s, 0x41, 11, str, sizeof(str));
+	write_file(&s.wire);
+	char *text;
+	assert_int_equal(decode_to("text", &text, NULL), SONDE_EXIT_OK);
+	assert_non_null(strstr(text, "\n          10     0.000010000 MARK marker=1(two\\x0alines)\n"));
+	assert_non_null(strstr(text, "\n          11     0.000011000 rec\\x09name \"a\\n\\x7f\"\n"));
+	assert_non_null(strstr(text, " DICT id=1 dict_kind=MARKER name=\"two\\nlines\"\n"));
+	free(text);
+	unlink(path);
+	tb_free(&s.wire);
+}
+
+static void test_jsonl(void **state)
+{
+	(void)state;
+	build();
+	char *text, line[1024];
+	assert_int_equal(decode_to("jsonl", &text, NULL), SONDE_EXIT_OK);
+	snprintf(line, sizeof(line),
+		 "{\"offset\":%llu,\"frame\":5,\"seq\":5,\"ts\":4096,\"seconds\":0.004096000,\"estimated\":false,"
+		 "\"core\":0,\"kind\":\"isr_enter\",\"rec_id\":5,\"record\":\"ISR_ENTER\",\"isr\":3,"
+		 "\"isr_name\":\"UART\",\"depth\":1}\n",
+		 (unsigned long long)s.starts[5]);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof(line),
+		 "{\"offset\":%llu,\"frame\":6,\"seq\":6,\"ts\":4112,\"seconds\":0.004112000,\"estimated\":false,"
+		 "\"core\":0,\"kind\":\"log\",\"rec_id\":19,\"record\":\"LOG\",\"level\":3,\"level_name\":\"info\","
+		 "\"msg\":\"v=-5\",\"args\":[{\"type\":\"i32\",\"value\":-5}]}\n",
+		 (unsigned long long)s.starts[6]);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof(line),
+		 "{\"offset\":%llu,\"frame\":7,\"seq\":7,\"ts\":4128,\"seconds\":0.004128000,\"estimated\":false,"
+		 "\"core\":0,\"kind\":\"record\",\"rec_id\":64,\"record\":\"USER_0x40\",\"args\":[{\"type\":\"u8\","
+		 "\"value\":1},{\"type\":\"str\",\"value\":\"a\\\"b,\"}]}\n",
+		 (unsigned long long)s.starts[7]);
+	assert_non_null(strstr(text, line));
+	assert_non_null(strstr(text, "\"record\":\"EMPTY\"}\n{"));
+	size_t lines = 0;
+	for (char *c = text; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 9);
+	free(text);
+	unlink(path);
+	tb_free(&s.wire);
+}
+
+static void test_csv(void **state)
+{
+	(void)state;
+	build();
+	char *text, line[1024];
+	assert_int_equal(decode_to("csv", &text, NULL), SONDE_EXIT_OK);
+	assert_memory_equal(text,
+			    "offset,frame,seq,ts,seconds,estimated,core,kind,rec_id,record,obj,obj_name,obj2,"
+			    "obj2_name,value,level,text,args\r\n0,0,0,,,0,0,info,0,EMPTY,,,,,,,,\r\n", 115);
+	snprintf(line, sizeof(line), "\r\n%llu,7,7,4128,0.004128000,0,0,record,64,USER_0x40,,,,,,,,\"1 \"\"a\\\"\"b,\"\"\"\r\n",
+		 (unsigned long long)s.starts[7]);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof(line), "\r\n%llu,2,2,,,0,0,dict,4,DICT,3,,3,ISR,,,UART,\r\n",
+		 (unsigned long long)s.starts[2]);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof(line), "\r\n%llu,6,6,4112,0.004112000,0,0,log,19,LOG,,,,,,3,v=-5,-5\r\n",
+		 (unsigned long long)s.starts[6]);
+	assert_non_null(strstr(text, line));
+	free(text);
+	unlink(path);
+	tb_free(&s.wire);
+}
+
+static void test_stats_and_status(void **state)
+{
+	(void)state;
+	build();
+	char *text;
+	struct sonde_stats st;
+	sonde_stats_init(&st);
+	assert_int_equal(decode_to(NULL, &text, &st), SONDE_EXIT_OK);
+	assert_int_equal(st.records, 9);
+	assert_non_null(strstr(text, "\nframes                 9\n"));
+	assert_non_null(strstr(text, "\n  DICT                 2          (id 0x04)\n"));
+	assert_non_null(strstr(text, "\ntime span              48 ticks (0.000048000 s at 1000000 Hz)\n"));
+	assert_non_null(strstr(text, "\nrates                  187500.0 records/s, "));
+	free(text);
+	sonde_stats_free(&st);
+	unlink(path);
+	/* the same with a lost frame: status 1, and the loss counted */
+	struct tbuf w = { 0 };
+	tb_put(&w, s.wire.p, s.starts[6]);
+	tb_put(&w, s.wire.p + s.starts[7], s.wire.n - s.starts[7]);
+	write_file(&w);
+	sonde_stats_init(&st);
+	assert_int_equal(decode_to(NULL, &text, &st), SONDE_EXIT_STREAM);
+	assert_non_null(strstr(text, "\nsequence gaps          1 (1 frames lost)\n"));
+	assert_non_null(strstr(text, "\nunexplained lost       1\n"));
+	assert_non_null(strstr(text, "\nestimated times        2\n"));
+	free(text);
+	sonde_stats_free(&st);
+	unlink(path);
+	tb_free(&w);
+	tb_free(&s.wire);
+}
+
+static void test_read_error_is_io(void **state)
+{
+	(void)state;
+	struct sonde_pipe p;
+	sonde_pipe_init(&p, NULL);
+	p.diag_out = NULL;
+	struct sonde_source src;
+	assert_int_equal(sonde_source_open_file(&src, "/"), 0); /* a directory: read() fails */
+	assert_int_equal(sonde_pipe_run(&p, &src, "sonde"), SONDE_EXIT_IO);
+	src.close(&src);
+	sonde_pipe_destroy(&p);
+	sonde_pipe_init(&p, NULL);
+	assert_int_equal(sonde_source_open_file(&src, "/"), 0);
+	assert_int_equal(sonde_pipe_run(&p, &src, "nosuch"), SONDE_EXIT_USAGE);
+	src.close(&src);
+	sonde_pipe_destroy(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_escapes_names),
+		cmocka_unit_test(test_jsonl),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_stats_and_status),
+		cmocka_unit_test(test_read_error_is_io),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

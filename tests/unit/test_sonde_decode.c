@@ -1,0 +1,441 @@
+/*
+ * test_sonde_decode.c -- every record of docs/protocol.md §4 and every
+ * argument type of §6, from frames built by hand with hdlc_encode, with
+ * 0x7D and 0x7E placed in every field (sequence numbers, compact times,
+ * ids, values, strings, checksums), checked field by field; and the same
+ * results whatever the chunking of the input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "test_sonde_helpers.h"
+
+#define T0 0x123456787E7DULL /* TIME_SYNC value: its low bytes need escaping */
+
+/* A session that starts at sequence number 0x7A so that the frames of the
+ * test get the sequence numbers 0x7D and 0x7E. */
+static void start(struct tstream *s)
+{
+	ts_init(s, 0x7A);
+	ts_session(s, 1000000, 4);
+}
+
+static const struct tev *only(const struct trec *r, size_t i, enum sonde_ev_kind k, const char *name)
+{
+	assert_true(i < r->nev);
+	assert_int_equal(r->ev[i].ev.kind, k);
+	assert_string_equal(r->ev[i].rec_name, name);
+	return &r->ev[i];
+}
+
+static void test_session_records(void **state)
+{
+	(void)state;
+	struct tstream s;
+	start(&s);
+	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "ta~sk}");
+	ts_sync(&s, T0);
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 0);
+	assert_int_equal(r.nev, 4);
+	const struct tev *e = only(&r, 0, SONDE_EV_INFO, "EMPTY");
+	assert_int_equal(e->ev.seq, 0x7A);
+	assert_int_equal(e->ev.ts_flags, 0);
+	e = only(&r, 1, SONDE_EV_INFO, "TARGET_INFO");
+	assert_int_equal(e->ev.offset, s.starts[1]);
+	assert_int_equal(e->ev.frame, 1);
+	assert_int_equal(e->nargs, 10);
+	assert_string_equal(e->args[0].name, "version");
+	assert_int_equal(e->args[0].u, 1);
+	assert_string_equal(e->args[2].name, "reset");
+	assert_int_equal(e->args[2].u, 1);
+	assert_string_equal(e->args[4].name, "mode");
+	assert_int_equal(e->args[4].memn, 9);
+	assert_memory_equal(e->args[4].mem, "overwrite", 9);
+	assert_string_equal(e->args[7].name, "ts_freq");
+	assert_int_equal(e->args[7].u, 1000000);
+	assert_string_equal(e->args[9].name, "build_id");
+	assert_int_equal(e->args[9].u, 0xB01DFACE);
+	assert_int_equal(r.session.ts_freq, 1000000);
+	assert_int_equal(r.session.addr_size, 4);
+	assert_int_equal(r.session.buffer_size, 4096);
+	assert_int_equal(r.session.build_id, 0xB01DFACE);
+	assert_int_equal(r.session.buffer_mode, SONDE_MODE_OVERWRITE);
+	assert_int_equal(r.session.version, 1);
+	e = only(&r, 2, SONDE_EV_DICT, "DICT");
+	assert_int_equal(e->ev.seq, 0x7C);
+	assert_int_equal(e->ev.obj, 0x7E);
+	assert_int_equal(e->ev.obj2, SONDE_DICT_TASK);
+	assert_string_equal(e->obj2_name, "TASK");
+	assert_string_equal(e->text, "ta~sk}");
+	e = only(&r, 3, SONDE_EV_TIME_SYNC, "TIME_SYNC");
+	assert_int_equal(e->ev.seq, 0x7D);
+	assert_int_equal(e->ev.ts, T0);
+	assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* All timed system records, names resolved, times exact. */
+static void test_system_records(void **state)
+{
+	(void)state;
+	struct tstream s;
+	start(&s);
+	ts_dict(&s, SONDE_DICT_ISR, 0x7D, "IRQ}");
+	ts_dict(&s, SONDE_DICT_ISR, 0x7E, "IRQ~");
+	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "main");
+	ts_dict(&s, SONDE_DICT_MARKER, 0x7D, "frame");
+	ts_dict(&s, SONDE_DICT_COUNTER, 0x7E, "queue");
+	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7D7E, "parse");
+	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7E7D7E7D, "isr_fn");
+	ts_dict(&s, SONDE_DICT_OBJECT, 0x7D, "generic"); /* shadowed by the MARKER entry */
+	ts_dict(&s, SONDE_DICT_OBJECT, 0x10, "obj16");
+	ts_sync(&s, T0);
+	uint64_t t = T0;
+	const uint8_t o7e[] = { 0x7E }, o7d[] = { 0x7D }, o10[] = { 0x10 };
+	const uint8_t create[] = { 0x7E, 0x7D }, out_blk[] = { 0x7E, SONDE_TASK_BLOCKED };
+	const uint8_t cnt32[] = { 0x7E, 0x7E, 0x7D, 0xFF, 0xFF };         /* -0x8282 */
+	const uint8_t cnt64[] = { 0x7E, 0x7D, 0x7E, 0x7D, 0x7E, 0x7D, 0x7E, 0x7D, 0x7E };
+	const uint8_t cnt1[] = { 0x7D, 0xFE };                           /* -2 */
+	const uint8_t fn16[] = { 0x7E, 0x7D };
+	const uint8_t fnad[] = { 0x7D, 0x7E, 0x7D, 0x7E };
+	ts_timed(&s, SONDE_REC_TASK_CREATE, t, create, 2);
+	ts_timed(&s, SONDE_REC_TASK_READY, t += 0x7E, o7e, 1);
+	ts_timed(&s, SONDE_REC_TASK_IN, t += 0x7D00, o7e, 1);
+	ts_timed(&s, SONDE_REC_FUNC_ENTER, t += 1, fn16, 2);      /* main: parse */
+	ts_timed(&s, SONDE_REC_ISR_ENTER, t += 2, o7d, 1);        /* depth 1 */
+	ts_timed(&s, SONDE_REC_FUNC_ENTER_A, t += 3, fnad, 4);    /* in the ISR */
+	ts_timed(&s, SONDE_REC_ISR_ENTER, t += 4, o7e, 1);        /* depth 2 */
+	ts_timed(&s, SONDE_REC_ISR_EXIT, t += 5, NULL, 0);
+	ts_timed(&s, SONDE_REC_FUNC_EXIT, t += 6, NULL, 0);       /* isr_fn */
+	ts_timed(&s, SONDE_REC_ISR_EXIT, t += 7, NULL, 0);
+	ts_timed(&s, SONDE_REC_FUNC_EXIT, t += 8, NULL, 0);       /* back in main: parse */
+	ts_timed(&s, SONDE_REC_MARK, t += 9, o7d, 1);
+	ts_timed(&s, SONDE_REC_MARK_BEGIN, t += 10, o10, 1);
+	ts_timed(&s, SONDE_REC_MARK_END, t += 11, o10, 1);
+	ts_timed(&s, SONDE_REC_COUNTER, t += 12, cnt32, sizeof(cnt32));
+	ts_timed(&s, SONDE_REC_COUNTER, t += 13, cnt64, sizeof(cnt64));
+	ts_timed(&s, SONDE_REC_COUNTER, t += 14, cnt1, sizeof(cnt1));
+	ts_timed(&s, SONDE_REC_TASK_OUT, t += 0xFFFF, out_blk, 2); /* just under 2^16 ticks apart */
+	ts_timed(&s, SONDE_REC_IDLE, t += 0x7E7D, NULL, 0);
+	ts_timed(&s, SONDE_REC_FUNC_EXIT, t += 1, NULL, 0);        /* nothing entered in this context */
+
+	for (int how = T_WHOLE; how <= T_RANDOM; how++) {
+		struct trec r;
+		t_decode(s.wire.p, s.wire.n, (enum tchunks)how, &r);
+		assert_int_equal(r.ndg, 0);
+		size_t i = 12; /* EMPTY, TARGET_INFO, 9 DICT, TIME_SYNC */
+		uint64_t tt = T0;
+		const struct tev *e = only(&r, i++, SONDE_EV_TASK_CREATE, "TASK_CREATE");
+		assert_int_equal(e->ev.ts, tt);
+		assert_int_equal(e->ev.obj, 0x7E);
+		assert_string_equal(e->obj_name, "main");
+		assert_int_equal(e->ev.obj2, 0x7D);
+		e = only(&r, i++, SONDE_EV_TASK_READY, "TASK_READY");
+		assert_int_equal(e->ev.ts, tt += 0x7E);
+		e = only(&r, i++, SONDE_EV_TASK_IN, "TASK_IN");
+		assert_int_equal(e->ev.ts, tt += 0x7D00);
+		e = only(&r, i++, SONDE_EV_FUNC_ENTER, "FUNC_ENTER");
+		assert_int_equal(e->ev.ts, tt += 1);
+		assert_int_equal(e->ev.obj, 0x7D7E);
+		assert_string_equal(e->obj_name, "parse");
+		assert_int_equal(e->ev.value, 1);
+		assert_int_equal(e->ev.flags, 0);
+		e = only(&r, i++, SONDE_EV_ISR_ENTER, "ISR_ENTER");
+		assert_int_equal(e->ev.ts, tt += 2);
+		assert_int_equal(e->ev.obj, 0x7D);
+		assert_string_equal(e->obj_name, "IRQ}");
+		assert_int_equal(e->ev.value, 1);
+		e = only(&r, i++, SONDE_EV_FUNC_ENTER, "FUNC_ENTER_A");
+		assert_int_equal(e->ev.ts, tt += 3);
+		assert_int_equal(e->ev.obj, 0x7E7D7E7D);
+		assert_int_equal(e->ev.flags, SONDE_EVF_ADDR);
+		assert_string_equal(e->obj_name, "isr_fn");
+		assert_int_equal(e->ev.value, 1); /* the ISR's own stack */
+		e = only(&r, i++, SONDE_EV_ISR_ENTER, "ISR_ENTER");
+		assert_int_equal(e->ev.ts, tt += 4);
+		assert_int_equal(e->ev.value, 2);
+		e = only(&r, i++, SONDE_EV_ISR_EXIT, "ISR_EXIT");
+		assert_int_equal(e->ev.ts, tt += 5);
+		assert_int_equal(e->ev.obj, 0x7E);
+		assert_string_equal(e->obj_name, "IRQ~");
+		assert_int_equal(e->ev.value, 2);
+		e = only(&r, i++, SONDE_EV_FUNC_EXIT, "FUNC_EXIT");
+		assert_int_equal(e->ev.ts, tt += 6);
+		assert_int_equal(e->ev.obj, 0x7E7D7E7D);
+		assert_int_equal(e->ev.flags, SONDE_EVF_ADDR);
+		assert_string_equal(e->obj_name, "isr_fn");
+		e = only(&r, i++, SONDE_EV_ISR_EXIT, "ISR_EXIT");
+		assert_int_equal(e->ev.obj, 0x7D);
+		assert_int_equal(e->ev.value, 1);
+		tt += 7;
+		e = only(&r, i++, SONDE_EV_FUNC_EXIT, "FUNC_EXIT");
+		assert_int_equal(e->ev.ts, tt += 8);
+		assert_int_equal(e->ev.obj, 0x7D7E);
+		assert_int_equal(e->ev.flags, 0);
+		assert_string_equal(e->obj_name, "parse");
+		assert_int_equal(e->ev.value, 1);
+		e = only(&r, i++, SONDE_EV_MARK, "MARK");
+		assert_int_equal(e->ev.ts, tt += 9);
+		assert_string_equal(e->obj_name, "frame");
+		e = only(&r, i++, SONDE_EV_MARK_BEGIN, "MARK_BEGIN");
+		assert_string_equal(e->obj_name, "obj16"); /* generic OBJECT name */
+		tt += 10;
+		e = only(&r, i++, SONDE_EV_MARK_END, "MARK_END");
+		assert_int_equal(e->ev.ts, tt += 11);
+		e = only(&r, i++, SONDE_EV_COUNTER, "COUNTER");
+		assert_int_equal(e->ev.ts, tt += 12);
+		assert_int_equal(e->ev.obj, 0x7E);
+		assert_string_equal(e->obj_name, "queue");
+		assert_int_equal(e->ev.value, (int64_t)(int32_t)0xFFFF7D7E);
+		e = only(&r, i++, SONDE_EV_COUNTER, "COUNTER");
+		assert_int_equal(e->ev.value, (int64_t)0x7E7D7E7D7E7D7E7DULL);
+		tt += 13;
+		e = only(&r, i++, SONDE_EV_COUNTER, "COUNTER");
+		assert_int_equal(e->ev.obj, 0x7D);
+		assert_int_equal(e->ev.value, -2);
+		tt += 14;
+		e = only(&r, i++, SONDE_EV_TASK_OUT, "TASK_OUT");
+		assert_int_equal(e->ev.ts, tt += 0xFFFF);
+		assert_int_equal(e->ev.obj2, SONDE_TASK_BLOCKED);
+		assert_string_equal(e->obj2_name, "blocked");
+		e = only(&r, i++, SONDE_EV_IDLE, "IDLE");
+		assert_int_equal(e->ev.ts, tt += 0x7E7D);
+		e = only(&r, i++, SONDE_EV_FUNC_EXIT, "FUNC_EXIT");
+		assert_int_equal(e->ev.flags, SONDE_EVF_NO_OBJ);
+		assert_int_equal(e->ev.value, 0);
+		assert_int_equal(r.nev, i);
+		for (size_t k = 12; k < r.nev; k++) {
+			assert_int_equal(r.ev[k].ev.ts_flags, SONDE_TS_VALID);
+			assert_int_equal(r.ev[k].ev.offset, s.starts[k]);
+			assert_int_equal(r.ev[k].ev.frame, k);
+			assert_int_equal(r.ev[k].ev.seq, (uint8_t)(0x7A + k));
+		}
+		trec_free(&r);
+	}
+	tb_free(&s.wire);
+}
+
+/* Every argument type with 0x7D/0x7E in each of its bytes, in a user record
+ * and in a LOG. */
+static void put_all_args(struct tbuf *p)
+{
+	tb_u8(p, SONDE_ARG_U8);  tb_u8(p, 0x7E);
+	tb_u8(p, SONDE_ARG_U16); tb_u16(p, 0x7D7E);
+	tb_u8(p, SONDE_ARG_U32); tb_u32(p, 0x7E7D7E7D);
+	tb_u8(p, SONDE_ARG_U64); tb_u64(p, 0xFE7D7E7D7E7D7E7DULL);
+	tb_u8(p, SONDE_ARG_I8);  tb_u8(p, 0x7D);
+	tb_u8(p, SONDE_ARG_I16); tb_u16(p, 0xFE7D);                 /* -387 */
+	tb_u8(p, SONDE_ARG_I32); tb_u32(p, 0xFE7D7E7D);
+	tb_u8(p, SONDE_ARG_I64); tb_u64(p, 0xFE7E7D7E7D7E7D7EULL);
+	tb_u8(p, SONDE_ARG_F32); tb_u32(p, 0x427E7D7E);             /* 63.62255096435547 */
+	tb_u8(p, SONDE_ARG_F64); tb_u64(p, 0x407E7D7E7D7E7D7EULL);
+	tb_u8(p, SONDE_ARG_STR); tb_strz(p, "}~ok~}");
+	tb_u8(p, SONDE_ARG_MEM); tb_u8(p, 0x03); tb_u8(p, 0x7E); tb_u8(p, 0x7D); tb_u8(p, 0x00);
+	tb_u8(p, SONDE_ARG_OBJ); tb_u8(p, 0x7E);
+	tb_u8(p, SONDE_ARG_FUNC); tb_u32(p, 0x7D7E7D7E);
+	tb_u8(p, SONDE_ARG_ENUM); tb_u8(p, 0x7E); tb_u8(p, 0x7D);
+	tb_u8(p, SONDE_ARG_STR); tb_strz(p, "");
+	tb_u8(p, SONDE_ARG_MEM); tb_u8(p, 0x00);
+}
+
+static void check_all_args(const struct tev *e)
+{
+	assert_int_equal(e->nargs, 17);
+	const struct targ *a = e->args;
+	assert_int_equal(a[0].type, SONDE_A_U8);   assert_int_equal(a[0].u, 0x7E);
+	assert_int_equal(a[1].type, SONDE_A_U16);  assert_int_equal(a[1].u, 0x7D7E);
+	assert_int_equal(a[2].type, SONDE_A_U32);  assert_int_equal(a[2].u, 0x7E7D7E7D);
+	assert_int_equal(a[3].type, SONDE_A_U64);  assert_true(a[3].u == 0xFE7D7E7D7E7D7E7DULL);
+	assert_int_equal(a[4].type, SONDE_A_I8);   assert_int_equal(a[4].i, 0x7D);
+	assert_int_equal(a[5].type, SONDE_A_I16);  assert_int_equal(a[5].i, -387);
+	assert_int_equal(a[6].type, SONDE_A_I32);  assert_int_equal(a[6].i, (int32_t)0xFE7D7E7D);
+	assert_int_equal(a[7].type, SONDE_A_I64);  assert_true(a[7].i == (int64_t)0xFE7E7D7E7D7E7D7EULL);
+	assert_int_equal(a[8].type, SONDE_A_F32);  assert_true(a[8].f == 63.62255096435547);
+	assert_int_equal(a[9].type, SONDE_A_F64);
+	double f64;
+	uint64_t bits = 0x407E7D7E7D7E7D7EULL;
+	memcpy(&f64, &bits, 8);
+	assert_true(a[9].f == f64);
+	assert_int_equal(a[10].type, SONDE_A_STR);
+	assert_int_equal(a[10].memn, 6);
+	assert_memory_equal(a[10].mem, "}~ok~}", 6);
+	assert_int_equal(a[11].type, SONDE_A_MEM);
+	assert_int_equal(a[11].memn, 3);
+	assert_memory_equal(a[11].mem, "\x7E\x7D\x00", 3);
+	assert_int_equal(a[12].type, SONDE_A_OBJ); assert_int_equal(a[12].u, 0x7E);
+	assert_string_equal(a[12].resolved, "task~"); /* the TASK entry: no OBJECT entry for 0x7E */
+	assert_int_equal(a[13].type, SONDE_A_FUNC); assert_int_equal(a[13].u, 0x7D7E7D7E);
+	assert_string_equal(a[13].resolved, "fn}~");
+	assert_int_equal(a[14].type, SONDE_A_ENUM);
+	assert_int_equal(a[14].group, 0x7E);
+	assert_int_equal(a[14].u, 0x7D);
+	assert_string_equal(a[14].resolved, "RED");
+	assert_int_equal(a[15].type, SONDE_A_STR); assert_int_equal(a[15].memn, 0);
+	assert_int_equal(a[16].type, SONDE_A_MEM); assert_int_equal(a[16].memn, 0);
+	for (size_t i = 0; i < 17; i++)
+		if (i != 12 && i != 13 && i != 14)
+			assert_false(a[i].has_resolved);
+}
+
+static void test_user_record_and_log_all_arg_types(void **state)
+{
+	(void)state;
+	struct tstream s;
+	start(&s);
+	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "task~");
+	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7D7E7D7E, "fn}~");
+	ts_dict(&s, SONDE_DICT_ENUM, 0x7E7D, "RED");
+	ts_dict(&s, SONDE_DICT_RECORD, 0x7E, "rec~");
+	ts_dict(&s, SONDE_DICT_FORMAT, 0x7D7E,
+		"%u %u %u %llu %d %d %d %lld %.3f %g %s %s %s %s %s [%s] %s");
+	ts_sync(&s, T0);
+	struct tbuf p = { 0 };
+	tb_u16(&p, 0x7E7D);
+	put_all_args(&p);
+	size_t user = ts_frame_b(&s, 0x7E, &p);
+	tb_free(&p);
+	tb_u16(&p, 0x7D7E);
+	tb_u8(&p, SONDE_LVL_WARN);
+	tb_u16(&p, 0x7D7E);
+	put_all_args(&p);
+	ts_frame_b(&s, SONDE_REC_LOG, &p);
+	tb_free(&p);
+	/* a user record with no name and no arguments */
+	ts_timed(&s, 0x7D, 0x7D7F, NULL, 0);
+
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 0);
+	const struct tev *e = only(&r, user, SONDE_EV_RECORD, "rec~");
+	assert_int_equal(e->ev.rec_id, 0x7E);
+	assert_int_equal(e->ev.ts, T0); /* same compact time as the TIME_SYNC */
+	check_all_args(e);
+	e = only(&r, user + 1, SONDE_EV_LOG, "LOG");
+	assert_int_equal(e->ev.level, SONDE_LVL_WARN);
+	assert_int_equal(e->ev.obj, 0x7D7E);
+	assert_int_equal(e->ev.ts, T0 + 0xFF01); /* 0x7D7E comes 0xFF01 ticks after 0x7E7D */
+	check_all_args(e);
+	assert_string_equal(e->text, "126 32126 2122153597 18337952335180693117 125 -387 -25330051 "
+				     "-108511358785520258 63.623 487.843 }~ok~} <7e 7d 00> task~ fn}~ RED [] <>");
+	e = only(&r, user + 2, SONDE_EV_RECORD, "USER_0x7D");
+	assert_int_equal(e->nargs, 0);
+	assert_int_equal(e->ev.ts, T0 + 0xFF02);
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* The checksum takes every value, 0x7D and 0x7E included. */
+static void test_every_checksum_value(void **state)
+{
+	(void)state;
+	struct tstream s;
+	start(&s);
+	ts_sync(&s, T0);
+	for (unsigned v = 0; v < 256; v++) {
+		uint8_t d[] = { SONDE_ARG_U8, (uint8_t)v };
+		ts_timed(&s, 0x40, T0, d, 2);
+	}
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_RANDOM, &r);
+	assert_int_equal(r.ndg, 0);
+	assert_int_equal(r.nev, 3 + 256);
+	for (unsigned v = 0; v < 256; v++) {
+		const struct tev *e = &r.ev[3 + v];
+		assert_int_equal(e->nargs, 1);
+		assert_int_equal(e->args[0].u, v);
+		assert_int_equal(e->ev.ts, T0);
+	}
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* 8-byte addresses (from TARGET_INFO) in FUNC_ENTER_A and FUNC arguments;
+ * DICT ids match their low 32 bits. */
+static void test_addr_size_8(void **state)
+{
+	(void)state;
+	struct tstream s;
+	ts_init(&s, 0);
+	ts_session(&s, 0, 8);
+	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7E7D1234, "far");
+	ts_sync(&s, 100);
+	struct tbuf p = { 0 };
+	tb_u64(&p, 0x00007FFF7E7D1234ULL);
+	ts_timed(&s, SONDE_REC_FUNC_ENTER_A, 101, p.p, p.n);
+	tb_free(&p);
+	tb_u16(&p, 102);
+	tb_u8(&p, SONDE_ARG_FUNC);
+	tb_u64(&p, 0x00007FFF7E7D1234ULL);
+	ts_frame_b(&s, 0x41, &p);
+	tb_free(&p);
+	const uint8_t short4[] = { 1, 2, 3, 4 };
+	size_t bad = ts_timed(&s, SONDE_REC_FUNC_ENTER_A, 103, short4, 4);
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_WHOLE, &r);
+	const struct tev *e = only(&r, 4, SONDE_EV_FUNC_ENTER, "FUNC_ENTER_A");
+	assert_true(e->ev.obj == 0x00007FFF7E7D1234ULL);
+	assert_string_equal(e->obj_name, "far");
+	e = only(&r, 5, SONDE_EV_RECORD, "USER_0x41");
+	assert_true(e->args[0].u == 0x00007FFF7E7D1234ULL);
+	assert_string_equal(e->args[0].resolved, "far");
+	assert_int_equal(r.ndg, 1);
+	assert_int_equal(r.dg[0].code, SONDE_D_MALFORMED);
+	assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 6); /* where the missing bytes should be */
+	assert_string_equal(r.dg[0].msg, "FUNC_ENTER_A: 6 data bytes, expected 10");
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* A dictionary entry replaces the earlier one; a reset forgets them all. */
+static void test_dict_replace_and_reset(void **state)
+{
+	(void)state;
+	struct tstream s;
+	ts_init(&s, 0);
+	ts_session(&s, 1000, 4);
+	ts_dict(&s, SONDE_DICT_ISR, 3, "old");
+	ts_dict(&s, SONDE_DICT_ISR, 3, "new");
+	ts_sync(&s, 10);
+	const uint8_t isr3[] = { 3 };
+	ts_timed(&s, SONDE_REC_ISR_ENTER, 11, isr3, 1);
+	ts_session(&s, 1000, 4); /* target restarted: EMPTY resets the sequence silently */
+	ts_sync(&s, 5);
+	ts_timed(&s, SONDE_REC_ISR_ENTER, 6, isr3, 1);
+	ts_timed(&s, SONDE_REC_ISR_EXIT, 7, NULL, 0);
+	ts_timed(&s, SONDE_REC_ISR_EXIT, 8, NULL, 0); /* one too many */
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 0);
+	const struct tev *e = only(&r, 5, SONDE_EV_ISR_ENTER, "ISR_ENTER");
+	assert_string_equal(e->obj_name, "new");
+	assert_int_equal(e->ev.ts, 11);
+	e = only(&r, 9, SONDE_EV_ISR_ENTER, "ISR_ENTER");
+	assert_false(e->has_obj_name);
+	assert_int_equal(e->ev.value, 1); /* the stack was reset too */
+	assert_int_equal(e->ev.ts, 6);
+	e = only(&r, 11, SONDE_EV_ISR_EXIT, "ISR_EXIT");
+	assert_int_equal(e->ev.flags, SONDE_EVF_NO_OBJ);
+	assert_int_equal(e->ev.value, 0);
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_records),
+		cmocka_unit_test(test_system_records),
+		cmocka_unit_test(test_user_record_and_log_all_arg_types),
+		cmocka_unit_test(test_every_checksum_value),
+		cmocka_unit_test(test_addr_size_8),
+		cmocka_unit_test(test_dict_replace_and_reset),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
