@@ -56,6 +56,31 @@
 #define SONDE_REC_USER_LAST    0x7Fu
 #define SONDE_REC_COUNT        0x80u /* ids >= this are invalid */
 
+/* ---- receive channel: command ids (host -> target, docs/protocol.md §9) */
+#define SONDE_CMD_INFO        0x01u /* TARGET_INFO + dictionaries again */
+#define SONDE_CMD_GLB_FILTER  0x02u /* 16-byte bitmap, record ids 0..127 */
+#define SONDE_CMD_LOC_FILTER  0x03u /* 32-byte bitmap, object ids 0..255 */
+#define SONDE_CMD_START       0x04u
+#define SONDE_CMD_STOP        0x05u
+#define SONDE_CMD_TRIGGER     0x06u /* freeze (snapshot, post-mortem) */
+#define SONDE_CMD_READOUT     0x07u /* freeze and let the drain read it out */
+#define SONDE_CMD_RESET_CTRS  0x08u
+#define SONDE_CMD_APP         0x09u /* u8 cmd, u32 a, u32 b, u32 c -> callback */
+#define SONDE_CMD_PEEK        0x0Au /* addr, u8 len */
+#define SONDE_CMD_POKE        0x0Bu /* addr, u8 len, bytes (off by default) */
+#define SONDE_CMD_STATS       0x0Cu /* -> TARGET_STATS */
+
+/* CMD_STATUS codes. */
+#define SONDE_ST_OK            0x00u
+#define SONDE_ST_BAD_CHECKSUM  0x01u
+#define SONDE_ST_BAD_LENGTH    0x02u
+#define SONDE_ST_UNKNOWN_CMD   0x03u
+#define SONDE_ST_OUT_OF_REGION 0x04u
+#define SONDE_ST_NOT_SUPPORTED 0x05u
+#define SONDE_ST_TOO_LONG      0x06u
+#define SONDE_ST_BAD_STATE     0x07u /* e.g. TRIGGER in a streaming mode */
+#define SONDE_ST_APP_FIRST     0x80u /* 0x80..0xFF: the application's own codes */
+
 /* ---- typed argument codes (user records and LOG) ---------------------- */
 #define SONDE_ARG_U8   0x01u
 #define SONDE_ARG_U16  0x02u
