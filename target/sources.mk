@@ -15,10 +15,12 @@ SONDE_DIR ?= $(dir $(lastword $(MAKEFILE_LIST)))
 
 SONDE_SRCS := \
 	$(SONDE_DIR)/src/sonde_build.c \
+	$(SONDE_DIR)/src/sonde_cmd.c \
 	$(SONDE_DIR)/src/sonde_filter.c \
 	$(SONDE_DIR)/src/sonde_frame.c \
 	$(SONDE_DIR)/src/sonde_record.c \
 	$(SONDE_DIR)/src/sonde_ring.c \
+	$(SONDE_DIR)/src/sonde_rx.c \
 	$(SONDE_DIR)/src/sonde_session.c \
 	$(SONDE_DIR)/src/sonde_user.c \
 	$(SONDE_DIR)/src/sonde_write.c

@@ -77,6 +77,7 @@ BENCH_LOOP(b_user_generic, if (sonde_user_begin(0x40)) {
 })
 BENCH_LOOP(b_log_u32x2, sonde_log_u32x2(SONDE_LVL_INFO, 1, i, 7))
 BENCH_LOOP(b_isr_enter_filtered, sonde_isr_enter(1))
+BENCH_LOOP(b_systick_tick, sonde_cm_systick_tick())
 BENCH_LOOP(b_isr_enter_overwrite, sonde_isr_enter(1))
 
 /* ---- clock test: the port's clock against the stopwatch --------------
@@ -339,6 +340,10 @@ int main(void)
 	fresh();
 	sonde_filter_object(1, 0);
 	report("sonde_isr_enter, object filtered out", b_isr_enter_filtered());
+
+	/* The SysTick handler's share: clock extension and/or the tick hook. */
+	fresh();
+	report("sonde_cm_systick_tick (once per SysTick)", b_systick_tick());
 
 	/* Overwriting: a full small buffer, every record evicts old ones. */
 	sonde_init(small_buf, sizeof small_buf, SONDE_MODE_OVERWRITE);

@@ -13,6 +13,12 @@ void board_uart_init(int tx_irq)
 	UART0_CTRL = UART_CTRL_TX_EN | (tx_irq ? UART_CTRL_TX_INTEN : 0u);
 }
 
+void board_uart_rx_start(void)
+{
+	UART0_INTSTATUS = UART_INT_RX;
+	UART0_CTRL |= UART_CTRL_RX_EN | UART_CTRL_RX_INTEN;
+}
+
 void board_uart_putc(uint8_t c)
 {
 	while (UART0_STATE & UART_STATE_TXFULL)

@@ -12,6 +12,10 @@
 /* UART0 at 115200 8N1 (QEMU ignores the rate: a byte leaves as soon as the
  * host side of -serial takes it).  tx_irq: enable the TX interrupt. */
 void board_uart_init(int tx_irq);
+/* Receive on UART0 with its RX interrupt (IRQ_UART0_RX; enable that in the
+ * NVIC too).  The handler reads UART0_DATA while UART_STATE_RXFULL is set
+ * and clears UART_INT_RX. */
+void board_uart_rx_start(void);
 /* Polled output: waits while the one-byte TX buffer is full. */
 void board_uart_putc(uint8_t c);
 void board_uart_puts(const char *s);

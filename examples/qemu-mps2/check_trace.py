@@ -32,12 +32,14 @@ REC = {
     0x09: "TASK_OUT", 0x0A: "TASK_READY", 0x0B: "IDLE", 0x0C: "MARK", 0x0D: "MARK_BEGIN",
     0x0E: "MARK_END", 0x0F: "COUNTER", 0x10: "FUNC_ENTER", 0x11: "FUNC_ENTER_A",
     0x12: "FUNC_EXIT", 0x13: "LOG",
+    0x20: "CMD_STATUS", 0x21: "PEEK_DATA", 0x22: "TARGET_STATS",  # replies to commands (§9.2)
 }
 # DATA length of fixed-size records (timed ones include the 2-byte ts).
 FIXED = {0x00: 0, 0x01: 18, 0x02: 8, 0x03: 10, 0x05: 3, 0x06: 2, 0x07: 4, 0x08: 3,
-         0x09: 4, 0x0A: 3, 0x0B: 2, 0x0C: 3, 0x0D: 3, 0x0E: 3, 0x10: 4, 0x12: 2}
+         0x09: 4, 0x0A: 3, 0x0B: 2, 0x0C: 3, 0x0D: 3, 0x0E: 3, 0x10: 4, 0x12: 2,
+         0x20: 5, 0x22: 18}
 UNTIMED = {0x00, 0x01, 0x02, 0x04}
-LIB_OWN = {0x00, 0x01, 0x02, 0x03}  # written by the library, not by the firmware
+LIB_OWN = {0x00, 0x01, 0x02, 0x03, 0x20, 0x21, 0x22}  # written by the library, not by the firmware
 ARG_SIZE = {0x01: 1, 0x02: 2, 0x03: 4, 0x04: 8, 0x05: 1, 0x06: 2, 0x07: 4, 0x08: 8,
             0x09: 4, 0x0A: 8, 0x0D: 1, 0x0F: 2}
 ARG_FMT = {0x01: "<B", 0x02: "<H", 0x03: "<I", 0x04: "<Q", 0x05: "<b", 0x06: "<h",
@@ -176,6 +178,9 @@ class Checker:
         elif rid == 0x0F:
             if not 4 <= len(data) <= 11:
                 self.err(off, fno, "COUNTER with %d DATA bytes" % len(data))
+        elif rid == 0x21:
+            if len(data) < 3 + self.addr_size or len(data) != 3 + self.addr_size + data[2 + self.addr_size]:
+                self.err(off, fno, "PEEK_DATA with %d DATA bytes" % len(data))
         elif rid == 0x11:
             if len(data) != 2 + self.addr_size:
                 self.err(off, fno, "FUNC_ENTER_A with %d DATA bytes" % len(data))

@@ -4,7 +4,8 @@
  *
  * Five tasks on the preemptive scheduler of sched.c plus the idle task, fed
  * by three periodic interrupts:
- *   SysTick 1 kHz   scheduler tick (and, by default, the trace clock)
+ *   SysTick 1 kHz   scheduler tick, Sonde's tick hook (and, with TS=systick,
+ *                   the trace clock)
  *   TIMER0  500 Hz  checksums a block (long enough for TIMER1 to nest into it
  *                   now and then) and gives a semaphore to "ctrl" (prio 4)
  *   TIMER1 ~1.3 kHz puts samples into a queue read by "sensor" (prio 3);
@@ -21,6 +22,10 @@
  * kicked every tick and before idling) or polled from the idle task
  * (FW_DRAIN_IRQ 0).  UART0's own interrupt is not traced: its records would
  * feed themselves.
+ *
+ * The host can send commands back on UART0 (docs/protocol.md §9): the RX
+ * interrupt feeds them to sonde_rx_byte(); the host may PEEK fw_status and
+ * set the blink period of a simulated LED with APP command 1.
  */
 #include <stdint.h>
 
@@ -42,7 +47,7 @@
 
 /* Object ids: ISRs, tasks, markers and counters share one space. */
 enum {
-	ISR_SYSTICK = 1, ISR_TIMER0 = 2, ISR_TIMER1 = 3,
+	ISR_SYSTICK = 1, ISR_TIMER0 = 2, ISR_TIMER1 = 3, ISR_UART0_RX = 4,
 	TASK_CTRL = 10, TASK_SENSOR = 11, TASK_COMM = 12, TASK_BG = 13, TASK_BOOT = 14,
 	MARK_CTRL_CYCLE = 20, MARK_QUEUE_FULL = 21, MARK_BG_PASS = 22,
 	CNT_QUEUE = 30, CNT_SAMPLE = 31, CNT_BG_WORK = 32
@@ -64,6 +69,7 @@ static void fw_dictionaries(void)
 	fw_dict(SONDE_DICT_ISR, ISR_SYSTICK, "SysTick");
 	fw_dict(SONDE_DICT_ISR, ISR_TIMER0, "TIMER0");
 	fw_dict(SONDE_DICT_ISR, ISR_TIMER1, "TIMER1");
+	fw_dict(SONDE_DICT_ISR, ISR_UART0_RX, "UART0_RX");
 	fw_dict(SONDE_DICT_TASK, TASK_CTRL, "ctrl");
 	fw_dict(SONDE_DICT_TASK, TASK_SENSOR, "sensor");
 	fw_dict(SONDE_DICT_TASK, TASK_COMM, "comm");
@@ -262,6 +268,64 @@ static void drain_polled(void)
 			board_uart_putc(chunk[i]);
 }
 
+/* ---- receive channel ------------------------------------------------------ */
+
+/* What the host may read with PEEK (registered read-only in main): known
+ * contents at a fixed address (fw.map: fw_status). */
+struct fw_status {
+	uint32_t magic;    /* FW_MAGIC, "SOND" in memory */
+	uint32_t ticks;    /* scheduler ticks since start */
+	uint32_t blink_ms; /* the LED's half period, in ticks (APP command 1) */
+	uint32_t led;      /* the simulated LED: toggles every blink_ms ticks */
+	uint32_t commands; /* APP commands received */
+};
+#define FW_MAGIC 0x444E4F53u
+#define FW_APP_BLINK 1u
+#define FW_APP_BAD_ARG 0x80    /* APP status: argument out of range */
+#define FW_APP_UNKNOWN 0x81    /* APP status: no such application command */
+
+static volatile struct fw_status fw_status = { FW_MAGIC, 0, 500, 0, 0 };
+
+/* Called by sonde_rx_byte() in the UART0 RX interrupt for an APP command. */
+static int fw_command(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+	(void)b;
+	(void)c;
+	fw_status.commands++;
+	if (cmd != FW_APP_BLINK)
+		return FW_APP_UNKNOWN;
+	if (a < 1u || a > 10000u)
+		return FW_APP_BAD_ARG;
+	fw_status.blink_ms = a;
+	return 0;
+}
+
+/* Every received byte goes to the command parser; a command runs (and
+ * writes its reply into the trace) when its closing flag arrives.  Only
+ * this handler feeds the parser.  The flag is cleared before reading, so a
+ * byte arriving after the loop raises the interrupt again. */
+void UART0RX_Handler(void);
+void UART0RX_Handler(void)
+{
+	fw_isr_enter(ISR_UART0_RX);
+	UART0_INTSTATUS = UART_INT_RX;
+	while (UART0_STATE & UART_STATE_RXFULL)
+		sonde_rx_byte((uint8_t)UART0_DATA);
+	fw_isr_exit(ISR_UART0_RX);
+}
+
+/* The simulated LED, from SysTick. */
+static void fw_blink(void)
+{
+	static uint32_t n;
+
+	fw_status.ticks++;
+	if (++n >= fw_status.blink_ms) {
+		n = 0;
+		fw_status.led ^= 1u;
+	}
+}
+
 /* ---- the end ------------------------------------------------------------ */
 
 static void fw_finish(void)
@@ -270,6 +334,7 @@ static void fw_finish(void)
 	mps2_irq_disable(IRQ_TIMER0);
 	mps2_irq_disable(IRQ_TIMER1);
 	mps2_irq_disable(IRQ_UART0_TX);
+	mps2_irq_disable(IRQ_UART0_RX);
 	board_timer_stop(TIMER0_BASE);
 	board_timer_stop(TIMER1_BASE);
 	fw_trace_report();
@@ -302,11 +367,10 @@ static void idle_task(void)
 void SysTick_Handler(void);
 void SysTick_Handler(void)
 {
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	sonde_cm_systick_tick();
-#endif
+	sonde_cm_systick_tick(); /* SysTick clock extension and/or SONDE_CFG_TICK_HOOK */
 	fw_isr_enter(ISR_SYSTICK);
 	sched_tick();
+	fw_blink();
 	if (sched_now() == FW_RUN_MS)
 		fw_stop = 1;
 #if FW_DRAIN_IRQ
@@ -372,6 +436,11 @@ int main(void)
 	sonde_init(trace_buf, sizeof trace_buf, SONDE_MODE_OVERWRITE);
 	sonde_set_dict_callback(fw_dictionaries);
 	fw_dictionaries();
+	/* Commands: the LED's state may be read, the blink period set. */
+	sonde_rx_region((const void *)&fw_status, sizeof fw_status, SONDE_RX_READ);
+	sonde_rx_set_app_callback(fw_command);
+	board_uart_rx_start();
+	mps2_irq_enable(IRQ_UART0_RX, PRIO_UART);
 #if FW_DRAIN_IRQ
 	mps2_irq_enable(IRQ_UART0_TX, PRIO_UART);
 #endif

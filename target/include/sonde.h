@@ -66,6 +66,14 @@ void sonde_dict(uint8_t kind, uint32_t id, const char *name);
  * time stays exact across long silences; see docs/protocol.md §5). */
 void sonde_time_sync(void);
 
+/* The periodic tick: call it from a periodic interrupt (an RTOS tick, the
+ * SysTick handler), any context.  It keeps the 64-bit time exact across
+ * silences of any length.  With SONDE_CFG_TICK_HOOK (sonde_config.h) it is
+ * required, at least once every SONDE_CFG_TICK_HOOK ticks of the trace clock:
+ * it then does the "65536 ticks since the last record" test of
+ * docs/protocol.md section 5 for the fast path, which gets cheaper. */
+void sonde_tick(void);
+
 void sonde_get_stats(sonde_stats_t *out);
 
 /* ---- filters ---------------------------------------------------------- */
@@ -163,6 +171,7 @@ static inline void sonde_set_dict_callback(void (*cb)(void)) { (void)cb; }
 static inline void sonde_send_info(void) {}
 static inline void sonde_dict(uint8_t k, uint32_t i, const char *n) { (void)k; (void)i; (void)n; }
 static inline void sonde_time_sync(void) {}
+static inline void sonde_tick(void) {}
 static inline void sonde_get_stats(sonde_stats_t *o) { o->records = o->overwritten = o->refused = o->bytes = 0; }
 static inline void sonde_filter_record(uint8_t r, int on) { (void)r; (void)on; }
 static inline void sonde_filter_all_records(int on) { (void)on; }
@@ -213,6 +222,59 @@ static inline int sonde_drain_byte(void) { return -1; }
 static inline size_t sonde_pending(void) { return 0; }
 
 #endif /* SONDE_ENABLED */
+
+/* ==== receive channel: commands from the host (docs/protocol.md §9) =====
+ *
+ * The host sends command frames on the link's other direction.  Feed every
+ * received byte to the parser, from a UART RX interrupt or a polled read:
+ *
+ *     void UART_RX_IRQHandler(void) { sonde_rx_byte(UART->DATA); }
+ *     n = read(fd, blk, sizeof blk); sonde_rx_feed(blk, n);
+ *
+ * A command runs when its closing flag arrives, inside that call, and
+ * writes its reply records into the trace (CMD_STATUS, and PEEK_DATA,
+ * TARGET_STATS, TARGET_INFO and the dictionaries where the command asks for
+ * them).  The library state it touches is changed in critical sections, so
+ * the call may be made from an ISR.  The parser's own state is not locked:
+ * sonde_rx_byte() and sonde_rx_feed() must be called from one context at a
+ * time (one ISR, or one task), and not from the callbacks they call.
+ * Compiled out with SONDE_CFG_RX 0 (sonde_config.h). */
+
+/* Region flags (sonde_rx_region). */
+#define SONDE_RX_READ  0x01u /* PEEK may read it */
+#define SONDE_RX_WRITE 0x02u /* POKE may write it (needs SONDE_CFG_POKE 1) */
+
+#if SONDE_ENABLED && SONDE_CFG_RX
+
+/* One received byte / n received bytes, in order. */
+void sonde_rx_byte(uint8_t b);
+void sonde_rx_feed(const uint8_t *p, size_t n);
+
+/* The application's command callback, for the APP command: cmd and three
+ * arguments chosen by the application.  It runs in the context that fed the
+ * command's flag and returns the status of the reply: 0 (OK) or an
+ * application code 0x80..0xFF; any other value is sent as 0xFF.  NULL (the
+ * default) answers APP with NOT_SUPPORTED. */
+void sonde_rx_set_app_callback(int (*cb)(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c));
+
+/* Let the host PEEK (SONDE_RX_READ) and/or POKE (SONDE_RX_WRITE) the len
+ * bytes at start.  Nothing outside the registered regions can be read or
+ * written.  Registering the same start again replaces that region's length
+ * and flags; flags 0 removes it.  Returns 0, or -1 when the table
+ * (SONDE_CFG_RX_REGIONS) is full, len is 0 or the region would run past
+ * the top of the address space (and always -1 with the receive channel
+ * compiled out).  Register plain memory: PEEK and POKE copy it byte by
+ * byte (memcpy), not with the access width a device register may need. */
+int sonde_rx_region(const void *start, size_t len, uint8_t flags);
+
+#else /* receive channel compiled out */
+
+static inline void sonde_rx_byte(uint8_t b) { (void)b; }
+static inline void sonde_rx_feed(const uint8_t *p, size_t n) { (void)p; (void)n; }
+static inline void sonde_rx_set_app_callback(int (*cb)(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c)) { (void)cb; }
+static inline int sonde_rx_region(const void *s, size_t l, uint8_t f) { (void)s; (void)l; (void)f; return -1; }
+
+#endif /* SONDE_ENABLED && SONDE_CFG_RX */
 
 #ifdef __cplusplus
 }

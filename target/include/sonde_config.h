@@ -72,6 +72,20 @@
 #define SONDE_DRAIN_CHUNK 32u
 #endif
 
+/* The periodic tick hook.  0 (default): every timed record tests whether
+ * 65536 ticks passed since the previous one (TIME_SYNC rule 2, docs/
+ * protocol.md section 5), four instructions on Cortex-M.  H (1..65535): the
+ * application promises to call sonde_tick() at least once in every H ticks
+ * of the trace clock, its lateness included (e.g. an RTOS tick period plus
+ * the longest time the tick interrupt can be held off); sonde_tick() then
+ * closes the fast path in time and records skip the test.  If a tick comes
+ * later than that, a record may follow the previous one by 65536 ticks or
+ * more without a TIME_SYNC, and the host gets its time wrong by a multiple
+ * of 65536 ticks.  docs/performance.md explains the margin. */
+#ifndef SONDE_CFG_TICK_HOOK
+#define SONDE_CFG_TICK_HOOK 0
+#endif
+
 #if SONDE_STR_MAX > 255
 #error "SONDE_STR_MAX must be at most 255 (docs/protocol.md section 4)"
 #endif
@@ -83,6 +97,46 @@
 #endif
 #if SONDE_DRAIN_CHUNK < 1
 #error "SONDE_DRAIN_CHUNK must be at least 1"
+#endif
+#if SONDE_CFG_TICK_HOOK < 0 || SONDE_CFG_TICK_HOOK > 65535
+#error "SONDE_CFG_TICK_HOOK must be 0 (off) or 1..65535 ticks"
+#endif
+
+/* ==== receive channel (docs/protocol.md section 9) =======================
+ * The command parser (sonde_rx_byte/sonde_rx_feed) and the commands it
+ * executes.  RAM: SONDE_CFG_RX_MAX + 4 bytes of parser state, and a
+ * pointer, a size and a flag byte per region. */
+
+/* 1: the receive channel is compiled in.  0: sonde_rx_* are empty inline
+ * functions and sonde_rx.c/sonde_cmd.c compile to nothing. */
+#ifndef SONDE_CFG_RX
+#define SONDE_CFG_RX 1
+#endif
+
+/* Longest command frame taken, in un-escaped bytes (SEQ, CMD, DATA, CHK).
+ * Longer frames are answered TOO_LONG.  At least 35 (LOC_FILTER), at most
+ * 255. */
+#ifndef SONDE_CFG_RX_MAX
+#define SONDE_CFG_RX_MAX 40u
+#endif
+
+/* Memory regions the host may PEEK (and POKE) that sonde_rx_region() can
+ * register. */
+#ifndef SONDE_CFG_RX_REGIONS
+#define SONDE_CFG_RX_REGIONS 4u
+#endif
+
+/* 1: the POKE command is compiled in (writes only inside regions registered
+ * with SONDE_RX_WRITE).  0: POKE is answered NOT_SUPPORTED. */
+#ifndef SONDE_CFG_POKE
+#define SONDE_CFG_POKE 0
+#endif
+
+#if SONDE_CFG_RX_MAX < 35 || SONDE_CFG_RX_MAX > 255
+#error "SONDE_CFG_RX_MAX must be 35..255 (LOC_FILTER is 35 bytes; the parser counts in a byte)"
+#endif
+#if SONDE_CFG_RX_REGIONS < 1 || SONDE_CFG_RX_REGIONS > 255
+#error "SONDE_CFG_RX_REGIONS must be 1..255"
 #endif
 
 #endif /* SONDE_CONFIG_H */

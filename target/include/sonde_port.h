@@ -24,11 +24,21 @@
  *   SONDE_PORT_TS()           read the tick counter inline (e.g. a DWT
  *                             CYCCNT load); default: call sonde_port_ts()
  *   SONDE_PORT_CORE_ID()      the core id of this stream; default 0
+ *   SONDE_PORT_ST32LE(p, v)   store the 32-bit v little-endian at any
+ *   SONDE_PORT_ST16LE(p, v)   address p (16-bit: the low half of v), and
+ *   SONDE_PORT_LD32LE(p)      load 32 bits little-endian from any address:
+ *                             the fast path stores whole frames this way.
+ *                             Default: with GCC or clang on a little-endian
+ *                             CPU one access through a type of alignment 1
+ *                             (a single STR/LDR where the CPU allows
+ *                             unaligned access); else byte by byte.  A port
+ *                             for another compiler defines them with its
+ *                             own unaligned access (e.g. __packed).
  *
  * The port's C file defines sonde_port_ts().  The counter is free-running
  * and wraps at 2^32; the library extends it to 64 bits by counting wraps,
- * which is exact while some timed record (or sonde_time_sync()) is written
- * at least once per 2^32 ticks.  It is always read inside the critical
+ * which is exact while some timed record, sonde_time_sync() or sonde_tick()
+ * reads it at least once per 2^32 ticks.  It is always read inside the critical
  * section.
  */
 #ifndef SONDE_PORT_H

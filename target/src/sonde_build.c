@@ -3,9 +3,10 @@
  * (sonde_user_begin ... sonde_arg_* ... sonde_user_end).
  *
  * The DATA is assembled in a static buffer of SONDE_RECORD_MAX bytes and
- * written at end through the slow path, so a record is written whole or not
- * at all, with its exact size.  The critical section is held from a
- * successful begin to end, which makes the one static buffer safe.
+ * framed at end -- word by word when the fast path is open, else through
+ * the slow path -- so a record is written whole or not at all, with its
+ * exact size.  The critical section is held from a successful begin to
+ * end, which makes the one static buffer safe.
  */
 #include "sonde_internal.h"
 
@@ -14,18 +15,21 @@
 /* The saved interrupt state of the section held between begin and end. */
 static SONDE_PORT_CRIT_DECL;
 
+/* n when an argument did not fit: the record is refused at end.  Larger
+ * than SONDE_RECORD_MAX, so every later size test fails too. */
+#define OVER 0xFFFFu
+
 static struct {
 	uint32_t now;                  /* the record's time, read at begin */
-	uint16_t n;                    /* bytes in d */
+	uint16_t n;                    /* bytes in d, or OVER */
 	uint8_t id;
-	uint8_t over;                  /* an argument did not fit: refuse at end */
-	uint8_t d[SONDE_RECORD_MAX];
+	uint8_t d[SONDE_RECORD_MAX + 3u]; /* + 3: end pads the last word with zeros */
 } bld;
 
-static int begin(uint8_t id)
+SONDE_INLINE int begin(uint8_t id)
 {
 	SONDE_PORT_CRIT_ENTER();
-	if (sonde_g.buf == NULL || (sonde_g.flags & SONDE_F_REFUSE)) {
+	if (sonde_g.flags & SONDE_F_REFUSE) {
 		if (sonde_g.buf != NULL) {
 			sonde_refuse();
 			sonde_ring_relimit();
@@ -36,47 +40,104 @@ static int begin(uint8_t id)
 	bld.now = SONDE_PORT_TS();
 	bld.id = id;
 	bld.n = 0;
-	bld.over = 0;
 	return 1;
 }
 
-/* Append n bytes of v, little-endian, after a type byte (0: none). */
-static void add(uint8_t type, uint64_t v, unsigned n)
+/* Where the next need bytes go, or NULL (and the record refused at end)
+ * when they do not fit.  Inline: a call would double an argument's cost. */
+SONDE_INLINE uint8_t *room(unsigned need)
 {
-	unsigned need = n + (type != 0u);
+	unsigned n = bld.n;
 
-	if (bld.over || need > SONDE_RECORD_MAX - bld.n) {
-		bld.over = 1;
-		return;
+	if (n > SONDE_RECORD_MAX - need) {
+		bld.n = OVER;
+		return NULL;
 	}
-	if (type != 0u)
-		bld.d[bld.n++] = type;
-	while (n--) {
-		bld.d[bld.n++] = (uint8_t)v;
-		v >>= 8;
+	bld.n = (uint16_t)(n + need);
+	return bld.d + n;
+}
+
+/* A type byte and n = 1, 2, 4 or 8 bytes of v, little-endian. */
+SONDE_INLINE void add(uint8_t type, uint64_t v, unsigned n)
+{
+	uint8_t *d = room(n + 1u);
+
+	if (d == NULL)
+		return;
+	d[0] = type;
+	if (n == 8u) {
+		sonde_st32(d + 1, (uint32_t)v);
+		sonde_st32(d + 5, (uint32_t)(v >> 32));
+	} else {
+		sonde_st(d + 1, (uint32_t)v, n);
 	}
 }
 
+/* No buffer (never initialised, or too small) needs no test here: the
+ * fast path is closed then (wlim 0), and sonde_write() ignores the
+ * record. */
 int sonde_user_begin(uint8_t rec)
 {
-	return sonde_user_pass(rec) && begin(rec);
+	if (!sonde_user_pass(rec))
+		return 0;
+	return begin(rec);
 }
 
 int sonde_log_begin(uint8_t level, uint16_t fmt)
 {
+	uint8_t *d;
+
 	if (!sonde_rec_on(SONDE_REC_LOG) || !begin(SONDE_REC_LOG))
 		return 0;
-	add(0u, level, 1u);
-	add(0u, fmt, 2u);
+	d = room(3u); /* always fits: SONDE_RECORD_MAX >= 16 */
+	d[0] = level;
+	sonde_st16(d + 1, fmt);
+	return 1;
+}
+
+/*
+ * The record's frame written the fast path's way (sonde_internal.h): the
+ * header word, DATA copied a word at a time -- summed and pre-tested for
+ * escapes four bytes at a time -- then CHK and the flag; sonde_fix() if the
+ * pre-test hit.  The three bytes after DATA are zeroed first, so the last
+ * word's spare bytes add nothing to the sum and never look like escapes
+ * (the word store puts them past DATA, where CHK and the flag overwrite
+ * two of them; the third lands in free space inside the worst-case room,
+ * which nothing reads).  0 when the slow path must write it.
+ */
+static int end_fast(void)
+{
+	uint8_t *p = sonde_g.wp, *d = bld.d;
+	uint32_t n = bld.n, now = bld.now, seq, hdr, sum, chk, esc, i;
+
+	if (!sonde_fast_open(p, SONDE_WORST(SONDE_TS_BYTES + n), now))
+		return 0;
+	seq = sonde_g.seq + 1u;
+	hdr = seq | (uint32_t)bld.id << 8 | now << 16;
+	sonde_st32(p, hdr);
+	sum = sonde_sum32(hdr);
+	esc = sonde_esc_maybe(hdr);
+	d[n] = d[n + 1u] = d[n + 2u] = 0;
+	for (i = 0; i < n; i += 4u) {
+		uint32_t w = sonde_ld32(d + i);
+
+		sonde_st32(p + 4 + i, w);
+		sum += sonde_sum32(w);
+		esc |= sonde_esc_maybe(w);
+	}
+	chk = ~sum & 0xFFu;
+	esc |= sonde_esc_maybe(chk);
+	sonde_st16(p + 4 + n, chk | (uint32_t)SONDE_FLAG << 8);
+	sonde_fast_done(p + 6 + n, 6u + n, seq, now, esc);
 	return 1;
 }
 
 void sonde_user_end(void)
 {
-	if (bld.over) {
+	if (bld.n == OVER) {
 		sonde_refuse();
 		sonde_ring_relimit();
-	} else {
+	} else if (!end_fast()) {
 		sonde_write(bld.id, SONDE_W_TIMED, bld.now, bld.d, bld.n, NULL, 0u);
 	}
 	SONDE_PORT_CRIT_EXIT();
@@ -125,52 +186,52 @@ void sonde_arg_i64(int64_t v)
 /* IEEE-754 bits, sent little-endian like an integer of the same size. */
 void sonde_arg_f32(float v)
 {
-	uint32_t b;
+	union { float f; uint32_t u; } b;
 
-	memcpy(&b, &v, sizeof b);
-	add(SONDE_ARG_F32, b, 4u);
+	b.f = v;
+	add(SONDE_ARG_F32, b.u, 4u);
 }
 
 void sonde_arg_f64(double v)
 {
-	uint64_t b;
+	union { double f; uint64_t u; } b;
 
-	memcpy(&b, &v, sizeof b);
-	add(SONDE_ARG_F64, b, 8u);
+	b.f = v;
+	add(SONDE_ARG_F64, b.u, 8u);
 }
 
 /* Cut to SONDE_STR_MAX characters and to the room left (the one argument
  * that shrinks instead of refusing the record). */
 void sonde_arg_str(const char *s)
 {
-	unsigned room, len = 0;
+	unsigned left, len = 0;
+	uint8_t *d;
 
 	if (s == NULL)
 		s = "";
-	if (bld.over || SONDE_RECORD_MAX - bld.n < 2u) {
-		bld.over = 1;
+	if (bld.n > SONDE_RECORD_MAX - 2u) {
+		bld.n = OVER;
 		return;
 	}
-	room = SONDE_RECORD_MAX - bld.n - 2u;
-	while (len < SONDE_STR_MAX && len < room && s[len] != '\0')
+	left = SONDE_RECORD_MAX - 2u - bld.n;
+	while (len < SONDE_STR_MAX && len < left && s[len] != '\0')
 		len++;
-	bld.d[bld.n++] = SONDE_ARG_STR;
-	memcpy(bld.d + bld.n, s, len);
-	bld.n = (uint16_t)(bld.n + len);
-	bld.d[bld.n++] = '\0';
+	d = room(len + 2u);
+	d[0] = SONDE_ARG_STR;
+	memcpy(d + 1, s, len);
+	d[len + 1u] = '\0';
 }
 
 void sonde_arg_mem(const void *p, uint8_t n)
 {
-	if (bld.over || n + 2u > SONDE_RECORD_MAX - bld.n) {
-		bld.over = 1;
+	uint8_t *d = room(n + 2u);
+
+	if (d == NULL)
 		return;
-	}
-	bld.d[bld.n++] = SONDE_ARG_MEM;
-	bld.d[bld.n++] = n;
+	d[0] = SONDE_ARG_MEM;
+	d[1] = n;
 	if (n != 0u)
-		memcpy(bld.d + bld.n, p, n);
-	bld.n = (uint16_t)(bld.n + n);
+		memcpy(d + 2, p, n);
 }
 
 void sonde_arg_obj(uint8_t obj)

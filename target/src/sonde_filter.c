@@ -2,14 +2,15 @@
  * sonde_filter.c -- the global (per record id) and local (per object id)
  * filters of docs/protocol.md section 7.
  *
- * The global filter is a byte per record id.  The local filter a byte per object
- * whose bit 7 is the object's bit and whose bits 0..6 are that bit ANDed
- * with the global bit of one record naming objects (sonde_internal.h,
- * sonde_of_bit), so the hot ISR and task paths test both filters at once;
- * every change here rewrites the affected bytes.  Records the protocol
- * never filters (EMPTY, TARGET_INFO, TIME_SYNC, DROPS, DICT, command
- * replies) keep their global bit set, so sonde_record_enabled() tells the
- * truth about them.
+ * The global filter is a byte per record id.  The local filter a byte per
+ * object whose bit 7 is the object's bit and whose other bits are that bit
+ * ANDed with the global bit of one record naming objects (sonde_of_bit),
+ * except bit 2 (SONDE_OF_USER), which says that the same number, as a
+ * record id, is an enabled user record: so the hot ISR, task and user
+ * paths test their filters with one load (sonde_internal.h).  Every change
+ * here rewrites the affected bytes.  Records the protocol never filters
+ * (EMPTY, TARGET_INFO, TIME_SYNC, DROPS, DICT, command replies) keep their
+ * global bit set, so sonde_record_enabled() tells the truth about them.
  */
 #include "sonde_internal.h"
 
@@ -38,24 +39,33 @@ static uint8_t combined(void)
 	return (uint8_t)b;
 }
 
+/* The filter byte of id i, local bit on or off (bits: sonde_internal.h). */
+static uint8_t obj_byte(unsigned i, int on, uint8_t comb)
+{
+	uint8_t v = on ? comb : 0u;
+
+	if (i >= SONDE_REC_USER_FIRST && i <= SONDE_REC_USER_LAST && sonde_rec_on(i))
+		v |= SONDE_OF_USER;
+	return v;
+}
+
 static void set_objects(unsigned first, unsigned count, int on)
 {
-	uint8_t v = on ? combined() : 0u;
+	uint8_t comb = combined();
 	unsigned i;
 
 	for (i = first; i < first + count; i++)
-		sonde_g.obj_filter[i] = v;
+		sonde_g.obj_filter[i] = obj_byte(i, on, comb);
 }
 
-/* After a global change: every object that is on gets the new bits. */
+/* After a global change: every byte gets the new bits. */
 static void refresh_objects(void)
 {
-	uint8_t v = combined();
+	uint8_t comb = combined();
 	unsigned i;
 
 	for (i = 0; i < 256u; i++)
-		if (sonde_g.obj_filter[i] & SONDE_OF_LOCAL)
-			sonde_g.obj_filter[i] = v;
+		sonde_g.obj_filter[i] = obj_byte(i, sonde_g.obj_filter[i] & SONDE_OF_LOCAL, comb);
 }
 
 void sonde_filter_record(uint8_t rec, int on)

@@ -9,31 +9,25 @@
 /* Records naming an object: global filter and the object's local filter. */
 SONDE_INLINE void obj8(uint32_t rec, uint8_t obj)
 {
-	struct sonde_fld f[1];
+	struct sonde_fld f[1] = { { obj, 1u, 1u } };
 
-	if (!sonde_obj_pass(rec, obj))
-		return;
-	f[0].v = obj, f[0].n = 1u;
-	sonde_timed(rec, f, 1u, obj);
+	if (sonde_obj_pass(rec, obj))
+		sonde_timed(rec, 0, f, 1u);
 }
 
 SONDE_INLINE void obj88(uint32_t rec, uint8_t obj, uint8_t b)
 {
-	struct sonde_fld f[2];
+	struct sonde_fld f[2] = { { obj, 1u, 1u }, { b, 1u, 1u } };
 
-	if (!sonde_obj_pass(rec, obj))
-		return;
-	f[0].v = obj, f[0].n = 1u;
-	f[1].v = b, f[1].n = 1u;
-	sonde_timed(rec, f, 2u, (uint32_t)obj + b);
+	if (sonde_obj_pass(rec, obj))
+		sonde_timed(rec, 0, f, 2u);
 }
 
 /* Records with a timestamp only. */
 SONDE_INLINE void bare(uint32_t rec)
 {
-	if (!sonde_rec_on(rec))
-		return;
-	sonde_timed(rec, NULL, 0u, 0u);
+	if (sonde_rec_on(rec))
+		sonde_timed(rec, 0, NULL, 0u);
 }
 
 void sonde_isr_enter(uint8_t isr)
@@ -45,9 +39,8 @@ void sonde_isr_enter(uint8_t isr)
  * filtered as a pair; the wire record has no id (exits nest strictly). */
 void sonde_isr_exit(uint8_t isr)
 {
-	if (!sonde_obj_pass(SONDE_REC_ISR_EXIT, isr))
-		return;
-	sonde_timed(SONDE_REC_ISR_EXIT, NULL, 0u, 0u);
+	if (sonde_obj_pass(SONDE_REC_ISR_EXIT, isr))
+		sonde_timed(SONDE_REC_ISR_EXIT, 0, NULL, 0u);
 }
 
 void sonde_task_create(uint8_t task, uint8_t prio)
@@ -93,49 +86,37 @@ void sonde_mark_end(uint8_t marker)
 /* COUNTER: object id, then the value in 4 bytes (32-bit) or 8 (64-bit). */
 void sonde_counter(uint8_t counter, int32_t value)
 {
-	uint32_t v = (uint32_t)value;
-	struct sonde_fld f[2];
+	struct sonde_fld f[2] = { { counter, 1u, 1u }, { (uint32_t)value, 4u, 1u } };
 
-	if (!sonde_obj_pass(SONDE_REC_COUNTER, counter))
-		return;
-	f[0].v = counter, f[0].n = 1u;
-	f[1].v = v, f[1].n = 4u;
-	sonde_timed(SONDE_REC_COUNTER, f, 2u, counter + sonde_sum32(v));
+	if (sonde_obj_pass(SONDE_REC_COUNTER, counter))
+		sonde_timed(SONDE_REC_COUNTER, 0, f, 2u);
 }
 
 void sonde_counter64(uint8_t counter, int64_t value)
 {
-	uint32_t lo = (uint32_t)(uint64_t)value, hi = (uint32_t)((uint64_t)value >> 32);
-	struct sonde_fld f[3];
+	struct sonde_fld f[3] = { { counter, 1u, 1u },
+				  { (uint32_t)(uint64_t)value, 4u, 1u },
+				  { (uint32_t)((uint64_t)value >> 32), 4u, 1u } };
 
-	if (!sonde_obj_pass(SONDE_REC_COUNTER, counter))
-		return;
-	f[0].v = counter, f[0].n = 1u;
-	f[1].v = lo, f[1].n = 4u;
-	f[2].v = hi, f[2].n = 4u;
-	sonde_timed(SONDE_REC_COUNTER, f, 3u, counter + sonde_sum32(lo) + sonde_sum32(hi));
+	if (sonde_obj_pass(SONDE_REC_COUNTER, counter))
+		sonde_timed(SONDE_REC_COUNTER, 0, f, 3u);
 }
 
 void sonde_func_enter(uint16_t func)
 {
-	struct sonde_fld f[1];
+	struct sonde_fld f[1] = { { func, 2u, 1u } };
 
-	if (!sonde_rec_on(SONDE_REC_FUNC_ENTER))
-		return;
-	f[0].v = func, f[0].n = 2u;
-	sonde_timed(SONDE_REC_FUNC_ENTER, f, 1u, (uint32_t)func + (func >> 8));
+	if (sonde_rec_on(SONDE_REC_FUNC_ENTER))
+		sonde_timed(SONDE_REC_FUNC_ENTER, 0, f, 1u);
 }
 
 void sonde_func_enter_addr(const void *addr)
 {
 	uint64_t a = (uint64_t)(uintptr_t)addr;
-	struct sonde_fld f[2];
+	struct sonde_fld f[2] = { { (uint32_t)a, 4u, 1u }, { (uint32_t)(a >> 32), 4u, 1u } };
 
-	if (!sonde_rec_on(SONDE_REC_FUNC_ENTER_A))
-		return;
-	f[0].v = (uint32_t)a, f[0].n = 4u;
-	f[1].v = (uint32_t)(a >> 32), f[1].n = 4u;
-	sonde_timed(SONDE_REC_FUNC_ENTER_A, f, SONDE_ADDR_SIZE / 4u, sonde_sum32(f[0].v) + sonde_sum32(f[1].v));
+	if (sonde_rec_on(SONDE_REC_FUNC_ENTER_A))
+		sonde_timed(SONDE_REC_FUNC_ENTER_A, 0, f, SONDE_ADDR_SIZE / 4u);
 }
 
 void sonde_func_exit(void)

@@ -13,33 +13,22 @@
 
 struct sonde_state sonde_g;
 
-size_t sonde_ring_used(void)
-{
-	const struct sonde_state *g = &sonde_g;
-
-	if (g->wp >= g->rp)
-		return (size_t)(g->wp - g->rp);
-	return g->size - (size_t)(g->rp - g->wp);
-}
-
-size_t sonde_ring_free(void)
-{
-	return sonde_g.size - 1u - sonde_ring_used();
-}
-
-/* The fast path writes [wp, wp + worst) only if that ends at or before wlim:
- * before rp - 1 (one byte stays free, so full never looks empty) or before
- * end - 1 (so the fast path never has to wrap wp). */
+/* The fast path writes a frame at wp only if wp <= wlim: then its worst
+ * case (at most SONDE_FAST_WORST bytes) ends at or before rp - 1 (one byte
+ * stays free, so full never looks empty) and at or before end - 1 (so the
+ * fast path never has to wrap wp).  0 closes it: something rare is pending,
+ * or too little room is left. */
 void sonde_ring_relimit(void)
 {
 	struct sonde_state *g = &sonde_g;
+	uintptr_t hard;
 
-	if (g->flags != 0 || g->buf == NULL)
+	if (g->flags != 0 || g->buf == NULL) {
 		g->wlim = 0;
-	else if (g->rp > g->wp)
-		g->wlim = (uintptr_t)(g->rp - 1);
-	else
-		g->wlim = (uintptr_t)(g->end - 1);
+		return;
+	}
+	hard = (uintptr_t)(g->rp > g->wp ? g->rp : g->end) - 1u;
+	g->wlim = hard - (uintptr_t)g->wp >= SONDE_FAST_WORST ? hard - SONDE_FAST_WORST : 0u;
 }
 
 /* Offset o (< 2 * size) folded into the ring. */
@@ -48,17 +37,25 @@ static size_t fold(size_t o)
 	return o >= sonde_g.size ? o - sonde_g.size : o;
 }
 
-/* Length of the frame starting at offset o, flag included. */
+/* The first flag in [p, e), or e: four bytes at a time, then the rest. */
+static const uint8_t *find_flag(const uint8_t *p, const uint8_t *e)
+{
+	while (e - p >= 4 && !sonde_has_zero(sonde_ld32(p) ^ 0x7E7E7E7Eu))
+		p += 4;
+	while (p < e && *p != SONDE_FLAG)
+		p++;
+	return p;
+}
+
+/* Length of the (whole) frame starting at offset o, flag included. */
 static size_t frame_len(size_t o)
 {
-	const uint8_t *b = sonde_g.buf;
-	size_t n = 1;
+	const struct sonde_state *g = &sonde_g;
+	const uint8_t *s = g->buf + o, *f = find_flag(s, g->end);
 
-	while (b[o] != SONDE_FLAG) {
-		o = fold(o + 1u);
-		n++;
-	}
-	return n;
+	if (f != g->end)
+		return (size_t)(f - s) + 1u;
+	return (size_t)(g->end - s) + (size_t)(find_flag(g->buf, g->end) - g->buf) + 1u;
 }
 
 int sonde_ring_make_room(size_t need)

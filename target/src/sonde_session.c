@@ -46,7 +46,7 @@ void sonde_init(uint8_t *buf, size_t size, uint8_t mode)
 		g->mode = mode <= SONDE_MODE_POSTMORTEM ? mode : SONDE_MODE_OVERWRITE;
 		g->flags = SONDE_F_SYNC;
 		sonde_filter_reset();
-		g->last_ts = SONDE_PORT_TS();
+		g->last_ts.w = g->ext_ts = SONDE_PORT_TS();
 		sonde_write(SONDE_REC_EMPTY, 0u, 0u, NULL, 0u, NULL, 0u);
 		put_info(SONDE_INFO_F_RESET);
 	}
@@ -128,6 +128,46 @@ void sonde_time_sync(void)
 
 	SONDE_PORT_CRIT_ENTER();
 	sonde_write(SONDE_REC_TIME_SYNC, SONDE_W_SYNC, SONDE_PORT_TS(), NULL, 0u, NULL, 0u);
+	SONDE_PORT_CRIT_EXIT();
+}
+
+/*
+ * The periodic tick (docs/performance.md, "Target record path").  It reads
+ * the clock -- all a port's clock extension needs -- and:
+ *
+ * - counts a wrap of the 32-bit counter into the 64-bit time, so the time
+ *   stays exact across silences of any length;
+ * - when 65536 ticks or more passed since the last timed record, marks the
+ *   next one for a TIME_SYNC (rule 2 is due, and stays due even if the
+ *   32-bit difference later wraps round to something small);
+ * - with SONDE_CFG_TICK_HOOK = H, closes the fast path when the gap could reach
+ *   65536 before the next tick.  The next tick reads the clock at most H
+ *   ticks after this one (that is the application's promise), so a record
+ *   r written before it has t_r <= now + H.  If the last timed record is
+ *   still the one at last_ts, its gap is t_r - last_ts <= gap + H, under
+ *   65536 while gap <= 65535 - H: the fast path may stay open.  If a later
+ *   record came first, that one is at or after now and the gap is at most
+ *   H < 65536.  So the fast path needs no time test of its own: with
+ *   gap >= 65536 - H the flag closes it, the next timed record takes the
+ *   slow path, which applies rule 2 exactly, and opens it again.
+ */
+void sonde_tick(void)
+{
+	struct sonde_state *g = &sonde_g;
+	uint32_t now, gap;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	now = SONDE_PORT_TS();
+	if (g->buf != NULL) {
+		sonde_observe(now);
+		gap = now - g->last_ts.w;
+		if (gap >= 0x10000u)
+			g->flags |= SONDE_F_SYNC;
+		else if (SONDE_CFG_TICK_HOOK > 0 && gap >= 0x10000u - SONDE_CFG_TICK_HOOK)
+			g->flags |= SONDE_F_TIME;
+		sonde_ring_relimit();
+	}
 	SONDE_PORT_CRIT_EXIT();
 }
 

@@ -10,29 +10,28 @@
 
 #define SYNC_WORST SONDE_WORST(8u)
 
-static void le(uint8_t *p, uint64_t v, unsigned n)
+void sonde_observe(uint32_t now)
 {
-	while (n--) {
-		*p++ = (uint8_t)v;
-		v >>= 8;
-	}
+	if (now < sonde_g.ext_ts)
+		sonde_g.ts_hi++;
+	sonde_g.ext_ts = now;
 }
 
-/* A timed record or TIME_SYNC is written at now: extend the counter to 64
- * bits (a smaller value than the last one means it wrapped). */
+/* A timed record or TIME_SYNC is written at now: rule 2 counts from here. */
 static void note_time(uint32_t now)
 {
-	if (now < sonde_g.last_ts)
-		sonde_g.ts_hi++;
-	sonde_g.last_ts = now;
+	sonde_observe(now);
+	sonde_g.last_ts.w = now;
+	sonde_g.flags &= (uint8_t)~SONDE_F_TIME;
 }
 
 static void put_sync(uint32_t now)
 {
 	uint8_t d[8];
 
-	le(d, (uint64_t)sonde_g.ts_hi << 32 | now, 8u);
-	sonde_fw_begin(SONDE_REC_TIME_SYNC);
+	sonde_st32(d, now);
+	sonde_st32(d + 4, sonde_g.ts_hi);
+	sonde_fw_begin(SONDE_REC_TIME_SYNC, NULL);
 	sonde_fw_bytes(d, sizeof d);
 	sonde_fw_end();
 	sonde_g.flags &= (uint8_t)~SONDE_F_SYNC;
@@ -43,10 +42,10 @@ void sonde_report(uint32_t now)
 	uint8_t d[10];
 
 	note_time(now);
-	le(d, now, 2u);
-	le(d + 2, sonde_g.overwritten, 4u);
-	le(d + 6, sonde_g.refused, 4u);
-	sonde_fw_begin(SONDE_REC_DROPS);
+	sonde_st16(d, now);
+	sonde_st32(d + 2, sonde_g.overwritten);
+	sonde_st32(d + 6, sonde_g.refused);
+	sonde_fw_begin(SONDE_REC_DROPS, NULL);
 	sonde_fw_bytes(d, sizeof d);
 	sonde_fw_end();
 	put_sync(now); /* rule 3: the TIME_SYNC follows the DROPS */
@@ -63,7 +62,7 @@ void sonde_refuse(void)
 /* Rules 1, 2 and 4 (rule 3 is the report's own TIME_SYNC). */
 static int sync_needed(uint32_t now)
 {
-	return (sonde_g.flags & SONDE_F_SYNC) || now - sonde_g.last_ts >= 0x10000u ||
+	return (sonde_g.flags & SONDE_F_SYNC) || now - sonde_g.last_ts.w >= 0x10000u ||
 	       (uint8_t)(sonde_g.seq + 1u) == 0u;
 }
 
@@ -118,13 +117,11 @@ void sonde_write(uint8_t id, unsigned kind, uint32_t now, const uint8_t *d1, siz
 	}
 	if (kind & SONDE_W_SYNC)
 		goto out;
-	seq = sonde_fw_begin(id);
-	if (kind & SONDE_W_TIMED) {
-		le(ts, now, 2u);
-		sonde_fw_bytes(ts, 2u);
-	}
+	sonde_st16(ts, now);
+	seq = sonde_fw_begin(id, (kind & SONDE_W_TIMED) ? ts : NULL);
 	sonde_fw_bytes(d1, n1);
-	sonde_fw_bytes(d2, n2);
+	if (n2 != 0u)
+		sonde_fw_bytes(d2, n2);
 	if (kind & SONDE_W_STR)
 		sonde_fw_bytes((const uint8_t *)"", 1u);
 	sonde_fw_end();

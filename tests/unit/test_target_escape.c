@@ -172,6 +172,144 @@ static void test_random_roundtrip(void **state)
 	tgt_frames_free(&fr);
 }
 
+/* Frames full of escapes in a small ring, drained in random chunks, so that
+ * they are written at every distance from the end of the ring and from the
+ * unread data: the fast path writes them unescaped and escapes them in
+ * place (where its room test let it), the slow path wraps them.  The
+ * records are the fast path's largest (LOG with two U32) and one more,
+ * every byte that can be escaped escaped (the timestamp's too: the clock
+ * stands at ...7D7E), so a room test a few bytes short overwrites unread
+ * data or runs past the ring.  Every frame arrives whole with its values,
+ * every record is either received or counted as refused, and nothing is
+ * written outside the ring (the sanitizer build would see it: the ring is
+ * an array of its own). */
+static void test_escape_everywhere(void **state)
+{
+	static uint8_t small[128], wire[1 << 18];
+	struct tgt_frames fr;
+	sonde_stats_t st;
+	size_t n = 0, i, got = 0;
+	int k;
+
+	(void)state;
+	srand(7);
+	tgt_setup(small, sizeof small, SONDE_MODE_DROP_NEW, 0x12347D7Eu);
+	for (k = 0; k < 5000; k++) {
+		if (k % 2)
+			sonde_log_u32x2(0x7E, 0x7D7E, 0x7E7D7E7Du, 0x7D7E7D7Eu);
+		else
+			sonde_user_u32x2(0x7E, 0x7E7D7E7Du, 0x7D7E7D7Eu);
+		n += sonde_drain(wire + n, (size_t)(rand() % 40));
+	}
+	n += tgt_drain_all(wire + n, sizeof wire - n);
+	tgt_parse(wire, n, &fr);
+	assert_int_equal(fr.bad, 0);
+	assert_int_equal(fr.partial, 0);
+	for (i = 0; i < fr.n; i++) {
+		const uint8_t *d = fr.f[i].data;
+
+		if (fr.f[i].id == SONDE_REC_TIME_SYNC || fr.f[i].id == SONDE_REC_DROPS)
+			continue;
+		assert_int_equal(tgt_le16(d), 0x7D7E);
+		if (fr.f[i].id == SONDE_REC_LOG) {
+			assert_int_equal(fr.f[i].len, 15);
+			assert_int_equal(d[2], 0x7E);
+			assert_int_equal(tgt_le16(d + 3), 0x7D7E);
+			d += 3;
+		} else {
+			assert_int_equal(fr.f[i].id, 0x7E);
+			assert_int_equal(fr.f[i].len, 12);
+		}
+		assert_int_equal(tgt_le32(d + 3), 0x7E7D7E7Du);
+		assert_int_equal(tgt_le32(d + 8), 0x7D7E7D7Eu);
+		got++;
+	}
+	sonde_get_stats(&st);
+	assert_true(got > 1000 && st.refused > 100);
+	assert_int_equal(got + st.refused, 5000);
+	tgt_frames_free(&fr);
+}
+
+/* Builder records of random shapes and values, bytes 0x7D/0x7E frequent,
+ * through whatever path takes them: DATA comes back exactly as encoded
+ * here independently (docs/protocol.md section 6). */
+static void test_random_builder(void **state)
+{
+	static uint8_t ring2[300], wire[1 << 18];
+	static uint8_t want[2000][64];
+	static size_t want_n[2000];
+	struct tgt_frames fr;
+	size_t n = 0, i, k = 0;
+
+	(void)state;
+	srand(99);
+	tgt_setup(ring2, sizeof ring2, SONDE_MODE_DROP_NEW, 0x10000u);
+	for (i = 0; i < 2000; i++) {
+		uint8_t *d = want[i];
+		size_t m = 0;
+		int a, nargs = rand() % 5;
+
+		tgt_now += (uint32_t)(rand() % 50);
+		d[m++] = (uint8_t)tgt_now;
+		d[m++] = (uint8_t)(tgt_now >> 8);
+		assert_true(sonde_user_begin(0x40));
+		for (a = 0; a < nargs; a++) {
+			uint32_t v = (uint32_t)rand() ^ (uint32_t)rand() << 16;
+			unsigned j;
+
+			if (rand() % 2)
+				v = (v & 0x01010101u) * 0x7E ^ (v & 0x02020202u) * 0x3F; /* 7C..7F-ish bytes */
+			switch (rand() % 4) {
+			case 0:
+				sonde_arg_u8((uint8_t)v);
+				d[m++] = SONDE_ARG_U8;
+				d[m++] = (uint8_t)v;
+				break;
+			case 1:
+				sonde_arg_u16((uint16_t)v);
+				d[m++] = SONDE_ARG_U16;
+				for (j = 0; j < 2; j++)
+					d[m++] = (uint8_t)(v >> 8 * j);
+				break;
+			case 2:
+				sonde_arg_u32(v);
+				d[m++] = SONDE_ARG_U32;
+				for (j = 0; j < 4; j++)
+					d[m++] = (uint8_t)(v >> 8 * j);
+				break;
+			default:
+				sonde_arg_u64((uint64_t)v << 32 | ~v);
+				d[m++] = SONDE_ARG_U64;
+				for (j = 0; j < 4; j++)
+					d[m++] = (uint8_t)(~v >> 8 * j);
+				for (j = 0; j < 4; j++)
+					d[m++] = (uint8_t)(v >> 8 * j);
+				break;
+			}
+		}
+		sonde_user_end();
+		want_n[i] = m;
+		if (rand() % 3 == 0)
+			n += sonde_drain(wire + n, (size_t)(rand() % 80));
+		if (sonde_pending() > 200)
+			n += tgt_drain_all(wire + n, sizeof wire - n);
+	}
+	n += tgt_drain_all(wire + n, sizeof wire - n);
+	tgt_parse(wire, n, &fr);
+	assert_int_equal(fr.bad, 0);
+	assert_int_equal(fr.partial, 0);
+	for (i = 0; i < fr.n; i++) {
+		if (fr.f[i].id == SONDE_REC_TIME_SYNC)
+			continue;
+		assert_int_equal(fr.f[i].id, 0x40);
+		assert_int_equal(fr.f[i].len, want_n[k]);
+		assert_memory_equal(fr.f[i].data, want[k], want_n[k]);
+		k++;
+	}
+	assert_int_equal(k, 2000);
+	tgt_frames_free(&fr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_seed_example),
 		cmocka_unit_test(test_random_roundtrip),
+		cmocka_unit_test(test_escape_everywhere),
+		cmocka_unit_test(test_random_builder),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

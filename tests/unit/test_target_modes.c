@@ -277,6 +277,58 @@ static void test_stop_start(void **state)
 	tgt_frames_free(&fr);
 }
 
+/* An untimed DICT frame of exactly m (10..) bytes on the wire: its kind is
+ * chosen so that the checksum needs no escaping. */
+static void dict_frame(unsigned m)
+{
+	static char name[128];
+	sonde_stats_t st;
+	unsigned kind = 1, seq, chk;
+
+	memset(name, 'a', m - 10u);
+	name[m - 10u] = 0;
+	sonde_get_stats(&st);
+	seq = st.records & 0xFFu;
+	assert_true(seq != 0x7D && seq != 0x7E);
+	for (;; kind++) {
+		chk = ~(seq + SONDE_REC_DICT + kind + (m - 10u) * 'a') & 0xFFu;
+		if (chk != 0x7D && chk != 0x7E)
+			break;
+	}
+	sonde_dict((uint8_t)kind, 0, name);
+}
+
+/* A record is taken exactly when its worst case fits (docs/porting.md),
+ * also on the fast path, whose room test is one compare: with d bytes free
+ * in one piece before the unread data, LOG with two U32 (worst case 37
+ * bytes) is refused for d = 36 and written for d = 37, and the unread
+ * frames stay intact. */
+static void test_room_exact(void **state)
+{
+	struct tgt_frames fr;
+	sonde_stats_t st;
+	unsigned d, t;
+
+	(void)state;
+	for (d = 30; d <= 45; d++) {
+		tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK); /* rp = wp = 38 */
+		dict_frame(21u + d - 38u);
+		drain(&fr);
+		tgt_frames_free(&fr);
+		/* rp = wp = 21 + d; fill all but d + 1 bytes, wrapping round */
+		for (t = 127u - d; t >= 20u; t -= 10u)
+			dict_frame(10u);
+		dict_frame(t);
+		assert_int_equal(sonde_pending(), 127u - d);
+		sonde_log_u32x2(SONDE_LVL_INFO, 2, 3, 4);
+		sonde_get_stats(&st);
+		assert_int_equal(st.refused, d < 37u);
+		drain(&fr);
+		assert_int_equal(fr.f[fr.n - 1].id, d < 37u ? SONDE_REC_DICT : SONDE_REC_LOG);
+		tgt_frames_free(&fr);
+	}
+}
+
 /* Too small a buffer: the library stays off, every call does nothing. */
 static void test_tiny_buffer(void **state)
 {
@@ -308,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_overwrite),
 		cmocka_unit_test(test_overwrite_too_big),
 		cmocka_unit_test(test_stop_start),
+		cmocka_unit_test(test_room_exact),
 		cmocka_unit_test(test_tiny_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,6 +277,39 @@ static void test_one_clock_read(void **state)
 	assert_int_equal(tgt_clock_reads, 50);
 }
 
+/* sonde_tick() (here without SONDE_CFG_TICK_HOOK): it keeps the 64-bit time
+ * exact across a silence longer than 2^32 ticks -- whose 32-bit difference
+ * looks small -- and marks rule 2 as due, so the next record still gets
+ * its TIME_SYNC.  Below 65536 ticks it changes nothing. */
+static void test_tick(void **state)
+{
+	struct tgt_frames fr;
+	uint64_t t = 0xFFFF0000u;
+	int k;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, (uint32_t)t);
+	sonde_mark(1);
+	tgt_now = (uint32_t)(t + 0xFFFFu);
+	sonde_tick();
+	sonde_mark(2);
+	t += 0xFFFFu;
+	for (k = 0; k < 4; k++) {
+		t += 0x40000000u;
+		tgt_now = (uint32_t)t;
+		sonde_tick();
+	}
+	t += 100u;
+	tgt_now = (uint32_t)t;
+	sonde_mark(3);
+	drain(&fr);
+	assert_int_equal(fr.n, 4);
+	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
+	assert_int_equal(tgt_le16(fr.f[1].data), (uint32_t)(0xFFFF0000u + 0xFFFFu) & 0xFFFF);
+	expect_sync_before(&fr, 2, t, SONDE_REC_MARK);
+	tgt_frames_free(&fr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_rule4_deferred),
 		cmocka_unit_test(test_wrap_64),
 		cmocka_unit_test(test_one_clock_read),
+		cmocka_unit_test(test_tick),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,25 +106,32 @@ extern volatile uint32_t sonde_cm_ts_base;
  * something must read the clock at least once per period:
  * sonde_cm_systick_tick() from the SysTick handler does.
  *
- * Cost without a wrap: four loads, two tests and a subtract, inline; the
- * rare cases are out of line (sonde_cm_ts_wrap(), in sonde_port_cm.c).
+ * Cost without a wrap: four loads, one combined test and a subtract,
+ * inline (nine instructions on the M3, against three for a free-running
+ * timer); the rare cases are out of line (sonde_cm_ts_wrap(), in
+ * sonde_port_cm.c).
  * Called inside the library's critical section, which must mask every
  * reader (PRIMASK does; with BASEPRI no ISR above SONDE_CM_BASEPRI may use
  * Sonde).  The application must not read SYST_CSR itself: that would
  * swallow a wrap.
  */
-uint32_t sonde_cm_ts_wrap(uint32_t countflag); /* sonde_port_cm.c */
+uint32_t sonde_cm_ts_wrap(uint32_t countflag); /* sonde_port_cm.c; countflag: 0 or not */
 
 SONDE_CM_INLINE uint32_t sonde_cm_ts_masked(void)
 {
 	uint32_t count = SONDE_CM_REG32(0xE000E018u);          /* SYST_CVR */
 	uint32_t csr = SONDE_CM_REG32(0xE000E010u);            /* SYST_CSR */
 
-	if (SONDE_CM_UNLIKELY(csr & (1u << 16)))               /* COUNTFLAG */
-		return sonde_cm_ts_wrap(1u);
-	if (SONDE_CM_UNLIKELY(count == 0))
-		return sonde_cm_ts_wrap(0u);
-	return sonde_cm_ts_base - count;
+	uint32_t t = sonde_cm_ts_base - count;
+
+	/* COUNTFLAG (bit 16) moved to bit 31, ORed with count - 1, whose bit
+	 * 31 is set only for count 0 (the count has 24 bits): both rare cases
+	 * in one test and one branch.  t is computed first so that GCC lays
+	 * the common path out straight (at -Os it ignores the hint when the
+	 * rare branch returns). */
+	if (SONDE_CM_UNLIKELY(((csr << 15) | (count - 1u)) & 0x80000000u))
+		t = sonde_cm_ts_wrap(csr & (1u << 16));
+	return t;
 }
 #define SONDE_PORT_TS() sonde_cm_ts_masked()
 

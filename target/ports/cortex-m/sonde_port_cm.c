@@ -43,17 +43,6 @@ uint32_t sonde_cm_ts_wrap(uint32_t countflag)
 	return count != 0 ? base - count : base - SONDE_CM_SYSTICK_PERIOD;
 }
 
-#if SONDE_CM_OWN_SYSTICK
-void SysTick_Handler(void);
-void SysTick_Handler(void)
-{
-	uint32_t m = sonde_cm_crit_enter();
-
-	(void)sonde_cm_ts_masked();
-	sonde_cm_crit_exit(m);
-}
-#endif
-
 #else /* TIMER, DWT: one register, nothing to extend */
 
 #if SONDE_CM_TS == SONDE_CM_TS_DWT
@@ -73,6 +62,14 @@ void sonde_cm_ts_init(void)
 #endif
 }
 
+#endif
+
+#if SONDE_CM_OWN_SYSTICK && SONDE_CM_TS == SONDE_CM_TS_SYSTICK
+void SysTick_Handler(void);
+void SysTick_Handler(void)
+{
+	sonde_cm_systick_tick();
+}
 #endif
 
 /* For callers outside the library: the same clock, in a critical section of

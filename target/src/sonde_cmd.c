@@ -1,0 +1,443 @@
+/*
+ * sonde_cmd.c -- the receive channel's commands (docs/protocol.md §9.1):
+ * checking a command's DATA, doing what it asks, writing its replies; the
+ * memory regions PEEK and POKE may touch; the application's callback.
+ *
+ * A command is checked completely (DATA length, region, range of n) before
+ * anything is done, so a malformed one changes nothing but the trace, which
+ * gets its CMD_STATUS.
+ *
+ * Replies go through the library's slow-path writer like its other system
+ * records: never filtered, with every rule of docs/protocol.md (TIME_SYNC,
+ * DROPS, room, buffer mode).  One difference: the host waits for them, so
+ * they are written even while the buffer refuses records (after STOP, or
+ * frozen) -- but then only into free space, never over what a frozen
+ * buffer holds; without room a reply is refused and counted like any
+ * record.  INFO is not a reply: its TARGET_INFO and dictionary are ordinary
+ * records, so while the buffer refuses records INFO answers BAD_STATE.
+ *
+ * Order and atomicity: a command's own records come before its CMD_STATUS.
+ * STOP, TRIGGER and READOUT write CMD_STATUS first and take effect in the
+ * same critical section, so the reply is the last record before the buffer
+ * stops (in post-mortem mode, the newest record of the frozen buffer).
+ * Commands that run application code (INFO, APP) or many filter calls
+ * (GLB_FILTER, LOC_FILTER) do so outside the critical section; everything
+ * else, reply included, runs in one.
+ */
+#include "sonde_internal.h"
+#include "sonde_cmd.h"
+
+#if SONDE_ENABLED && SONDE_CFG_RX
+
+#define ADDR SONDE_ADDR_SIZE
+#define PEEK_MAX 64u /* docs/protocol.md §9.1 */
+
+struct rx_region {
+	uintptr_t start;
+	size_t len;
+	uint8_t flags; /* SONDE_RX_*; 0: a free slot */
+};
+
+static struct rx_region regions[SONDE_CFG_RX_REGIONS];
+static int (*app_cb)(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c);
+
+/* DATA bytes of each command, by id; VAR: checked by the command. */
+#define VAR 0xFFu
+static const uint8_t data_len[SONDE_CMD_STATS + 1u] = {
+	VAR,      /* 0x00: no such command */
+	0u,       /* INFO */
+	16u,      /* GLB_FILTER */
+	32u,      /* LOC_FILTER */
+	0u,       /* START */
+	0u,       /* STOP */
+	0u,       /* TRIGGER */
+	0u,       /* READOUT */
+	0u,       /* RESET_CTRS */
+	13u,      /* APP: u8 cmd, u32 a, b, c */
+	ADDR + 1u, /* PEEK: addr, u8 n */
+	VAR,      /* POKE: addr, u8 n, n bytes */
+	0u,       /* STATS */
+};
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A wire address (SONDE_ADDR_SIZE bytes) as a pointer-sized number; 0 if
+ * it is beyond this CPU's address space (high bytes a pointer cannot hold
+ * must be 0). */
+static int get_addr(const uint8_t *p, uintptr_t *out)
+{
+	uintptr_t a = 0;
+	unsigned i;
+
+	for (i = ADDR; i-- > 0;) {
+		if (i >= sizeof a) {
+			if (p[i] != 0u)
+				return 0;
+		} else {
+			a = a << 8 | p[i];
+		}
+	}
+	*out = a;
+	return 1;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < 4u; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* ---- replies (inside the critical section) ------------------------------ */
+
+/* A timed reply record, DATA d1[n1] d2[n2] after the timestamp. */
+static void put_reply(uint8_t id, const uint8_t *d1, size_t n1, const uint8_t *d2, size_t n2)
+{
+	struct sonde_state *g = &sonde_g;
+	uint8_t held = g->flags & SONDE_F_REFUSE;
+
+	if (g->buf == NULL)
+		return;
+	if (held) {
+		/* Room for the reply and a pending loss report (which the writer
+		 * puts first) in free space: then the writer overwrites nothing. */
+		if (sonde_ring_free() < SONDE_WORST(SONDE_TS_BYTES + n1 + n2) + SONDE_REPORT_WORST) {
+			sonde_refuse();
+			sonde_ring_relimit();
+			return;
+		}
+		g->flags &= (uint8_t)~SONDE_F_REFUSE;
+	}
+	sonde_write(id, SONDE_W_TIMED, SONDE_PORT_TS(), d1, n1, d2, n2);
+	g->flags |= held;
+	sonde_ring_relimit();
+}
+
+static void put_status(uint8_t seq, uint8_t cmd, uint8_t status)
+{
+	uint8_t d[3];
+
+	d[0] = seq;
+	d[1] = cmd;
+	d[2] = status;
+	put_reply(SONDE_REC_CMD_STATUS, d, sizeof d, NULL, 0u);
+}
+
+void sonde_cmd_status(uint8_t seq, uint8_t cmd, uint8_t status)
+{
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	put_status(seq, cmd, status);
+	SONDE_PORT_CRIT_EXIT();
+}
+
+/* ---- regions ------------------------------------------------------------- */
+
+int sonde_rx_region(const void *start, size_t len, uint8_t flags)
+{
+	uintptr_t s = (uintptr_t)start;
+	struct rx_region *slot = NULL;
+	unsigned i;
+	int ret = 0;
+	SONDE_PORT_CRIT_DECL;
+
+	flags &= SONDE_RX_READ | SONDE_RX_WRITE;
+	/* The last byte, s + len - 1, must not pass the top of the address
+	 * space (written so that nothing overflows). */
+	if (flags != 0u && (len == 0u || len - 1u > UINTPTR_MAX - s))
+		return -1;
+	SONDE_PORT_CRIT_ENTER();
+	for (i = 0; i < SONDE_CFG_RX_REGIONS; i++) {
+		struct rx_region *r = &regions[i];
+
+		if (r->flags != 0u && r->start == s) {
+			slot = r;
+			break;
+		}
+		if (r->flags == 0u && slot == NULL)
+			slot = r;
+	}
+	if (slot != NULL && (slot->flags != 0u || flags != 0u)) {
+		slot->start = s;
+		slot->len = len;
+		slot->flags = flags;
+	} else if (slot == NULL && flags != 0u) {
+		ret = -1;
+	}
+	SONDE_PORT_CRIT_EXIT();
+	return ret;
+}
+
+/* The n bytes at the wire address p[0..SONDE_ADDR_SIZE), if they lie
+ * inside one region registered with flag: 1 and their address in *out.
+ * a - start wraps round to a huge value when a is below start, so one
+ * compare tests both ends of the region and no sum can overflow, however
+ * close to the top of the address space the numbers are. */
+static int in_region(const uint8_t *p, unsigned n, uint8_t flag, uintptr_t *out)
+{
+	uintptr_t a;
+	unsigned i;
+
+	if (!get_addr(p, &a))
+		return 0;
+	for (i = 0; i < SONDE_CFG_RX_REGIONS; i++) {
+		const struct rx_region *r = &regions[i];
+
+		if ((r->flags & flag) && a - r->start < r->len && n <= r->len - (a - r->start)) {
+			*out = a;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+void sonde_rx_set_app_callback(int (*cb)(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c))
+{
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	app_cb = cb;
+	SONDE_PORT_CRIT_EXIT();
+}
+
+/* Malformed or impossible whatever the state: DATA length, unknown id,
+ * POKE compiled out. */
+static uint8_t check(uint8_t cmd, const uint8_t *d, size_t len)
+{
+	if (cmd == 0u || cmd > SONDE_CMD_STATS)
+		return SONDE_ST_UNKNOWN_CMD;
+	if (cmd == SONDE_CMD_POKE) {
+#if SONDE_CFG_POKE
+		return len >= ADDR + 1u && len == ADDR + 1u + d[ADDR] ? SONDE_ST_OK : SONDE_ST_BAD_LENGTH;
+#else
+		(void)d;
+		return SONDE_ST_NOT_SUPPORTED;
+#endif
+	}
+	return len == data_len[cmd] ? SONDE_ST_OK : SONDE_ST_BAD_LENGTH;
+}
+
+/* Replace a filter with a bitmap (bit i % 8 of byte i / 8 for id i),
+ * through the public filter calls, changing only the bits that differ.
+ * Each call is its own short critical section, so a record written
+ * meanwhile sees some bits old and some new.  Ids the protocol never
+ * filters ignore their bit (sonde_filter_record leaves them on). */
+static void set_records(const uint8_t *bm)
+{
+	unsigned r;
+
+	for (r = 0; r < SONDE_REC_COUNT; r++) {
+		int on = bm[r >> 3] >> (r & 7u) & 1;
+
+		if (sonde_record_enabled((uint8_t)r) != on)
+			sonde_filter_record((uint8_t)r, on);
+	}
+}
+
+static void set_objects(const uint8_t *bm)
+{
+	unsigned o;
+
+	for (o = 0; o < 256u; o++) {
+		int on = bm[o >> 3] >> (o & 7u) & 1;
+
+		if (sonde_object_enabled((uint8_t)o) != on)
+			sonde_filter_object((uint8_t)o, on);
+	}
+}
+
+/* A callback's value as a status: 0, or 0x80..0xFF (anything else 0xFF). */
+static uint8_t app_status(int r)
+{
+	if (r == 0)
+		return SONDE_ST_OK;
+	return r >= (int)SONDE_ST_APP_FIRST && r <= 0xFF ? (uint8_t)r : 0xFFu;
+}
+
+/* Commands that run application code, or many short critical sections of
+ * their own: outside the critical section. */
+static uint8_t run_open(uint8_t cmd, const uint8_t *d)
+{
+	int (*cb)(uint8_t, uint32_t, uint32_t, uint32_t) = app_cb;
+
+	switch (cmd) {
+	case SONDE_CMD_INFO:
+		if (!sonde_is_running())
+			return SONDE_ST_BAD_STATE;
+		sonde_send_info();
+		break;
+	case SONDE_CMD_GLB_FILTER:
+		set_records(d);
+		break;
+	case SONDE_CMD_LOC_FILTER:
+		set_objects(d);
+		break;
+	case SONDE_CMD_APP:
+		if (cb == NULL)
+			return SONDE_ST_NOT_SUPPORTED;
+		return app_status(cb(d[0], get_le32(d + 1), get_le32(d + 5), get_le32(d + 9)));
+	default:
+		break;
+	}
+	return SONDE_ST_OK;
+}
+
+static uint8_t peek(const uint8_t *d)
+{
+	uint8_t mem[PEEK_MAX];
+	unsigned n = d[ADDR];
+	uintptr_t a;
+
+	if (n < 1u || n > PEEK_MAX || !in_region(d, n, SONDE_RX_READ, &a))
+		return SONDE_ST_OUT_OF_REGION;
+	/* A copy first: the reply must not read memory its own writing
+	 * changes (a region could cover the trace buffer). */
+	memcpy(mem, (const void *)a, n);
+	put_reply(SONDE_REC_PEEK_DATA, d, ADDR + 1u, mem, n); /* addr, n, bytes */
+	return SONDE_ST_OK;
+}
+
+#if SONDE_CFG_POKE
+static uint8_t poke(const uint8_t *d)
+{
+	unsigned n = d[ADDR];
+	uintptr_t a;
+
+	if (n < 1u || !in_region(d, n, SONDE_RX_WRITE, &a))
+		return SONDE_ST_OUT_OF_REGION;
+	memcpy((void *)a, d + ADDR + 1u, n);
+	return SONDE_ST_OK;
+}
+#endif
+
+static void put_stats(void)
+{
+	sonde_stats_t s;
+	uint8_t d[16];
+
+	sonde_get_stats(&s);
+	put_le32(d, s.records);
+	put_le32(d + 4, s.overwritten);
+	put_le32(d + 8, s.refused);
+	put_le32(d + 12, s.bytes);
+	put_reply(SONDE_REC_TARGET_STATS, d, sizeof d, NULL, 0u);
+}
+
+/* RESET_CTRS.  Bytes written are counted as drained + overwritten + still
+ * in the ring; starting the drained count at minus what the ring holds
+ * makes the sum 0 now (the counters are only ever summed, mod 2^32).
+ * Records written cannot be zeroed from here: that count is derived from
+ * SEQ (frames_hi * 256 + SEQ + 1) and needs a base in the writer's state
+ * (sonde_session.c). */
+static void reset_counters(void)
+{
+	struct sonde_state *g = &sonde_g;
+
+	g->bytes_lost = 0;
+	g->bytes_out = 0u - (uint32_t)sonde_ring_used();
+	g->overwritten = 0;
+	g->refused = 0;
+	g->rep_refused = 0;
+	g->flags &= (uint8_t)~SONDE_F_DROPS; /* superseded by the report below */
+}
+
+/* RESET_CTRS: DROPS with the new totals, after the reply.  Into free space,
+ * or by overwriting in a running overwrite mode; otherwise it stays pending
+ * and goes out by the usual rules (docs/protocol.md §4, DROPS). */
+static void report_totals(void)
+{
+	struct sonde_state *g = &sonde_g;
+
+	if (g->buf == NULL)
+		return;
+	if (sonde_ring_free() >= SONDE_REPORT_WORST ||
+	    (!(g->flags & SONDE_F_REFUSE) &&
+	     (g->mode == SONDE_MODE_OVERWRITE || g->mode == SONDE_MODE_POSTMORTEM) &&
+	     sonde_ring_make_room(SONDE_REPORT_WORST)))
+		sonde_report(SONDE_PORT_TS());
+	else
+		g->flags |= SONDE_F_DROPS;
+	sonde_ring_relimit();
+}
+
+static int streaming(void)
+{
+	return sonde_g.mode == SONDE_MODE_OVERWRITE || sonde_g.mode == SONDE_MODE_DROP_NEW;
+}
+
+/* Inside the critical section, before the reply. */
+static uint8_t run_locked(uint8_t cmd, const uint8_t *d)
+{
+	switch (cmd) {
+	case SONDE_CMD_START:
+		sonde_start();
+		break;
+	case SONDE_CMD_TRIGGER:
+	case SONDE_CMD_READOUT:
+		if (streaming())
+			return SONDE_ST_BAD_STATE;
+		break;
+	case SONDE_CMD_RESET_CTRS:
+		reset_counters();
+		break;
+	case SONDE_CMD_PEEK:
+		return peek(d);
+#if SONDE_CFG_POKE
+	case SONDE_CMD_POKE:
+		return poke(d);
+#endif
+	case SONDE_CMD_STATS:
+		put_stats();
+		break;
+	default:
+		break;
+	}
+	return SONDE_ST_OK;
+}
+
+/* Inside the critical section, after a reply with status OK. */
+static void run_after(uint8_t cmd)
+{
+	switch (cmd) {
+	case SONDE_CMD_STOP:
+		sonde_stop();
+		break;
+	case SONDE_CMD_TRIGGER:
+	case SONDE_CMD_READOUT:
+		sonde_trigger();
+		break;
+	case SONDE_CMD_RESET_CTRS:
+		report_totals();
+		break;
+	default:
+		break;
+	}
+}
+
+void sonde_cmd_exec(const uint8_t *f, size_t n)
+{
+	const uint8_t seq = f[0], cmd = f[1], *d = f + 2;
+	uint8_t st = check(cmd, d, n - 2u);
+	SONDE_PORT_CRIT_DECL;
+
+	if (st == SONDE_ST_OK)
+		st = run_open(cmd, d);
+	SONDE_PORT_CRIT_ENTER();
+	if (st == SONDE_ST_OK)
+		st = run_locked(cmd, d);
+	put_status(seq, cmd, st);
+	if (st == SONDE_ST_OK)
+		run_after(cmd);
+	SONDE_PORT_CRIT_EXIT();
+}
+
+#else
+typedef int sonde_cmd_disabled_t;
+#endif /* SONDE_ENABLED && SONDE_CFG_RX */
