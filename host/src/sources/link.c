@@ -1,0 +1,231 @@
+/*
+ * link.c -- the generic half of live links (link.h): naming, up/down
+ * state and the dispatch to the kinds (link_net.c, link_file.c,
+ * link_tty.c).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "link_impl.h"
+
+void link_note(struct sonde_link *l, const char *fmt, ...)
+{
+	if (!l->log)
+		return;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	l->log(l->log_ctx, msg);
+}
+
+int link_fail(struct sonde_link *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(l->why, sizeof(l->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int link_write_fd(struct sonde_link *l, int fd, const void *buf, size_t n, int timeout_ms)
+{
+	const char *p = buf;
+	int64_t deadline = now_ms() + timeout_ms;
+	while (n) {
+		/* send() on sockets: a peer that went away is an error here, not a
+		 * SIGPIPE that ends the tool */
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == ENOTSOCK)
+			w = write(fd, p, n);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return link_fail(l, "write error: %s", strerror(errno));
+		int64_t left = deadline - now_ms();
+		if (left <= 0)
+			return link_fail(l, "write timed out (the link does not take bytes)");
+		struct pollfd pf = { fd, POLLOUT, 0 };
+		if (poll(&pf, 1, (int)left) < 0 && errno != EINTR)
+			return link_fail(l, "poll: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static void make_name(struct sonde_link *l)
+{
+	const struct sonde_link_spec *s = &l->spec;
+	const char *h = s->host[0] ? s->host : "127.0.0.1";
+	int v6 = strchr(h, ':') != NULL;
+	switch (s->kind) {
+	case SONDE_LINK_SERIAL:
+		snprintf(l->name, sizeof(l->name), "%s", s->path);
+		break;
+	case SONDE_LINK_TCP:
+		snprintf(l->name, sizeof(l->name), v6 ? "tcp://[%s]:%s" : "tcp://%s:%s", s->host, s->port);
+		break;
+	case SONDE_LINK_TCP_LISTEN:
+		snprintf(l->name, sizeof(l->name), v6 ? "tcp-listen://[%s]:%s" : "tcp-listen://%s:%s", h, s->port);
+		break;
+	case SONDE_LINK_UDP:
+		snprintf(l->name, sizeof(l->name), v6 ? "udp://[%s]:%s" : "udp://%s:%s", h, s->port);
+		break;
+	case SONDE_LINK_UNIX:
+		snprintf(l->name, sizeof(l->name), "unix:%s", s->path);
+		break;
+	case SONDE_LINK_FILE:
+		snprintf(l->name, sizeof(l->name), "%s", s->path);
+		break;
+	case SONDE_LINK_STDIN:
+		snprintf(l->name, sizeof(l->name), "<stdin>");
+		break;
+	}
+}
+
+int sonde_link_open(struct sonde_link *l, const struct sonde_link_spec *spec)
+{
+	sonde_link_log_fn log = l->log;
+	void *log_ctx = l->log_ctx;
+	memset(l, 0, sizeof(*l));
+	l->log = log;
+	l->log_ctx = log_ctx;
+	l->spec = *spec;
+	l->fd = -1;
+	l->listen_fd = -1;
+	make_name(l);
+	switch (spec->kind) {
+	case SONDE_LINK_TCP_LISTEN:
+	case SONDE_LINK_UDP:
+		return link_net_open(l);
+	case SONDE_LINK_FILE:
+	case SONDE_LINK_STDIN:
+		return link_file_open(l);
+	case SONDE_LINK_TCP:
+	case SONDE_LINK_UNIX:
+	case SONDE_LINK_SERIAL:
+		return 0; /* down until sonde_link_connect */
+	}
+	return link_fail(l, "unknown kind of link");
+}
+
+int sonde_link_connect(struct sonde_link *l)
+{
+	if (l->fd >= 0)
+		return 0;
+	switch (l->spec.kind) {
+	case SONDE_LINK_TCP:
+	case SONDE_LINK_TCP_LISTEN:
+	case SONDE_LINK_UNIX:
+	case SONDE_LINK_UDP:
+		return link_net_connect(l);
+	case SONDE_LINK_SERIAL:
+		return link_tty_connect(l);
+	case SONDE_LINK_FILE:
+	case SONDE_LINK_STDIN:
+		break;
+	}
+	return link_fail(l, "%s", l->ended ? "end of input" : "cannot be reopened");
+}
+
+int sonde_link_reconnects(const struct sonde_link *l)
+{
+	switch (l->spec.kind) {
+	case SONDE_LINK_TCP:
+	case SONDE_LINK_TCP_LISTEN:
+	case SONDE_LINK_UNIX:
+	case SONDE_LINK_SERIAL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int sonde_link_poll_ms(const struct sonde_link *l)
+{
+	if (l->fd < 0)
+		return -1;
+	if (l->spec.kind == SONDE_LINK_FILE && l->spec.follow)
+		return 100;
+	if (l->spec.kind == SONDE_LINK_SERIAL)
+		return 10;
+	return -1;
+}
+
+int sonde_link_poll_fd(const struct sonde_link *l)
+{
+	if (l->fd >= 0)
+		return sonde_link_poll_ms(l) >= 0 ? -1 : l->fd;
+	if (l->spec.kind == SONDE_LINK_TCP_LISTEN)
+		return l->listen_fd;
+	return -1;
+}
+
+ssize_t sonde_link_read(struct sonde_link *l, void *buf, size_t n)
+{
+	if (l->fd < 0)
+		return 0;
+	switch (l->spec.kind) {
+	case SONDE_LINK_SERIAL:
+		return link_tty_read(l, buf, n);
+	case SONDE_LINK_FILE:
+	case SONDE_LINK_STDIN:
+		return link_file_read(l, buf, n);
+	default:
+		return link_net_read(l, buf, n);
+	}
+}
+
+int sonde_link_writable(const struct sonde_link *l)
+{
+	return l->spec.kind != SONDE_LINK_FILE && l->spec.kind != SONDE_LINK_STDIN;
+}
+
+int sonde_link_write(struct sonde_link *l, const void *buf, size_t n)
+{
+	if (!sonde_link_writable(l))
+		return link_fail(l, "commands cannot be sent on %s (it only reads)", l->name);
+	if (l->fd < 0)
+		return link_fail(l, "the link is down");
+	if (l->spec.kind == SONDE_LINK_SERIAL)
+		return link_tty_write(l, buf, n);
+	return link_net_write(l, buf, n);
+}
+
+void sonde_link_drop(struct sonde_link *l)
+{
+	if (l->spec.kind == SONDE_LINK_SERIAL) {
+		link_tty_drop(l);
+		return;
+	}
+	if (l->fd > STDERR_FILENO)
+		close(l->fd);
+	l->fd = -1;
+}
+
+
+void sonde_link_close(struct sonde_link *l)
+{
+	sonde_link_drop(l);
+	if (l->listen_fd >= 0)
+		close(l->listen_fd);
+	l->listen_fd = -1;
+}
