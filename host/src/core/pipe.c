@@ -162,26 +162,15 @@ static void read_error(struct sonde_pipe *p, const char *name)
 	p->io_error = 1;
 }
 
-int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *proto)
+int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, const uint8_t *head,
+		     size_t n)
 {
-	uint8_t *buf = malloc(SONDE_PIPE_CHUNK);
-	if (!buf) {
-		fprintf(stderr, "sonde: out of memory\n");
-		return SONDE_EXIT_IO;
-	}
-	p->input_name = src->name;
-	size_t head = 0;
-	int auto_detect = !proto || strcmp(proto, "auto") == 0;
-	if (auto_detect) {
-		if (sonde_source_read_full(src, buf, SONDE_PROBE_BYTES, &head) < 0)
-			read_error(p, src->name);
-		p->bytes = head;
-	}
+	p->input_name = name;
 	char why[512];
-	p->dec = sonde_pipe_choose(proto, buf, head, why, sizeof(why));
+	p->dec = sonde_pipe_choose(proto, head, n, why, sizeof(why));
 	if (!p->dec) {
-		fprintf(stderr, "sonde: %s: %s\n", src->name, why);
-		free(buf);
+		fprintf(stderr, "sonde: %s: %s\n", name, why);
+		p->bytes += n;
 		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
 	p->session.proto = p->dec->name;
@@ -189,26 +178,35 @@ int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *p
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
 		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);
-		free(buf);
+		p->dec = NULL;
+		p->bytes += n;
 		return SONDE_EXIT_USAGE;
 	}
-	if (head)
-		p->dec->feed(p->dec_state, buf, head);
-	while (!p->io_error) {
-		ssize_t r = src->read(src, buf, SONDE_PIPE_CHUNK);
-		if (r < 0) {
-			read_error(p, src->name);
-			break;
-		}
-		if (r == 0)
-			break;
-		p->bytes += (uint64_t)r;
-		p->dec->feed(p->dec_state, buf, (size_t)r);
-	}
-	free(buf);
+	if (n)
+		sonde_pipe_feed(p, head, n);
+	return 0;
+}
+
+void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n)
+{
+	p->bytes += (uint64_t)n;
+	p->dec->feed(p->dec_state, buf, n);
+}
+
+int sonde_pipe_flush(struct sonde_pipe *p)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->nsinks; i++)
+		if (p->sinks[i].out && fflush(p->sinks[i].out) != 0)
+			rc = -1;
+	return rc;
+}
+
+int sonde_pipe_end(struct sonde_pipe *p)
+{
 	p->dec->finish(p->dec_state);
 	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
-		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", src->name,
+		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", p->input_name,
 			p->ndiags - p->max_diags);
 	int write_error = 0;
 	errno = 0;
@@ -224,6 +222,37 @@ int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *p
 	if (p->io_error)
 		return SONDE_EXIT_IO;
 	return p->ndiags ? SONDE_EXIT_STREAM : SONDE_EXIT_OK;
+}
+
+int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *proto)
+{
+	uint8_t *buf = malloc(SONDE_PIPE_CHUNK);
+	if (!buf) {
+		fprintf(stderr, "sonde: out of memory\n");
+		return SONDE_EXIT_IO;
+	}
+	p->input_name = src->name;
+	size_t head = 0;
+	int auto_detect = !proto || strcmp(proto, "auto") == 0;
+	if (auto_detect && sonde_source_read_full(src, buf, SONDE_PROBE_BYTES, &head) < 0)
+		read_error(p, src->name);
+	int rc = sonde_pipe_begin(p, src->name, proto, buf, head);
+	if (rc != 0) {
+		free(buf);
+		return rc;
+	}
+	while (!p->io_error) {
+		ssize_t r = src->read(src, buf, SONDE_PIPE_CHUNK);
+		if (r < 0) {
+			read_error(p, src->name);
+			break;
+		}
+		if (r == 0)
+			break;
+		sonde_pipe_feed(p, buf, (size_t)r);
+	}
+	free(buf);
+	return sonde_pipe_end(p);
 }
 
 void sonde_pipe_destroy(struct sonde_pipe *p)

@@ -86,6 +86,21 @@ const struct sonde_decoder_ops *sonde_pipe_choose(const char *proto, const uint8
  * sonde_pipe_destroy. */
 int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *proto);
 
+/* The same in steps, for sources that deliver bytes as they come (live
+ * links): sonde_pipe_begin picks the decoder (proto, or "auto" probing
+ * head[0..n)), creates it and decodes head; sonde_pipe_feed decodes the
+ * next chunk; sonde_pipe_end finishes the decoder and the sinks and returns
+ * the exit status as sonde_pipe_run does.  name is the input's name in
+ * messages.  begin returns 0, or SONDE_EXIT_USAGE (or SONDE_EXIT_IO after a
+ * read error) with the reason printed; then only sonde_pipe_destroy may
+ * follow.  sonde_pipe_flush flushes the sinks' streams (so that a live
+ * view shows what has been decoded); it returns -1 on a write error. */
+int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, const uint8_t *head,
+		     size_t n);
+void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n);
+int sonde_pipe_flush(struct sonde_pipe *p);
+int sonde_pipe_end(struct sonde_pipe *p);
+
 /* Print a diagnostic line as the pipeline does ("NAME: offset N, frame F:
  * code: message"). */
 void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *d);

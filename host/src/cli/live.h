@@ -1,0 +1,140 @@
+/*
+ * live.h -- `sonde live`: the state shared by its parts.
+ *
+ *   cmd_live.c    options, the pipeline's sinks, the summary
+ *   live_loop.c   the event loop: link (with reconnects), raw capture,
+ *                 decoding, signals, duration
+ *   live_term.c   the terminal: raw-mode keys, status line, messages
+ *   live_cmd.c    commands sent from keys and their acknowledgements,
+ *                 the link budget
+ *   live_ctl.c    the --control socket through which `sonde send` shares
+ *                 the link
+ */
+#ifndef SONDE_LIVE_H
+#define SONDE_LIVE_H
+
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <termios.h>
+
+#include "analysis/stats.h"
+#include "core/pipe.h"
+#include "rxcmd.h"
+#include "sources/link.h"
+
+#define LIVE_PENDING 16     /* commands awaiting their CMD_STATUS */
+#define LIVE_CTL_CLIENTS 4  /* --control connections at a time */
+#define LIVE_CTL_FRAME 256  /* longest command frame a control client may send */
+
+struct live_opts {
+	const char *link;
+	const char *raw_path;    /* -w */
+	const char *ctl_path;    /* --control */
+	double duration;         /* seconds, 0 = until stopped */
+	double reconnect_s;      /* give up after this long down; 0 = never reconnect, < 0 = forever */
+	uint32_t baud;           /* --baud (0 = from the link, if serial) */
+	int flow;                /* -1 not given */
+	int listen, follow;
+	int show;                /* text on stdout besides --output: 1 yes, 0 no, -1 when stdout is a tty */
+	int keys;                /* 0 off, 1 when stdin is a terminal */
+	int status;              /* 0 off, 1 when stderr is a terminal */
+};
+
+struct live_pending {
+	int used;
+	uint8_t seq, cmd;
+	int64_t sent_ms;
+};
+
+struct live_ctl_client {
+	int fd;
+	uint8_t in[LIVE_CTL_FRAME];
+	size_t n;
+	uint64_t dropped;        /* stream bytes it was too slow to take */
+};
+
+struct live {
+	struct live_opts o;
+	const char *proto;
+	int quiet;
+	struct sonde_link link;
+	struct sonde_pipe *pipe;
+	struct sonde_stats *stats;
+	/* decoding */
+	int began;               /* the decoder is chosen */
+	uint8_t probe[SONDE_PROBE_BYTES];
+	size_t nprobe;
+	int64_t probe_t0;
+	uint64_t rx_bytes;       /* bytes read from the link */
+	/* raw capture */
+	int raw_fd;
+	uint64_t raw_bytes;
+	/* link state */
+	int up;
+	int64_t down_since, next_try, backoff_ms;
+	unsigned connects;
+	int ever_up;
+	/* end */
+	int stop;                /* leave the loop */
+	int exit_io;             /* an I/O failure decides the exit status */
+	int64_t t_start, t_end;
+	/* terminal */
+	int tty_raw;             /* stdin is a terminal in raw mode: keys are read */
+	int keys_eof;
+	struct termios tty_saved;
+	int status_shown;
+	char status[256];
+	int64_t status_t;
+	uint64_t status_bytes, status_records;
+	double byte_rate, rec_rate;
+	/* commands */
+	struct rxwatch rw;
+	uint8_t seq;
+	struct live_pending pend[LIVE_PENDING];
+	int stopped;             /* the 's' key's idea of the target: 1 after STOP */
+	/* link budget */
+	int64_t budget_t;
+	uint64_t budget_bytes, budget_records, budget_drops;
+	int64_t budget_warned;
+	int have_tstats;
+	uint32_t tstats_bytes;
+	int64_t tstats_t;
+	double produced_rate;    /* from two TARGET_STATS, bytes/s; < 0 unknown */
+	char budget_note[256];   /* the latest finding, for the summary */
+	char budget_warning[256];/* the latest warning that the link is the bottleneck */
+	/* control socket */
+	int ctl_fd;
+	struct live_ctl_client ctl[LIVE_CTL_CLIENTS];
+};
+
+int64_t live_now_ms(void);
+
+/* live_loop.c */
+int live_loop(struct live *lv);
+
+/* live_term.c */
+void live_msg(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void live_status_erase(struct live *lv);
+void live_status_draw(struct live *lv);
+void live_status_tick(struct live *lv, int64_t now);
+int live_term_raw(struct live *lv);
+void live_term_restore(struct live *lv);
+void live_keys_read(struct live *lv);
+void live_keys_help(struct live *lv);
+
+/* live_cmd.c */
+void live_cmd_init(struct live *lv);
+void live_cmd_send(struct live *lv, const char *word);
+void live_cmd_frame(void *ctx, uint8_t seq, uint8_t id, const uint8_t *data, size_t n);
+void live_cmd_tick(struct live *lv, int64_t now);
+void live_budget_tick(struct live *lv, int64_t now, int final);
+
+/* live_ctl.c */
+int live_ctl_open(struct live *lv);
+int live_ctl_pollfds(struct live *lv, struct pollfd *pf, int max);
+void live_ctl_handle(struct live *lv, const struct pollfd *pf, int n);
+void live_ctl_forward(struct live *lv, const uint8_t *buf, size_t n);
+void live_ctl_close(struct live *lv);
+
+#endif /* SONDE_LIVE_H */

@@ -1,0 +1,338 @@
+/*
+ * live_loop.c -- the event loop of `sonde live`.  One thread, one ppoll(2)
+ * over the link, the keyboard and the control socket, with SIGINT, SIGTERM
+ * and SIGHUP blocked everywhere else: a signal can only arrive inside
+ * ppoll, so it is never lost between a check and a wait, and no handler
+ * runs in the middle of a write.  Every wait has a timeout (status line,
+ * reconnect backoff, followed file, duration), so nothing spins and
+ * nothing hangs on a peer that went away.
+ *
+ * Every chunk read from the link goes first to the raw capture (-w, with
+ * write(2): nothing is buffered in this process), then to the reply
+ * watcher and the control clients, then to the decoder.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+
+#define LIVE_TICK_MS 500          /* status line refresh */
+#define LIVE_PROBE_WAIT_MS 1000   /* --proto auto: try to decide after this long */
+#define LIVE_BACKOFF_MAX_MS 2000
+#define LIVE_READS_PER_WAKE 16    /* chunks read before looking at keys again */
+#define LIVE_DRAIN_MAX (1u << 20) /* bytes read after a stop was asked for */
+
+static volatile sig_atomic_t live_signal;
+
+static void on_signal(int sig)
+{
+	live_signal = sig;
+}
+
+int64_t live_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
+{
+	if (lv->raw_fd < 0)
+		return;
+	while (n) {
+		ssize_t w = write(lv->raw_fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			live_msg(lv, "sonde live: %s: write error: %s; stopping", lv->o.raw_path,
+				 w < 0 ? strerror(errno) : "nothing written");
+			close(lv->raw_fd);
+			lv->raw_fd = -1;
+			lv->exit_io = 1;
+			lv->stop = 1;
+			return;
+		}
+		buf += w;
+		n -= (size_t)w;
+		lv->raw_bytes += (uint64_t)w;
+	}
+}
+
+/* Choose the decoder once the probe has enough (or all there will be). */
+static int try_begin(struct live *lv, int final)
+{
+	int64_t now = live_now_ms();
+	int auto_detect = strcmp(lv->proto, "auto") == 0;
+	const char *proto = lv->proto;
+	if (auto_detect && !final) {
+		if (lv->nprobe < sizeof(lv->probe) && now - lv->probe_t0 < LIVE_PROBE_WAIT_MS)
+			return 0;
+		char why[512];
+		const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", lv->probe, lv->nprobe, why, sizeof(why));
+		if (!d && lv->nprobe < sizeof(lv->probe))
+			return 0; /* wait for more */
+		if (d)
+			proto = d->name;
+	}
+	live_status_erase(lv);
+	int rc = sonde_pipe_begin(lv->pipe, lv->link.name, proto, lv->probe, lv->nprobe);
+	lv->began = rc == 0 ? 1 : -1;
+	if (rc != 0) {
+		lv->stop = 1;
+		return rc;
+	}
+	sonde_pipe_flush(lv->pipe);
+	return 0;
+}
+
+static void decode(struct live *lv, const uint8_t *buf, size_t n)
+{
+	if (lv->began < 0)
+		return;
+	if (!lv->began) {
+		if (lv->nprobe == 0)
+			lv->probe_t0 = live_now_ms();
+		size_t k = sizeof(lv->probe) - lv->nprobe;
+		if (k > n)
+			k = n;
+		memcpy(lv->probe + lv->nprobe, buf, k);
+		lv->nprobe += k;
+		buf += k;
+		n -= k;
+		if (strcmp(lv->proto, "auto") != 0 || lv->nprobe == sizeof(lv->probe))
+			try_begin(lv, 0);
+		if (lv->began <= 0)
+			return;
+	}
+	if (!n)
+		return;
+	live_status_erase(lv);
+	sonde_pipe_feed(lv->pipe, buf, n);
+	if (sonde_pipe_flush(lv->pipe) != 0 && !lv->exit_io) {
+		live_msg(lv, "sonde live: %s: write error: %s", lv->pipe->output_name, strerror(errno));
+		lv->exit_io = 1;
+		lv->stop = 1;
+	}
+}
+
+static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
+{
+	lv->rx_bytes += n;
+	raw_write(lv, buf, n);
+	rxwatch_feed(&lv->rw, buf, n);
+	live_ctl_forward(lv, buf, n);
+	decode(lv, buf, n);
+}
+
+static void link_down(struct live *lv, int64_t now)
+{
+	lv->up = 0;
+	if (lv->link.ended) {
+		lv->stop = 1;
+		return;
+	}
+	if (!sonde_link_reconnects(&lv->link) || lv->o.reconnect_s == 0) {
+		if (lv->ever_up)
+			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
+		else {
+			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
+			lv->exit_io = 1;
+		}
+		lv->stop = 1;
+		return;
+	}
+	live_msg(lv, "sonde live: %s: %s; %s", lv->link.name, lv->link.why,
+		 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for the next client" : "reconnecting");
+	lv->down_since = now;
+	lv->backoff_ms = 100;
+	lv->next_try = now + (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? 0 : lv->backoff_ms);
+}
+
+static void try_connect(struct live *lv, int64_t now)
+{
+	if (sonde_link_connect(&lv->link) == 0) {
+		lv->up = 1;
+		lv->connects++;
+		if (lv->ever_up)
+			live_msg(lv, "sonde live: %s: reconnected after %.1f s", lv->link.name,
+				 (double)(now - lv->down_since) / 1000.0);
+		lv->ever_up = 1;
+		return;
+	}
+	/* a server waits for its first client as long as it takes */
+	int waits = lv->link.spec.kind == SONDE_LINK_TCP_LISTEN && !lv->ever_up;
+	if (!waits && lv->o.reconnect_s >= 0 && now - lv->down_since >= (int64_t)(lv->o.reconnect_s * 1000)) {
+		live_msg(lv, "sonde live: %s: %s; giving up after %.1f s", lv->link.name, lv->link.why,
+			 (double)(now - lv->down_since) / 1000.0);
+		lv->exit_io = 1;
+		lv->stop = 1;
+		return;
+	}
+	if (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN) {
+		lv->next_try = now + LIVE_TICK_MS; /* the listening socket wakes us */
+		return;
+	}
+	lv->next_try = now + lv->backoff_ms;
+	lv->backoff_ms = lv->backoff_ms * 2 > LIVE_BACKOFF_MAX_MS ? LIVE_BACKOFF_MAX_MS : lv->backoff_ms * 2;
+}
+
+/* Read what the link has (bounded, so keys stay responsive). */
+static void read_link(struct live *lv, uint8_t *buf, size_t cap, unsigned max_reads, uint64_t max_bytes)
+{
+	uint64_t got = 0;
+	for (unsigned i = 0; i < max_reads && lv->up && !lv->stop && got < max_bytes; i++) {
+		ssize_t r = sonde_link_read(&lv->link, buf, cap);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			link_down(lv, live_now_ms());
+			break;
+		}
+		got += (uint64_t)r;
+		got_bytes(lv, buf, (size_t)r);
+	}
+}
+
+static int64_t min_timeout(int64_t a, int64_t b)
+{
+	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+int live_loop(struct live *lv)
+{
+	uint8_t *buf = malloc(SONDE_PIPE_CHUNK);
+	if (!buf) {
+		fprintf(stderr, "sonde live: out of memory\n");
+		return SONDE_EXIT_IO;
+	}
+	sigset_t block, orig;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigset_t wait_mask = orig;
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGHUP);
+	live_signal = 0;
+
+	int64_t now = live_now_ms();
+	lv->t_start = now;
+	lv->t_end = lv->o.duration > 0 ? now + (int64_t)(lv->o.duration * 1000) : -1;
+	lv->status_t = now;
+	lv->budget_t = now;
+	lv->up = lv->link.fd >= 0;
+	lv->ever_up = lv->up;
+	lv->connects = lv->up;
+	lv->down_since = now;
+	lv->backoff_ms = 100;
+	lv->next_try = now;
+	if (!lv->up)
+		try_connect(lv, now);
+	if (!lv->up && !lv->stop && !lv->quiet)
+		live_msg(lv, "sonde live: %s: %s", lv->link.name,
+			 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for a client" : lv->link.why);
+	live_status_tick(lv, now);
+
+	while (!lv->stop) {
+		now = live_now_ms();
+		if (!lv->up && now >= lv->next_try) {
+			try_connect(lv, now);
+			if (lv->stop)
+				break;
+		}
+		struct pollfd pf[2 + 1 + LIVE_CTL_CLIENTS];
+		int n = 0, link_i = -1, key_i = -1;
+		int lfd = sonde_link_poll_fd(&lv->link);
+		if (lfd >= 0) {
+			link_i = n;
+			pf[n++] = (struct pollfd){ lfd, POLLIN, 0 };
+		}
+		if (lv->tty_raw && !lv->keys_eof) {
+			key_i = n;
+			pf[n++] = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+		}
+		int ctl_i = n;
+		n += live_ctl_pollfds(lv, pf + n, (int)(sizeof(pf) / sizeof(pf[0])) - n);
+
+		int64_t timeout = LIVE_TICK_MS - (now - lv->status_t);
+		if (timeout < 0)
+			timeout = 0;
+		if (!lv->up)
+			timeout = min_timeout(timeout, lv->next_try - now);
+		if (lv->up && lfd < 0) /* a followed file, a serial port */
+			timeout = min_timeout(timeout, sonde_link_poll_ms(&lv->link));
+		if (lv->t_end >= 0)
+			timeout = min_timeout(timeout, lv->t_end - now);
+		if (!lv->began && lv->nprobe)
+			timeout = min_timeout(timeout, lv->probe_t0 + LIVE_PROBE_WAIT_MS - now);
+		if (timeout < 0)
+			timeout = 0;
+		struct timespec ts = { (time_t)(timeout / 1000), (long)(timeout % 1000) * 1000000L };
+		int r = ppoll(pf, (nfds_t)n, &ts, &wait_mask);
+		if (r < 0 && errno != EINTR) {
+			live_msg(lv, "sonde live: poll: %s", strerror(errno));
+			lv->exit_io = 1;
+			break;
+		}
+		if (live_signal)
+			break;
+		now = live_now_ms();
+		if (link_i >= 0 && r > 0 && pf[link_i].revents) {
+			if (!lv->up) /* a client knocks on a tcp-listen link */
+				try_connect(lv, now);
+			else
+				read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX);
+		} else if (lv->up && lfd < 0) {
+			read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX);
+		}
+		if (key_i >= 0 && r > 0 && pf[key_i].revents)
+			live_keys_read(lv);
+		if (r > 0)
+			live_ctl_handle(lv, pf + ctl_i, n - ctl_i);
+		if (!lv->began && lv->nprobe)
+			try_begin(lv, 0);
+		now = live_now_ms();
+		if (now - lv->status_t >= LIVE_TICK_MS) {
+			live_cmd_tick(lv, now);
+			live_budget_tick(lv, now, 0);
+			live_status_tick(lv, now);
+		}
+		if (lv->t_end >= 0 && now >= lv->t_end)
+			break;
+	}
+	/* What has arrived already is part of the capture: a stop (key, signal,
+	 * duration) loses nothing that the link had delivered. */
+	if (lv->up && !lv->exit_io) {
+		lv->stop = 0;
+		read_link(lv, buf, SONDE_PIPE_CHUNK, 64, LIVE_DRAIN_MAX);
+	}
+	if (live_signal && !lv->quiet)
+		live_msg(lv, "sonde live: %s: stopping", strsignal(live_signal));
+	if (!lv->began)
+		try_begin(lv, 1);
+	free(buf);
+	live_status_erase(lv);
+
+	/* The handlers stay: a second signal that was already on its way (the
+	 * user pressing Ctrl-C twice, `timeout` signalling the child and then
+	 * its process group) must not kill the session while it finishes its
+	 * outputs and prints the summary. */
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	if (lv->began < 0)
+		return SONDE_EXIT_USAGE;
+	return 0;
+}

@@ -1,0 +1,430 @@
+#!/usr/bin/env bash
+# test_live_lib.sh -- helpers for the live-link tests (test_live_*.sh): a
+# scratch directory whose processes are all killed on exit, free local
+# ports, waits on conditions (never on the clock alone), and
+# fake_target.py, a stand-in target that replays a capture or synthesises
+# a Sonde stream with a working receive channel (docs/protocol.md §9) over
+# TCP, UDP, a tty or a growing file, logging every byte it sent.
+# The other test_live_*.sh source it; run on its own (as ctest does) it
+# checks the fake target: its frames against the protocol's worked example,
+# and its synthesised stream through `sonde decode`.
+
+SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SONDE=${SONDE:-$SRC/build/host/sonde}
+LIVE_PIDS=()
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+live_cleanup() {
+	local rc=$? p
+	for p in "${LIVE_PIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${LIVE_PIDS[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	[ -z "${WORK:-}" ] || rm -rf "$WORK"
+	exit "$rc"
+}
+
+# live_setup: $WORK, the cleanup trap, $WORK/fake_target.py
+live_setup() {
+	command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+	[ -x "$SONDE" ] || fail "\$SONDE ($SONDE) is not executable"
+	WORK=$(mktemp -d)
+	trap live_cleanup EXIT
+	trap 'exit 143' TERM INT HUP  # so that the EXIT trap runs
+	live_write_fake_target "$WORK/fake_target.py"
+}
+
+# bg CMD...: run in the background; its pid is in $! and killed on exit
+bg() {
+	"$@" &
+	LIVE_PIDS+=($!)
+}
+
+# free_port: a TCP/UDP port on 127.0.0.1 that nothing listens on now
+free_port() {
+	python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS)
+wait_for() {
+	local limit=$1 i
+	shift
+	for (( i = 0; i < limit * 20; i++ )); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+size_at_least() { [ "$(file_size "$1")" -ge "$2" ]; }
+has_text() { grep -q -- "$2" "$1" 2>/dev/null; }
+
+live_write_fake_target() {
+	cat >"$1" <<'PYEOF'
+#!/usr/bin/env python3
+"""fake_target.py -- a stand-in for a traced target in the live-link tests.
+
+Sends a Sonde byte stream over TCP (server or client), UDP, a tty or a file,
+either replaying a capture or synthesising one (with a working receive
+channel: docs/protocol.md section 9), and logs every byte it sent.
+
+  fake_target.py (--listen PORTFILE | --connect PORT | --udp PORT | --tty PATH | --append PATH)
+                 (--replay FILE [--skip N] [--count N] | --synth N)
+                 [--chunk C] [--delay S] [--log FILE] [--hold S] [--wait-peer]
+"""
+import argparse
+import os
+import select
+import socket
+import struct
+import sys
+import time
+
+FLAG, ESC = 0x7E, 0x7D
+
+
+def frame(seq, rid, data=b""):
+    raw = bytes([seq, rid]) + bytes(data)
+    chk = (~sum(raw)) & 0xFF
+    out = bytearray()
+    for b in raw + bytes([chk]):
+        if b in (FLAG, ESC):
+            out += bytes([ESC, b ^ 0x20])
+        else:
+            out.append(b)
+    out.append(FLAG)
+    return bytes(out)
+
+
+class Deframer:
+    def __init__(self):
+        self.buf = bytearray()
+        self.esc = False
+
+    def feed(self, data):
+        frames = []
+        for b in data:
+            if b == FLAG:
+                if self.buf:
+                    frames.append(bytes(self.buf))
+                self.buf = bytearray()
+                self.esc = False
+            elif b == ESC:
+                self.esc = True
+            else:
+                self.buf.append(b ^ 0x20 if self.esc else b)
+                self.esc = False
+        return frames
+
+
+class Synth:
+    """A Sonde target: records, filters, commands."""
+
+    REGION = (0x20000000, 64)
+
+    def __init__(self, limit, drops_every=0):
+        self.limit = limit
+        self.drops_every = drops_every
+        self.overwritten = 0
+        self.seq = 0
+        self.t = 1000000
+        self.synced = False
+        self.n = 0
+        self.running = True
+        self.glb = [1] * 128
+        self.loc = [1] * 256
+        self.written = 0
+        self.nbytes = 0
+        self.refused = 0
+        self.out = bytearray()
+        self.deframer = Deframer()
+        self.mem = bytes((i * 3 + 1) & 0xFF for i in range(self.REGION[1]))
+        self.emit(0x00)
+        self.info(reset=True)
+
+    def emit(self, rid, data=b""):
+        f = frame(self.seq, rid, data)
+        self.seq = (self.seq + 1) & 0xFF
+        self.written += 1
+        self.nbytes += len(f)
+        self.out += f
+
+    def timed(self, rid, data=b""):
+        if not self.synced or self.seq in (0xFF, 0):
+            self.emit(0x02, struct.pack("<Q", self.t))
+            self.synced = True
+        self.emit(rid, struct.pack("<H", self.t & 0xFFFF) + bytes(data))
+
+    def info(self, reset):
+        self.emit(0x01, bytes([1, 2 if reset else 0, 4, 0, 0, 2]) + struct.pack("<III", 1000000, 4096, 0x5EED))
+        for kind, oid, name in ((3, 5, b"TICK"), (9, 9, b"level"), (5, 0x40, b"Packet")):
+            self.emit(0x04, bytes([kind]) + struct.pack("<I", oid) + name + b"\0")
+
+    def record(self, rid, obj, data):
+        if not self.running:
+            self.refused += 1
+            return
+        if not self.glb[rid] or (obj is not None and not self.loc[obj]):
+            return
+        self.timed(rid, data)
+
+    def step(self):
+        """One application event (a few records); False when done."""
+        if self.limit and self.n >= self.limit:
+            return False
+        k = self.n
+        if self.drops_every and k and k % self.drops_every == 0:
+            # 10 records overwritten in the buffer: their sequence numbers
+            # are missing, and DROPS says so (docs/protocol.md section 4)
+            self.seq = (self.seq + 10) & 0xFF
+            self.overwritten += 10
+            self.synced = False
+            self.timed(0x03, struct.pack("<II", self.overwritten, 0))
+        self.t += 100
+        self.record(0x05, 5, bytes([5]))
+        self.t += 7
+        self.record(0x0F, 9, bytes([9]) + struct.pack("<i", k))
+        self.t += 5
+        self.record(0x06, 5, b"")
+        self.t += 40
+        self.record(0x40, None, bytes([0x03]) + struct.pack("<I", k))
+        self.n += 1
+        return True
+
+    def status(self, seq, cmd, st):
+        self.timed(0x20, bytes([seq, cmd, st]))
+
+    def command(self, f):
+        if len(f) < 3:
+            return
+        seq, cmd, data, chk = f[0], f[1], f[2:-1], f[-1]
+        if sum(f) & 0xFF != 0xFF:
+            return self.status(seq, cmd, 0x01)
+        want = {0x01: 0, 0x02: 16, 0x03: 32, 0x04: 0, 0x05: 0, 0x06: 0, 0x07: 0, 0x08: 0, 0x09: 13, 0x0A: 5,
+                0x0C: 0}
+        if cmd == 0x0B:
+            return self.status(seq, cmd, 0x05)  # POKE compiled out
+        if cmd not in want:
+            return self.status(seq, cmd, 0x03)
+        if len(data) != want[cmd]:
+            return self.status(seq, cmd, 0x02)
+        if cmd == 0x01:
+            self.info(reset=False)
+        elif cmd == 0x02:
+            self.glb = [(data[r // 8] >> (r % 8)) & 1 for r in range(128)]
+            for r in (0, 1, 2, 3, 4, 0x20, 0x21, 0x22):
+                self.glb[r] = 1
+        elif cmd == 0x03:
+            self.loc = [(data[o // 8] >> (o % 8)) & 1 for o in range(256)]
+        elif cmd == 0x04:
+            self.running = True
+        elif cmd == 0x05:
+            self.running = False
+        elif cmd in (0x06, 0x07):
+            return self.status(seq, cmd, 0x07)  # streaming: BAD_STATE
+        elif cmd == 0x08:
+            self.status(seq, cmd, 0)
+            self.written = self.nbytes = self.refused = 0
+            self.timed(0x03, struct.pack("<II", 0, 0))
+            return
+        elif cmd == 0x09:
+            return self.status(seq, cmd, 0 if data[0] == 1 else 0x81)
+        elif cmd == 0x0A:
+            addr, n = struct.unpack("<IB", data)
+            lo, size = self.REGION
+            if not (1 <= n <= 64 and lo <= addr and addr + n <= lo + size):
+                return self.status(seq, cmd, 0x04)
+            self.timed(0x21, struct.pack("<IB", addr, n) + self.mem[addr - lo:addr - lo + n])
+        elif cmd == 0x0C:
+            self.timed(0x22, struct.pack("<IIII", self.written, 0, self.refused, self.nbytes))
+        self.status(seq, cmd, 0)
+
+    def receive(self, data):
+        for f in self.deframer.feed(data):
+            self.command(f)
+
+    def pending(self):
+        chunk = bytes(self.out)
+        self.out.clear()
+        return chunk
+
+    def done(self):
+        return bool(self.limit) and self.n >= self.limit and not self.out
+
+    def take(self, n):
+        for _ in range(4 * n):  # bounded: a stopped target writes nothing
+            if len(self.out) >= n or not self.step():
+                break
+        chunk = bytes(self.out[:n])
+        del self.out[:n]
+        return chunk
+
+
+class Replay:
+    def __init__(self, path, skip, count):
+        with open(path, "rb") as f:
+            data = f.read()
+        self.data = data[skip:skip + count] if count >= 0 else data[skip:]
+        self.pos = 0
+
+    def take(self, n):
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += len(chunk)
+        return chunk
+
+    def receive(self, data):
+        pass
+
+    def done(self):
+        return self.pos >= len(self.data)
+
+    def pending(self):
+        return b""
+
+
+def open_transport(a):
+    """Returns (send(bytes), recv_fd or None, close())."""
+    if a.listen:
+        srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind(("127.0.0.1", a.port))
+        srv.listen(1)
+        tmp = a.listen + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("%d\n" % srv.getsockname()[1])
+        os.rename(tmp, a.listen)
+        srv.settimeout(20)
+        conn, _ = srv.accept()
+        srv.close()
+        return conn.sendall, conn, conn.close
+    if a.connect:
+        deadline = time.time() + 20
+        while True:
+            try:
+                conn = socket.create_connection(("127.0.0.1", a.connect), timeout=5)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+        return conn.sendall, conn, conn.close
+    if a.udp:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.connect(("127.0.0.1", a.udp))
+        return s.send, s, s.close
+    if a.tty:
+        fd = os.open(a.tty, os.O_RDWR | os.O_NOCTTY)
+        import tty
+        tty.setraw(fd)
+
+        def send(b):
+            while b:
+                k = os.write(fd, b)
+                b = b[k:]
+        return send, fd, lambda: os.close(fd)
+    fd = os.open(a.append, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def send(b):
+        os.write(fd, b)
+    return send, None, lambda: os.close(fd)
+
+
+def readable(r, timeout):
+    if r is None:
+        time.sleep(timeout)
+        return None
+    ready, _, _ = select.select([r], [], [], timeout)
+    if not ready:
+        return None
+    try:
+        return r.recv(4096) if hasattr(r, "recv") else os.read(r, 4096)
+    except OSError:
+        return b""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--listen")
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--connect", type=int)
+    ap.add_argument("--udp", type=int)
+    ap.add_argument("--tty")
+    ap.add_argument("--append")
+    ap.add_argument("--replay")
+    ap.add_argument("--skip", type=int, default=0)
+    ap.add_argument("--count", type=int, default=-1)
+    ap.add_argument("--synth", type=int)
+    ap.add_argument("--drops", type=int, default=0, help="synth: 10 records overwritten every N events")
+    ap.add_argument("--chunk", type=int, default=256)
+    ap.add_argument("--delay", type=float, default=0.002)
+    ap.add_argument("--log")
+    ap.add_argument("--hold", type=float, default=0.0)
+    a = ap.parse_args()
+    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops)
+    send, r, close = open_transport(a)
+    log = open(a.log, "ab") if a.log else None
+    peer_gone = False
+    try:
+        while True:
+            chunk = src.take(a.chunk)
+            if not chunk and src.done():
+                break
+            if chunk:
+                send(chunk)
+                if log:
+                    log.write(chunk)
+                    log.flush()
+            data = readable(r, a.delay)
+            if data == b"":
+                peer_gone = True
+                break
+            if data:
+                src.receive(data)
+        end = time.time() + a.hold
+        while not peer_gone and time.time() < end:
+            data = readable(r, min(0.05, max(0.0, end - time.time())))
+            if data == b"":
+                break
+            if data:
+                src.receive(data)
+                chunk = src.pending()
+                if chunk:
+                    send(chunk)
+                    if log:
+                        log.write(chunk)
+                        log.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+PYEOF
+}
+
+# Run on its own: check the fake target.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -euo pipefail
+	live_setup
+	# the worked example of docs/protocol.md §1
+	got=$(python3 -c "import sys; sys.path.insert(0, '$WORK'); import fake_target as f
+print(f.frame(0x7E, 0x7D, bytes([0x7D, 8, 1])).hex(' '))")
+	[ "$got" = "7d 5e 7d 5d 7d 5d 08 01 7d 5e 7e" ] || fail "fake target frames: $got"
+	# a synthesised stream decodes cleanly, with the records it promised
+	python3 "$WORK/fake_target.py" --append "$WORK/synth.bin" --synth 700 --chunk 65536 --delay 0
+	"$SONDE" stats "$WORK/synth.bin" >"$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "synthesised stream has errors"; }
+	grep -Eq "^  ISR_ENTER +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 ISR_ENTER expected"; }
+	grep -Eq "^  Packet +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 Packet records expected"; }
+	echo "PASS"
+fi

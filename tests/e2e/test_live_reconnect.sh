@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# test_live_reconnect.sh -- a TCP link that drops and comes back.  The
+# target's server is killed (SIGKILL) in the middle of its stream and
+# restarted on the same port; `sonde live` says so, reconnects with a
+# backoff and decodes on.  The raw file must hold exactly what the two
+# servers sent, in order, and the decoded text must be what `sonde decode`
+# gives for those bytes.  Then the link stays away: after
+# --reconnect-timeout `sonde live` gives up with status 3.
+set -euo pipefail
+. "$(dirname "$0")/test_live_lib.sh"
+live_setup
+FT=$WORK/fake_target.py
+port=$(free_port)
+
+# server 1: an endless synthesised stream, killed mid-way
+bg python3 "$FT" --listen "$WORK/p1" --port "$port" --synth 0 --chunk 200 --delay 0.001 --log "$WORK/sent1.bin"
+srv1=$!
+wait_for 10 test -s "$WORK/p1" || fail "server 1 did not start"
+bg timeout 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+	--reconnect-timeout 2 </dev/null 2>"$WORK/err.txt"
+live=$!
+wait_for 20 size_at_least "$WORK/raw.bin" 20000 || fail "no data from server 1"
+kill -KILL "$srv1"
+wait "$srv1" 2>/dev/null || true
+wait_for 20 has_text "$WORK/err.txt" "reconnecting" || { cat "$WORK/err.txt"; fail "the lost link was not reported"; }
+# everything server 1 sent arrives (the kernel delivers it before the FIN)
+wait_for 20 size_at_least "$WORK/raw.bin" "$(file_size "$WORK/sent1.bin")" || fail "bytes of server 1 missing"
+
+# server 2 on the same port: a restarted target with a finite stream
+bg python3 "$FT" --listen "$WORK/p2" --port "$port" --synth 2000 --chunk 200 --delay 0.001 --log "$WORK/sent2.bin"
+srv2=$!
+wait "$srv2" || fail "server 2 failed"
+wait_for 20 has_text "$WORK/err.txt" "reconnected after" || { cat "$WORK/err.txt"; fail "no reconnection reported"; }
+cat "$WORK/sent1.bin" "$WORK/sent2.bin" >"$WORK/sent.bin"
+# server 2 is gone for good now: sonde live gives up 2 s later
+rc=0
+wait "$live" || rc=$?
+[ "$rc" -eq 3 ] || { cat "$WORK/err.txt"; fail "exit status $rc after giving up, expected 3"; }
+grep -q "giving up after" "$WORK/err.txt" || fail "giving up was not reported"
+cmp "$WORK/raw.bin" "$WORK/sent.bin" || fail "raw file differs from what the two servers sent"
+"$SONDE" decode "$WORK/sent.bin" >"$WORK/ref.txt" 2>/dev/null || true
+cmp "$WORK/out.txt" "$WORK/ref.txt" || fail "decoded text differs from 'sonde decode' of the same bytes"
+[ "$(grep -c 'TARGET_INFO .*reset=true' "$WORK/out.txt")" -eq 2 ] || fail "both targets' starts should be decoded"
+grep -q "connected 2 times" "$WORK/err.txt" || fail "summary: two connections expected"
+echo "PASS"
