@@ -378,10 +378,12 @@ def main():
             if not chunk and src.done():
                 break
             if chunk:
-                send(chunk)
+                # log first: a kill between the two must not leave the
+                # receiver holding bytes the log lacks
                 if log:
                     log.write(chunk)
                     log.flush()
+                send(chunk)
             data = readable(r, a.delay)
             if data == b"":
                 peer_gone = True
@@ -397,10 +399,10 @@ def main():
                 src.receive(data)
                 chunk = src.pending()
                 if chunk:
-                    send(chunk)
                     if log:
                         log.write(chunk)
                         log.flush()
+                    send(chunk)
     except (BrokenPipeError, ConnectionResetError):
         pass
     finally:
