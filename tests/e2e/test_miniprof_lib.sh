@@ -41,7 +41,7 @@ mp_sim_start() {
 	SIM_PID=$!
 	MP_PIDS+=("$SIM_PID")
 	for ((i = 0; i < 100; i++)); do
-		PTY=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log.out")
+		PTY=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log.out" 2>/dev/null)
 		[[ -n $PTY ]] && return 0
 		kill -0 "$SIM_PID" 2>/dev/null || break
 		sleep 0.05
