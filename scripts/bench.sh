@@ -27,10 +27,13 @@ replicate() { # file times out
   local f=$1 n=$2 o=$3; : > "$o"
   for ((i = 0; i < n; i++)); do cat "$f" >> "$o"; done
 }
-measure() { # label proto format file [opts...]
-  local label=$1 proto=$2 fmt=$3 file=$4; shift 4
-  local size; size=$(stat -c %s "$file")
-  local t0 t1
+# measure LABEL PROTO FORMAT FILE ORIGINAL TIMES [decoder options...]: the
+# record count comes from `sonde stats` of the original capture.
+measure() {
+  local label=$1 proto=$2 fmt=$3 file=$4 orig=$5 times=$6; shift 6
+  local size recs t0 t1
+  size=$(stat -c %s "$file")
+  recs=$("$SONDE" stats "$orig" --proto "$proto" "$@" 2>/dev/null | awk '$1 == "records" { print $2 }')
   t0=$(date +%s.%N)
   if [[ -x /usr/bin/time ]]; then
     /usr/bin/time -f "%M" -o "$OUT/rss" "$SONDE" decode "$file" --proto "$proto" --format "$fmt" "$@" >/dev/null 2>"$OUT/err" || true
@@ -39,24 +42,30 @@ measure() { # label proto format file [opts...]
     echo "?" > "$OUT/rss"
   fi
   t1=$(date +%s.%N)
-  awk -v l="$label" -v s="$size" -v a="$t0" -v b="$t1" -v r="$(tail -n1 "$OUT/rss")" \
-    'BEGIN { t = b - a; printf "%-34s %8.1f MB in %6.2f s = %7.1f MB/s, peak RSS %s KiB\n", l, s / 1e6, t, s / 1e6 / t, r }'
+  awk -v l="$label" -v s="$size" -v a="$t0" -v b="$t1" -v r="$(tail -n1 "$OUT/rss")" -v n="${recs:-0}" -v k="$times" \
+    'BEGIN { t = b - a; printf "%-34s %6.1f MB in %5.2f s = %6.1f MB/s, %5.2f M records/s, peak RSS %s KiB\n", l, s / 1e6, t, s / 1e6 / t, n * k / t / 1e6, r }'
 }
 if [[ -d $TESTDATA ]]; then
-  replicate "$TESTDATA/qs/dpp_posix-qv_x86.bin" 1300 "$OUT/qs.bin"
-  measure "qs (dpp x1300) -> qspy text" qs qspy "$OUT/qs.bin"
-  measure "qs (dpp x1300) -> jsonl" qs jsonl "$OUT/qs.bin"
-  replicate "$TESTDATA/syst/mix_64.bin" 900 "$OUT/syst.bin"
-  measure "syst (mix_64 x900) -> syst-csv" syst syst-csv "$OUT/syst.bin" -o "syst.collateral=$TESTDATA/syst/collateral.xml"
-  replicate "$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin" 600 "$OUT/tband.bin"
-  measure "tband (FreeRTOS log x600) -> jsonl" tband jsonl "$OUT/tband.bin"
+  q=$TESTDATA/qs/dpp_posix-qv_x86.bin
+  replicate "$q" 1300 "$OUT/qs.bin"
+  measure "qs (dpp x1300) -> qspy text" qs qspy "$OUT/qs.bin" "$q" 1300
+  measure "qs (dpp x1300) -> jsonl" qs jsonl "$OUT/qs.bin" "$q" 1300
+  y=$TESTDATA/syst/mix_64.bin
+  replicate "$y" 900 "$OUT/syst.bin"
+  measure "syst (mix_64 x900) -> syst-csv" syst syst-csv "$OUT/syst.bin" "$y" 900 -o "syst.collateral=$TESTDATA/syst/collateral.xml"
+  b=$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin
+  replicate "$b" 600 "$OUT/tband.bin"
+  measure "tband (FreeRTOS log x600) -> jsonl" tband jsonl "$OUT/tband.bin" "$b" 600
 else
   echo "(no test data at $TESTDATA)"
 fi
 
 echo
+SONDE_BENCH_SKIP_QEMU=${SONDE_BENCH_SKIP_QEMU:-}
 echo "== 3. Target record path on Cortex-M3 (QEMU, -icount shift=0) =="
-if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
+  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
+elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
   make -s -C examples/qemu-mps2 bench insns || echo "(QEMU measurement failed)"
 else
   echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
