@@ -48,15 +48,19 @@ void cli_print_opts(FILE *out, const struct cli_opt *opts);
 void cli_print_protocols(FILE *out);
 void cli_print_formats(FILE *out);
 void cli_print_exit_codes(FILE *out);
+/* The paragraph on several inputs (cli_run.c). */
+void cli_print_inputs(FILE *out);
 
 /* ---- decoding a file (cli_run.c) --------------------------------------- */
 
 #define CLI_MAX_OPTS 63
+#define CLI_MAX_INPUTS 16  /* inputs merged into one stream (core/merge.h) */
 
 /* The options every decoding command shares. */
 struct cli_common {
 	const char *cmd;
-	const char *input;          /* "-" = stdin */
+	const char *input;          /* "-" = stdin; the first of inputs[] */
+	const char *inputs[CLI_MAX_INPUTS]; /* FILE[@SPEC] operands (cli_common_input) */
 	const char *proto;          /* name or "auto" */
 	const char *output;         /* NULL = stdout */
 	const char *kv[CLI_MAX_OPTS + 1]; /* -o key=value, NULL-terminated */
@@ -73,13 +77,39 @@ struct cli_common {
 extern const struct cli_opt cli_common_opts[];
 void cli_common_init(struct cli_common *c, const char *cmd);
 int cli_common_opt(struct cli_common *c, const struct cli_opt *o, const char *val, int *rc);
+/* An operand of a command that takes one input (a second is an error)... */
 int cli_common_arg(struct cli_common *c, const char *arg);
+/* ...or several, merged into one stream by cli_run (docs/cli.md §1):
+ * FILE, FILE@N (core N) or FILE@KEY=VALUE[,KEY=VALUE...] with the keys
+ * core, proto and the decoder's own options. */
+int cli_common_input(struct cli_common *c, const char *arg);
 
 struct sonde_pipe;
-/* Open the input and output named in c, let setup add sinks and listeners
- * to the pipe (it gets the output stream; return 0 or an exit status),
- * run the pipe, then let report print anything more (may be NULL).
+
+/* What a decoding command adds to cli_run.  Hooks return 0 or an exit
+ * status; any may be NULL. */
+struct cli_hooks {
+	/* Add sinks and listeners to the pipe (out is the output stream). */
+	int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out);
+	/* Print anything more after the run. */
+	int (*report)(void *ctx, struct sonde_pipe *p, FILE *out);
+	/* With several inputs (or one with an @SPEC), the pipe given to setup
+	 * and report carries the merged stream: its sinks and listeners get
+	 * the events of all inputs in time order, its session and counters
+	 * are the totals (input_name "total (N inputs)").  Each input also has
+	 * a pipe of its own, with its decoder, session and counters:
+	 * setup_input may add listeners to it (they see that input alone, in
+	 * its own clock; no sinks), report_input is called for each input
+	 * before report. */
+	int (*setup_input)(void *ctx, size_t i, struct sonde_pipe *in);
+	int (*report_input)(void *ctx, size_t i, struct sonde_pipe *in, FILE *out);
+};
+
+/* Open the inputs and the output named in c, let the hooks add sinks and
+ * listeners, decode (merging several inputs), let the hooks report.
  * Returns the exit status (docs/cli.md). */
+int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx);
+/* The same with just setup and report (may be NULL). */
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
 	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx);
 

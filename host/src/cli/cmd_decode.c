@@ -1,6 +1,7 @@
 /*
- * cmd_decode.c -- `sonde decode [FILE|-] [--proto P] [--format F] ...`:
- * decode a trace and write its records in one of the registered formats.
+ * cmd_decode.c -- `sonde decode [FILE[@SPEC]...|-] [--proto P] [--format F]
+ * ...`: decode a trace (or several, merged in time order: one per core) and
+ * write its records in one of the registered formats.
  */
 #include <string.h>
 
@@ -29,7 +30,7 @@ static int decode_opt(void *ctx, const struct cli_opt *o, const char *val)
 static int decode_arg(void *ctx, const char *arg)
 {
 	struct decode_args *a = ctx;
-	return cli_common_arg(&a->c, arg);
+	return cli_common_input(&a->c, arg);
 }
 
 static int decode_setup(void *ctx, struct sonde_pipe *p, FILE *out)
@@ -54,12 +55,14 @@ static const struct cli_opt *options(void)
 
 static void decode_help(FILE *out)
 {
-	fprintf(out, "usage: sonde decode [FILE|-] [--proto NAME] [--format NAME] [-o KEY=VALUE ...]\n"
-		     "                    [--output FILE] [-q] [--max-diags N]\n\n"
+	fprintf(out, "usage: sonde decode [FILE[@SPEC]...|-] [--proto NAME] [--format NAME]\n"
+		     "                    [-o KEY=VALUE ...] [--output FILE] [-q] [--max-diags N]\n\n"
 		     "Decode a trace (FILE, or standard input when FILE is '-' or missing) and write\n"
 		     "one record per line in the chosen format.  Diagnostics (bad frames, lost frames,\n"
 		     "malformed records, ...) go to standard error, one per line, with their byte\n"
-		     "offset and frame number.\n\noptions:\n");
+		     "offset and frame number.\n\n");
+	cli_print_inputs(out);
+	fprintf(out, "\noptions:\n");
 	cli_print_opts(out, options());
 	fprintf(out, "\n");
 	cli_print_protocols(out);
