@@ -5,9 +5,10 @@ independently of the host decoder (written from docs/protocol.md only).
 Checks every frame (un-escaping, checksum, length per record id, typed
 arguments), sequence continuity, the 64-bit time rebuilt from TIME_SYNC and
 compact timestamps (never backwards, TIME_SYNC at least every 256 timed
-frames, the record after a TIME_SYNC carries the same time), ISR nesting and
-task switching, and finally the firmware's own FW_COUNTS record against what
-the capture holds.
+frames, the record after a TIME_SYNC carries the same time, since_prev is
+the distance to the previous timed record, every DROPS right after its
+TIME_SYNC), ISR nesting and task switching, and finally the firmware's own
+FW_COUNTS record against what the capture holds.
 
     check_trace.py CAPTURE [--max-step TICKS] [--period ISR:TICKS:TOL]
                            [--expect-seconds S:TOL] [--min-nesting N]
@@ -35,11 +36,12 @@ REC = {
     0x20: "CMD_STATUS", 0x21: "PEEK_DATA", 0x22: "TARGET_STATS",  # replies to commands (§9.2)
 }
 # DATA length of fixed-size records (timed ones include the 2-byte ts).
-FIXED = {0x00: 0, 0x01: 18, 0x02: 8, 0x03: 10, 0x05: 3, 0x06: 2, 0x07: 4, 0x08: 3,
+FIXED = {0x00: 0, 0x01: 18, 0x02: 12, 0x03: 10, 0x05: 3, 0x06: 2, 0x07: 4, 0x08: 3,
          0x09: 4, 0x0A: 3, 0x0B: 2, 0x0C: 3, 0x0D: 3, 0x0E: 3, 0x10: 4, 0x12: 2,
          0x20: 5, 0x22: 18}
 UNTIMED = {0x00, 0x01, 0x02, 0x04}
 LIB_OWN = {0x00, 0x01, 0x02, 0x03, 0x20, 0x21, 0x22}  # written by the library, not by the firmware
+SINCE_UNKNOWN = 0xFFFFFFFF  # TIME_SYNC since_prev: no timed record to count from
 ARG_SIZE = {0x01: 1, 0x02: 2, 0x03: 4, 0x04: 8, 0x05: 1, 0x06: 2, 0x07: 4, 0x08: 8,
             0x09: 4, 0x0A: 8, 0x0D: 1, 0x0F: 2}
 ARG_FMT = {0x01: "<B", 0x02: "<H", 0x03: "<I", 0x04: "<Q", 0x05: "<b", 0x06: "<h",
@@ -216,6 +218,9 @@ class Checker:
         seq_prev = None
         T = None             # 64-bit time, None until the first TIME_SYNC
         sync_pending = None  # value of a TIME_SYNC not yet followed by its record
+        prev_rec = None      # 64-bit time of the previous timed record (None: none yet)
+        lost = False         # frames lost since it: since_prev cannot be checked
+        unknown_at = None    # (offset, frame) of a TIME_SYNC whose since_prev is unknown
         timed_since_sync = 0
         max_step = 0
         isr_stack = []
@@ -236,18 +241,33 @@ class Checker:
             elif seq != (seq_prev + 1) & 0xFF:
                 self.err(off, n, "SEQ %d after %d: %d frames lost"
                          % (seq, seq_prev, (seq - seq_prev - 1) & 0xFF))
+                lost = True
             seq_prev = seq
             parsed = self.check_record(off, n, rid, data)
             counts[rid] = counts.get(rid, 0) + 1
             self.times.append(None)
 
             # time
-            if rid == 0x02 and len(data) == 8:
-                v = struct.unpack("<Q", data)[0]
+            if rid == 0x01 and len(data) == 18 and data[1] & 0x02:
+                prev_rec, lost = None, False  # the target (re)started
+            if rid == 0x03 and (n == 0 or self.frames[n - 1][3] != 0x02 or self.frames[n - 1][2] != (seq - 1) & 0xFF):
+                self.err(off, n, "DROPS not right after its TIME_SYNC")
+            if rid == 0x02 and len(data) == 12:
+                v, since = struct.unpack("<QI", data)
                 if T is not None and v < T:
                     self.err(off, n, "TIME_SYNC %d is %d ticks before the time so far" % (v, T - v))
                 if sync_pending is not None:
                     self.err(off, n, "two TIME_SYNC without a record between")
+                # since_prev: ticks since the previous timed record; unknown
+                # when there is none since the start (or 2^32 - 1 or more),
+                # which only a START's reply may follow (sonde_start())
+                if not lost:
+                    want = SINCE_UNKNOWN if prev_rec is None else min(v - prev_rec, SINCE_UNKNOWN)
+                    if since == SINCE_UNKNOWN and want != SINCE_UNKNOWN:
+                        unknown_at = (off, n)
+                    elif since != want:
+                        self.err(off, n, "TIME_SYNC since_prev %d, the previous timed record is %s ticks before"
+                                 % (since, "no record" if want == SINCE_UNKNOWN else want))
                 T = v
                 self.times[n] = T
                 sync_pending = v
@@ -256,19 +276,23 @@ class Checker:
                     t_first = v
             elif rid not in UNTIMED and len(data) >= 2:
                 c = data[0] | data[1] << 8
+                if unknown_at is not None and not (rid == 0x20 and len(data) == 5 and data[3] == 0x04):
+                    self.err(unknown_at[0], unknown_at[1], "TIME_SYNC since_prev unknown, neither first "
+                             "nor before a START's reply")
+                unknown_at = None
                 if T is None:
                     self.err(off, n, "timed record before any TIME_SYNC")
                 else:
                     step = (c - T) & 0xFFFF
-                    if sync_pending is not None and step != 0 and rid != 0x03:
+                    if sync_pending is not None and step != 0:
                         self.err(off, n, "record after TIME_SYNC is %d ticks later (same reading expected)" % step)
-                    if rid != 0x03:
-                        sync_pending = None
+                    sync_pending = None
                     max_step = max(max_step, step)
                     if self.args.max_step and step >= self.args.max_step:
                         self.err(off, n, "time step of %d ticks (time went backwards?)" % step)
                     T += step
                     self.times[n] = T
+                    prev_rec = T
                 timed_since_sync += 1
                 if timed_since_sync > 256:
                     self.err(off, n, "more than 256 timed frames without a TIME_SYNC")

@@ -52,16 +52,23 @@ static void frame(struct gen *g, uint8_t id, const uint8_t *d, size_t n)
 	g->records++;
 }
 
+/* TIME_SYNC at t, since_prev ticks after the previous timed record. */
+static void sync(struct gen *g, uint64_t t, uint32_t since_prev)
+{
+	uint8_t s[SONDE_SYNC_BYTES];
+	for (int i = 0; i < 8; i++)
+		s[i] = (uint8_t)(t >> (8 * i));
+	for (int i = 0; i < 4; i++)
+		s[8 + i] = (uint8_t)(since_prev >> (8 * i));
+	frame(g, SONDE_REC_TIME_SYNC, s, sizeof(s));
+}
+
 static void timed(struct gen *g, uint8_t id, const uint8_t *extra, size_t n)
 {
 	uint8_t d[64];
 	g->t += 1 + rnd(g) % 300;
-	if (g->t - g->last >= 65536 || g->seq == 0) { /* rules 2 and 4 */
-		uint8_t s[8];
-		for (int i = 0; i < 8; i++)
-			s[i] = (uint8_t)(g->t >> (8 * i));
-		frame(g, SONDE_REC_TIME_SYNC, s, 8);
-	}
+	if (g->t - g->last >= 65536 || g->seq == 0) /* rules 2 and 4 */
+		sync(g, g->t, (uint32_t)(g->t - g->last));
 	g->last = g->t;
 	d[0] = (uint8_t)g->t;
 	d[1] = (uint8_t)(g->t >> 8);
@@ -147,8 +154,7 @@ static void generate(struct gen *g, size_t bytes)
 	dict(g, SONDE_DICT_COUNTER, 9, "queue");
 	dict(g, SONDE_DICT_MARKER, 7, "frame");
 	g->last = 0;
-	uint8_t s[8] = { 0 };
-	frame(g, SONDE_REC_TIME_SYNC, s, 8);
+	sync(g, 0, SONDE_SYNC_SINCE_UNKNOWN); /* no timed record before it */
 	while (g->n + 1024 < bytes)
 		scene(g);
 }

@@ -153,11 +153,15 @@ void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b);
 
 /* Copy up to max bytes of framed trace into dst; returns the count (0 when
  * empty).  Safe against producers in ISRs: the copy runs in short critical
- * sections.  Bytes can be sent in any chunks: frames need no alignment. */
+ * sections.  Bytes can be sent in any chunks: frames need no alignment.
+ * Snapshot and post-mortem buffers give nothing while they record: they
+ * are read out once frozen (sonde_trigger(), a full snapshot, or the
+ * host's TRIGGER/READOUT) or stopped (sonde_stop(), STOP). */
 size_t sonde_drain(uint8_t *dst, size_t max);
 /* One byte, or -1 when empty (for a UART TX interrupt). */
 int sonde_drain_byte(void);
-/* Bytes waiting to be drained. */
+/* Bytes waiting to be drained (0 while a snapshot or post-mortem buffer
+ * records). */
 size_t sonde_pending(void);
 
 #else /* !SONDE_ENABLED: everything compiles to nothing */

@@ -21,9 +21,14 @@
 #define SONDE_GOOD_SUM 0xFFu /* sum of seq+id+data+checksum, mod 256 */
 
 /* Compact timestamp: every timed record carries the low 16 bits of the
- * target's tick counter.  TIME_SYNC carries all 64. */
+ * target's tick counter.  TIME_SYNC carries all 64, and since_prev. */
 #define SONDE_TS_BYTES 2u
 #define SONDE_TS_MASK  0xFFFFu
+
+/* TIME_SYNC: u64 time, u32 since_prev (ticks since the previous timed
+ * record); since_prev when the target does not know it. */
+#define SONDE_SYNC_BYTES         12u
+#define SONDE_SYNC_SINCE_UNKNOWN 0xFFFFFFFFu
 
 /* ---- record ids: 0x00..0x3F system, 0x40..0x7F user ------------------- */
 #define SONDE_REC_EMPTY        0x00u /* no payload; first frame after init */

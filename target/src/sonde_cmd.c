@@ -13,16 +13,16 @@
  * they are written even while the buffer refuses records (after STOP, or
  * frozen) -- but then only into free space, never over what a frozen
  * buffer holds; without room a reply is refused and counted like any
- * record.  INFO is not a reply: its TARGET_INFO and dictionary are ordinary
- * records, so while the buffer refuses records INFO answers BAD_STATE.
+ * record (the writer's SONDE_W_REPLY).  INFO is not a reply: its
+ * TARGET_INFO and dictionary are ordinary records, so while the buffer
+ * refuses records INFO answers BAD_STATE.
  *
  * Order and atomicity: a command's own records come before its CMD_STATUS.
  * STOP, TRIGGER and READOUT write CMD_STATUS first and take effect in the
  * same critical section, so the reply is the last record before the buffer
  * stops (in post-mortem mode, the newest record of the frozen buffer).
- * Commands that run application code (INFO, APP) or many filter calls
- * (GLB_FILTER, LOC_FILTER) do so outside the critical section; everything
- * else, reply included, runs in one.
+ * Commands that run application code (INFO, APP) do so outside the
+ * critical section; everything else, reply included, runs in one.
  */
 #include "sonde_internal.h"
 #include "sonde_cmd.h"
@@ -97,24 +97,7 @@ static void put_le32(uint8_t *p, uint32_t v)
 /* A timed reply record, DATA d1[n1] d2[n2] after the timestamp. */
 static void put_reply(uint8_t id, const uint8_t *d1, size_t n1, const uint8_t *d2, size_t n2)
 {
-	struct sonde_state *g = &sonde_g;
-	uint8_t held = g->flags & SONDE_F_REFUSE;
-
-	if (g->buf == NULL)
-		return;
-	if (held) {
-		/* Room for the reply and a pending loss report (which the writer
-		 * puts first) in free space: then the writer overwrites nothing. */
-		if (sonde_ring_free() < SONDE_WORST(SONDE_TS_BYTES + n1 + n2) + SONDE_REPORT_WORST) {
-			sonde_refuse();
-			sonde_ring_relimit();
-			return;
-		}
-		g->flags &= (uint8_t)~SONDE_F_REFUSE;
-	}
-	sonde_write(id, SONDE_W_TIMED, SONDE_PORT_TS(), d1, n1, d2, n2);
-	g->flags |= held;
-	sonde_ring_relimit();
+	sonde_write(id, SONDE_W_TIMED | SONDE_W_REPLY, SONDE_PORT_TS(), d1, n1, d2, n2);
 }
 
 static void put_status(uint8_t seq, uint8_t cmd, uint8_t status)
@@ -224,35 +207,6 @@ static uint8_t check(uint8_t cmd, const uint8_t *d, size_t len)
 	return len == data_len[cmd] ? SONDE_ST_OK : SONDE_ST_BAD_LENGTH;
 }
 
-/* Replace a filter with a bitmap (bit i % 8 of byte i / 8 for id i),
- * through the public filter calls, changing only the bits that differ.
- * Each call is its own short critical section, so a record written
- * meanwhile sees some bits old and some new.  Ids the protocol never
- * filters ignore their bit (sonde_filter_record leaves them on). */
-static void set_records(const uint8_t *bm)
-{
-	unsigned r;
-
-	for (r = 0; r < SONDE_REC_COUNT; r++) {
-		int on = bm[r >> 3] >> (r & 7u) & 1;
-
-		if (sonde_record_enabled((uint8_t)r) != on)
-			sonde_filter_record((uint8_t)r, on);
-	}
-}
-
-static void set_objects(const uint8_t *bm)
-{
-	unsigned o;
-
-	for (o = 0; o < 256u; o++) {
-		int on = bm[o >> 3] >> (o & 7u) & 1;
-
-		if (sonde_object_enabled((uint8_t)o) != on)
-			sonde_filter_object((uint8_t)o, on);
-	}
-}
-
 /* A callback's value as a status: 0, or 0x80..0xFF (anything else 0xFF). */
 static uint8_t app_status(int r)
 {
@@ -261,8 +215,7 @@ static uint8_t app_status(int r)
 	return r >= (int)SONDE_ST_APP_FIRST && r <= 0xFF ? (uint8_t)r : 0xFFu;
 }
 
-/* Commands that run application code, or many short critical sections of
- * their own: outside the critical section. */
+/* Commands that run application code: outside the critical section. */
 static uint8_t run_open(uint8_t cmd, const uint8_t *d)
 {
 	int (*cb)(uint8_t, uint32_t, uint32_t, uint32_t) = app_cb;
@@ -272,12 +225,6 @@ static uint8_t run_open(uint8_t cmd, const uint8_t *d)
 		if (!sonde_is_running())
 			return SONDE_ST_BAD_STATE;
 		sonde_send_info();
-		break;
-	case SONDE_CMD_GLB_FILTER:
-		set_records(d);
-		break;
-	case SONDE_CMD_LOC_FILTER:
-		set_objects(d);
 		break;
 	case SONDE_CMD_APP:
 		if (cb == NULL)
@@ -330,27 +277,10 @@ static void put_stats(void)
 	put_reply(SONDE_REC_TARGET_STATS, d, sizeof d, NULL, 0u);
 }
 
-/* RESET_CTRS.  Bytes written are counted as drained + overwritten + still
- * in the ring; starting the drained count at minus what the ring holds
- * makes the sum 0 now (the counters are only ever summed, mod 2^32).
- * Records written cannot be zeroed from here: that count is derived from
- * SEQ (frames_hi * 256 + SEQ + 1) and needs a base in the writer's state
- * (sonde_session.c). */
-static void reset_counters(void)
-{
-	struct sonde_state *g = &sonde_g;
-
-	g->bytes_lost = 0;
-	g->bytes_out = 0u - (uint32_t)sonde_ring_used();
-	g->overwritten = 0;
-	g->refused = 0;
-	g->rep_refused = 0;
-	g->flags &= (uint8_t)~SONDE_F_DROPS; /* superseded by the report below */
-}
-
-/* RESET_CTRS: DROPS with the new totals, after the reply.  Into free space,
- * or by overwriting in a running overwrite mode; otherwise it stays pending
- * and goes out by the usual rules (docs/protocol.md §4, DROPS). */
+/* RESET_CTRS: the loss report (TIME_SYNC, DROPS) with the new totals,
+ * after the reply.  Into free space, or by overwriting in a running
+ * overwrite mode; otherwise it stays pending and goes out by the usual
+ * rules (docs/protocol.md §4, DROPS). */
 static void report_totals(void)
 {
 	struct sonde_state *g = &sonde_g;
@@ -384,8 +314,14 @@ static uint8_t run_locked(uint8_t cmd, const uint8_t *d)
 		if (streaming())
 			return SONDE_ST_BAD_STATE;
 		break;
+	case SONDE_CMD_GLB_FILTER:
+		sonde_filter_set_records(d);
+		break;
+	case SONDE_CMD_LOC_FILTER:
+		sonde_filter_set_objects(d);
+		break;
 	case SONDE_CMD_RESET_CTRS:
-		reset_counters();
+		sonde_stats_reset();
 		break;
 	case SONDE_CMD_PEEK:
 		return peek(d);

@@ -111,6 +111,38 @@ void sonde_filter_all_objects(int on)
 	SONDE_PORT_CRIT_EXIT();
 }
 
+/* Bit i of a command's bitmap: bit i % 8 of byte i / 8. */
+static int bm_bit(const uint8_t *bm, unsigned i)
+{
+	return bm[i >> 3] >> (i & 7u) & 1;
+}
+
+void sonde_filter_set_records(const uint8_t *bm)
+{
+	unsigned r;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	for (r = 0; r < SONDE_REC_COUNT; r++)
+		if (filterable((uint8_t)r))
+			set_bit((uint8_t)r, bm_bit(bm, r));
+	refresh_objects();
+	SONDE_PORT_CRIT_EXIT();
+}
+
+void sonde_filter_set_objects(const uint8_t *bm)
+{
+	uint8_t comb;
+	unsigned o;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	comb = combined();
+	for (o = 0; o < 256u; o++)
+		sonde_g.obj_filter[o] = obj_byte(o, bm_bit(bm, o), comb);
+	SONDE_PORT_CRIT_EXIT();
+}
+
 int sonde_record_enabled(uint8_t rec)
 {
 	return rec < SONDE_REC_COUNT && sonde_rec_on(rec);

@@ -85,12 +85,24 @@ struct sonde_state {
 	 * updated it (slow path, sonde_tick()); a smaller reading means a wrap.
 	 * The fast path leaves both alone. */
 	uint32_t ts_hi, ext_ts;
+	/* TIME_SYNC's since_prev (slow path only; sonde_write.c).  base_t is
+	 * the 64-bit time of the slow path's last timed write (record or
+	 * TIME_SYNC), rec_t that of the last timed record it knows of.  The
+	 * fast path only moves last_ts and SEQ: when SEQ is no longer
+	 * mark_seq (SEQ after the slow path's last write), fast-path records
+	 * followed, the newest at last_ts, less than 2^24 ticks after base_t
+	 * (at most 255 of them, each less than 65536 ticks after the one
+	 * before), so its 64-bit time follows from base_t. */
+	uint64_t base_t, rec_t;
+	uint8_t mark_seq;
+	uint8_t rec_none;       /* no timed record since sonde_init()/sonde_start() */
 	/* Counters (sonde_get_stats).  Frames written = frames_hi * 256 + seq + 1. */
 	uint32_t frames_hi;
 	uint32_t overwritten, refused;
 	uint32_t rep_refused;   /* refused as of the last DROPS */
 	uint32_t bytes_out;     /* drained */
 	uint32_t bytes_lost;    /* overwritten */
+	uint32_t rec_base;      /* frames written before the last sonde_stats_reset() */
 	uint32_t sys_frames;    /* frames of records 0x00..0x04 (EMPTY, TARGET_INFO,
 				 * TIME_SYNC, DROPS, DICT), so tests can tell the
 				 * application's records from the library's own */
@@ -271,6 +283,8 @@ SONDE_INLINE uint32_t sonde_sum32(uint32_t w)
 #define SONDE_W_TIMED 0x01u /* a compact timestamp precedes the data */
 #define SONDE_W_SYNC  0x02u /* the record is a TIME_SYNC (data ignored) */
 #define SONDE_W_STR   0x04u /* a NUL follows d2 (DICT names) */
+#define SONDE_W_REPLY 0x08u /* a command reply: written even while the buffer
+			     * refuses records, but then only into free space */
 
 /* Write one record with every rule of docs/protocol.md applied (TIME_SYNC,
  * DROPS, room, buffer mode), or refuse it.  DATA is d1[n1] d2[n2] after the
@@ -287,15 +301,25 @@ void sonde_slow(uint32_t id_n, uint32_t now);
  * since the last one into the 64-bit time. */
 void sonde_observe(uint32_t now);
 
+/* RESET_CTRS: zero every counter of sonde_get_stats() and the DROPS totals;
+ * a pending loss report is dropped (the caller writes one with the new
+ * totals).  Inside the critical section. */
+void sonde_stats_reset(void);
+
 /* Count one refused record (call inside the critical section). */
 void sonde_refuse(void);
 
-/* Write DROPS and TIME_SYNC, the loss report (inside the critical section,
- * room checked by the caller). */
+/* Write the loss report, TIME_SYNC then DROPS (inside the critical
+ * section, room checked by the caller). */
 void sonde_report(uint32_t now);
 
-/* Worst-case bytes of the loss report. */
-#define SONDE_REPORT_WORST (SONDE_WORST(10u) + SONDE_WORST(8u))
+/* sonde_start(): rule 1 again, and since_prev unknown until the next timed
+ * record (inside the critical section). */
+void sonde_write_restart(void);
+
+/* Worst-case bytes of a TIME_SYNC, and of the loss report. */
+#define SONDE_SYNC_WORST   SONDE_WORST(SONDE_SYNC_BYTES)
+#define SONDE_REPORT_WORST (SONDE_WORST(10u) + SONDE_SYNC_WORST)
 
 /* ---- frame writer, slow path (sonde_frame.c) -------------------------- */
 
@@ -318,6 +342,14 @@ void sonde_fix(size_t len);
 
 /* Every record and object on (sonde_init). */
 void sonde_filter_reset(void);
+
+/* Replace the global filter from bm[16] (bit r % 8 of byte r / 8: record
+ * id r) or the local filter from bm[32] (object ids), in one critical
+ * section, so that no record sees some bits old and some new (GLB_FILTER,
+ * LOC_FILTER; docs/protocol.md section 9.1).  Ids the protocol never
+ * filters keep their bit set whatever bm says. */
+void sonde_filter_set_records(const uint8_t *bm);
+void sonde_filter_set_objects(const uint8_t *bm);
 
 /* ---- ring buffer (sonde_ring.c) --------------------------------------- */
 

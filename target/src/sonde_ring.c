@@ -87,6 +87,18 @@ int sonde_ring_make_room(size_t need)
 	return 1;
 }
 
+/* Snapshot and post-mortem buffers are read out only once they stop
+ * recording -- frozen, or stopped (docs/protocol.md section 9.1): while
+ * they record, the drain returns nothing.  (A post-mortem buffer read
+ * while it overwrites would send the transport a stream with a hole
+ * wherever the writer overtook it; a snapshot is one capture, read out
+ * whole.) */
+static int holding(void)
+{
+	return (sonde_g.mode == SONDE_MODE_SNAPSHOT || sonde_g.mode == SONDE_MODE_POSTMORTEM) &&
+	       !(sonde_g.flags & SONDE_F_REFUSE);
+}
+
 /* One chunk: at most max bytes, contiguous, inside one critical section.
  * When a refusing buffer has been read out completely and records were lost,
  * the loss report is written here (docs/protocol.md section 4, DROPS). */
@@ -97,7 +109,7 @@ static size_t drain_chunk(uint8_t *dst, size_t max)
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
-	if (g->buf != NULL) {
+	if (g->buf != NULL && !holding()) {
 		if (g->rp == g->wp && (g->flags & SONDE_F_DROPS) && (g->flags & SONDE_F_REFUSE) &&
 		    sonde_ring_free() >= SONDE_REPORT_WORST)
 			sonde_report(SONDE_PORT_TS());
@@ -146,7 +158,7 @@ size_t sonde_pending(void)
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
-	if (sonde_g.buf != NULL)
+	if (sonde_g.buf != NULL && !holding())
 		n = sonde_ring_used();
 	SONDE_PORT_CRIT_EXIT();
 	return n;

@@ -44,9 +44,10 @@ void sonde_init(uint8_t *buf, size_t size, uint8_t mode)
 		g->end = buf + size;
 		g->size = size;
 		g->mode = mode <= SONDE_MODE_POSTMORTEM ? mode : SONDE_MODE_OVERWRITE;
-		g->flags = SONDE_F_SYNC;
 		sonde_filter_reset();
 		g->last_ts.w = g->ext_ts = SONDE_PORT_TS();
+		g->base_t = g->ext_ts;
+		sonde_write_restart(); /* rule 1; since_prev unknown */
 		sonde_write(SONDE_REC_EMPTY, 0u, 0u, NULL, 0u, NULL, 0u);
 		put_info(SONDE_INFO_F_RESET);
 	}
@@ -71,10 +72,17 @@ void sonde_stop(void)
 	set_flags(SONDE_F_STOP, 0u);
 }
 
-/* Also ends a trigger's freeze; rule 1 asks for a TIME_SYNC. */
+/* Also ends a trigger's freeze; rule 1 asks for a TIME_SYNC, whose
+ * since_prev is unknown (docs/protocol.md section 4). */
 void sonde_start(void)
 {
-	set_flags(SONDE_F_SYNC, SONDE_F_REFUSE);
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	sonde_g.flags &= (uint8_t)~SONDE_F_REFUSE;
+	sonde_write_restart();
+	sonde_ring_relimit();
+	SONDE_PORT_CRIT_EXIT();
 }
 
 /* Freezes a post-mortem buffer, stops a snapshot early; nothing otherwise. */
@@ -171,13 +179,35 @@ void sonde_tick(void)
 	SONDE_PORT_CRIT_EXIT();
 }
 
+/* Frames written since sonde_init(). */
+static uint32_t frames_written(void)
+{
+	return sonde_g.frames_hi * 256u + (uint8_t)(sonde_g.seq + 1u);
+}
+
+void sonde_stats_reset(void)
+{
+	struct sonde_state *g = &sonde_g;
+
+	g->rec_base = frames_written();
+	/* bytes = drained + overwritten + in the ring: 0 from now on (the
+	 * counters are only ever summed, mod 2^32) */
+	g->bytes_lost = 0;
+	g->bytes_out = 0u - (uint32_t)(g->buf != NULL ? sonde_ring_used() : 0u);
+	g->overwritten = 0;
+	g->refused = 0;
+	g->rep_refused = 0;
+	g->flags &= (uint8_t)~SONDE_F_DROPS;
+	sonde_ring_relimit();
+}
+
 void sonde_get_stats(sonde_stats_t *out)
 {
 	const struct sonde_state *g = &sonde_g;
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
-	out->records = g->frames_hi * 256u + (uint8_t)(g->seq + 1u);
+	out->records = frames_written() - g->rec_base;
 	out->overwritten = g->overwritten;
 	out->refused = g->refused;
 	out->bytes = g->bytes_out + g->bytes_lost + (uint32_t)(g->buf != NULL ? sonde_ring_used() : 0u);

@@ -10,7 +10,7 @@ setup
 	session 1000000
 	sf 4 3 $(le32 5) $(strz 'UART~rx')                 # DICT ISR 5
 	sf 4 7 $(le32 1) $(strz 'speed=%d %s')             # DICT FORMAT 1
-	sf 2 $(le64 0x7e7d)                                # TIME_SYNC
+	sf 2 $(le64 0x7e7d) $(le32 0xffffffff)             # TIME_SYNC, nothing before it
 	sf 5 $(le16 0x7e7d) 5                              # ISR_ENTER 5
 	sf 0x13 $(le16 0x7e90) 3 $(le16 1) 7 $(le32 0xfffffa24) 11 $(strz 'fast')
 	sf 0x40 $(le16 0x7ea0) 3 $(le32 0x7e7d) 13 5 12 2 0x7e 0x7d
@@ -24,7 +24,7 @@ cat >"$TMP/want" <<'TXT'
            -               - TARGET_INFO version=1 big_endian=false reset=true addr_size=4 mode="overwrite" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0x12345678
            -               - DICT id=5 dict_kind=ISR name="UART~rx"
            -               - DICT id=1 dict_kind=FORMAT name="speed=%d %s"
-       32381     0.032381000 TIME_SYNC
+       32381     0.032381000 TIME_SYNC since_prev="unknown"
        32381     0.032381000 ISR_ENTER isr=5(UART~rx) depth=1
        32400     0.032400000 LOG level=info msg="speed=-1500 fast"
        32416     0.032416000 USER_0x40 32381 5(UART~rx) <7e 7d>
@@ -46,6 +46,7 @@ cmp "$TMP/o.txt" "$TMP/want" || fail "--output"
 expect_rc 0 "$SONDE" decode -f jsonl "$TMP/s.bin"
 [[ $(wc -l <"$OUT") == 9 ]] || fail "jsonl: 9 lines expected"
 expect_line "$OUT" '{"offset":0,"frame":0,"seq":0,"ts":null,"seconds":null,"estimated":false,"core":0,"kind":"info","rec_id":0,"record":"EMPTY"}'
+expect_has "$OUT" '"kind":"time_sync","rec_id":2,"record":"TIME_SYNC","args":[{"name":"since_prev","type":"str","value":"unknown"}]}'
 expect_has "$OUT" '"kind":"log","rec_id":19,"record":"LOG","level":3,"level_name":"info","msg":"speed=-1500 fast","args":[{"type":"i32","value":-1500},{"type":"str","value":"fast"}]}'
 expect_has "$OUT" '"args":[{"type":"u32","value":32381},{"type":"obj","value":5,"resolved":"UART~rx"},{"type":"mem","value":"7e7d"}]}'
 if command -v python3 >/dev/null; then
@@ -96,8 +97,8 @@ expect_rc 2 "$SONDE" decode -o novalue "$TMP/s.bin"
 expect_has "$ERR" "option '-o' expects KEY=VALUE, got 'novalue'"
 expect_rc 2 "$SONDE" decode --quiet=yes "$TMP/s.bin"
 expect_has "$ERR" "option '--quiet' takes no value"
-expect_rc 2 "$SONDE" decode "$TMP/s.bin" "$TMP/s.bin"
-expect_has "$ERR" "one input at most"
+expect_rc 2 "$SONDE" decode $(for i in $(seq 17); do echo "$TMP/s.bin"; done)
+expect_has "$ERR" "too many inputs (at most 16)"
 expect_rc 2 "$SONDE" decode --max-diags many "$TMP/s.bin"
 expect_has "$ERR" "option '--max-diags' expects a number"
 expect_rc 2 "$SONDE" decode -o ts_freq=fast "$TMP/s.bin"

@@ -11,14 +11,14 @@ F=$TMP/bad.bin
 : >"$F"
 off() { stat -c %s "$F"; }
 session 1000 >>"$F"
-sf 2 $(le64 500) >>"$F"                     # frame 2, seq 2
+sf 2 $(le64 500) $(le32 0xffffffff) >>"$F" # frame 2, seq 2
 sf 0x0c $(le16 501) 1 >>"$F"                # frame 3, seq 3
 o_bad=$(off)
 sonde_frame 4 0x0c $(le16 502) 1 | tr '\001' '\041' >>"$F"   # frame 4: a damaged byte
 o_gap=$(off)
 SEQ=5
 sf 0x0c $(le16 503) 1 >>"$F"                # frame 5: seq 5 after 3
-sf 2 $(le64 504) >>"$F"                     # frame 6
+sf 2 $(le64 504) $(le32 1) >>"$F"           # frame 6: 1 tick after frame 5
 o_unk=$(off)
 sf 0x14 1 2 3 >>"$F"                        # frame 7: unknown record id
 o_mal=$(off)
@@ -37,6 +37,7 @@ expect_line "$ERR" "$F: offset $o_tail, frame 9: truncated: input ends inside a 
 expect_line "$OUT" "         503     0.503000000 MARK marker=1"
 expect_line "$OUT" "         505     0.505000000 USER_0x40 (malformed)"
 [[ $(grep -c ' MARK ' "$OUT") == 2 ]] || fail "2 MARKs expected"
+expect_line "$OUT" "         504     0.504000000 TIME_SYNC since_prev=1"
 
 expect_rc 1 "$SONDE" decode -q "$F"
 [[ -s $ERR ]] && fail "-q: stderr not empty"
@@ -46,12 +47,27 @@ expect_line "$ERR" "$F: 3 more diagnostics not shown (--max-diags)"
 expect_rc 1 "$SONDE" decode -f jsonl "$F"
 expect_has "$OUT" '"record":"USER_0x40","malformed":true}'
 
+# a TIME_SYNC of 8 bytes (before since_prev) is malformed, and a break in
+# time: the MARK after it is held and timed by the next good TIME_SYNC
+{
+	session 1000
+	sf 2 $(le64 100) $(le32 0xffffffff)
+	sf 2 $(le64 0x20000)                       # frame 3: no since_prev
+	sf 0x0c $(le16 0x20010) 1
+	sf 2 $(le64 0x20020) $(le32 0x10)
+} >"$TMP/short.bin"
+o_short=$(( $(session 1000 | wc -c) + $(sf 2 $(le64 100) $(le32 0xffffffff) | wc -c) ))
+expect_rc 1 "$SONDE" decode "$TMP/short.bin"
+[[ $(wc -l <"$ERR") == 1 ]] || { cat "$ERR"; fail "short TIME_SYNC: 1 diagnostic expected"; }
+expect_line "$ERR" "$TMP/short.bin: offset $(( o_short + 10 )), frame 3: malformed: TIME_SYNC: 8 data bytes, expected 12"
+expect_line "$OUT" "      131088   131.088000000 MARK marker=1"
+
 # an unsupported version: one clear error, then nothing until a version 1
 {
 	SEQ=0
 	sf 0
 	sf 1 2 2 4 0 0 2 $(le32 1000) $(le32 4096) $(le32 1)
-	sf 2 $(le64 5)
+	sf 2 $(le64 5) $(le32 0xffffffff)
 	session 1000
 } >"$TMP/v2.bin"
 expect_rc 1 "$SONDE" decode "$TMP/v2.bin" --proto sonde

@@ -11,16 +11,16 @@ F=$TMP/s.bin
 {
 	session 1000
 	sf 4 8 $(le32 1) $(strz tick)                      # DICT MARKER 1
-	sf 2 $(le64 1000)                                  # TIME_SYNC
+	sf 2 $(le64 1000) $(le32 0xffffffff)               # TIME_SYNC
 	for i in 0 1 2 3 4 5 6 7 8 9; do sf 0x0c $(le16 $(( 1000 + i * 100 ))) 1; done
 	skip_seq 5                                         # 5 frames lost ...
 	sf 0x0c $(le16 2000) 1
+	sf 2 $(le64 2100) $(le32 100)                      # the loss report: TIME_SYNC, DROPS
 	sf 3 $(le16 2100) $(le32 3) $(le32 2)              # ... 3 overwritten: 2 lost on the link
-	sf 2 $(le64 2100)
 	sf 0x0c $(le16 2200) 1
 	printf '\001\002\003\176'                          # line noise: a bad 4-byte frame
 	sf 0x0c $(le16 2300) 1
-	sf 2 $(le64 2400)
+	sf 2 $(le64 2400) $(le32 100)
 	sf 0x0c $(le16 2400) 1
 } >"$F"
 bytes=$(stat -c %s "$F")
@@ -61,7 +61,7 @@ expect_rc 1 "$SONDE" stats -q "$F" --output "$TMP/st.txt"
 expect_line "$TMP/st.txt" "link-lost frames       2"
 
 # no tick frequency: span in ticks only
-{ sf 2 $(le64 10); sf 0x0c $(le16 20) 1; sf 0x0c $(le16 30) 1; } >"$TMP/nofreq.bin"
+{ sf 2 $(le64 10) $(le32 0xffffffff); sf 0x0c $(le16 20) 1; sf 0x0c $(le16 30) 1; } >"$TMP/nofreq.bin"
 expect_rc 0 "$SONDE" stats --proto sonde "$TMP/nofreq.bin"
 expect_line "$OUT" "time span              20 ticks (tick frequency unknown)"
 expect_line "$OUT" "rates                  n/a (tick frequency unknown)"

@@ -137,6 +137,7 @@ class Synth:
         self.seq = 0
         self.t = 1000000
         self.synced = False
+        self.last = None  # time of the previous timed record, for since_prev
         self.n = 0
         self.running = True
         self.glb = [1] * 128
@@ -159,9 +160,11 @@ class Synth:
 
     def timed(self, rid, data=b""):
         if not self.synced or self.seq in (0xFF, 0):
-            self.emit(0x02, struct.pack("<Q", self.t))
+            since = 0xFFFFFFFF if self.last is None else min(self.t - self.last, 0xFFFFFFFF)
+            self.emit(0x02, struct.pack("<QI", self.t, since))
             self.synced = True
         self.emit(rid, struct.pack("<H", self.t & 0xFFFF) + bytes(data))
+        self.last = self.t
 
     def info(self, reset):
         self.emit(0x01, bytes([1, 2 if reset else 0, 4, 0, 0, 2]) + struct.pack("<III", 1000000, 4096, 0x5EED))
@@ -226,6 +229,8 @@ class Synth:
             self.loc = [(data[o // 8] >> (o % 8)) & 1 for o in range(256)]
         elif cmd == 0x04:
             self.running = True
+            self.synced = False  # sonde_start(): rule 1, since_prev unknown
+            self.last = None
         elif cmd == 0x05:
             self.running = False
         elif cmd in (0x06, 0x07):

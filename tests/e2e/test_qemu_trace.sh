@@ -11,8 +11,9 @@
 # its instruction counts are printed, not asserted.
 #
 # Two builds cover the port's options: SysTick clock + UART TX interrupt
-# drain + PRIMASK at -Os, and free-running timer clock + idle-task drain +
-# BASEPRI at -O2.  QEMU runs with -icount shift=0,sleep=off: the emulated
+# drain + PRIMASK + the tick hook (SysTick's sonde_tick() does TIME_SYNC
+# rule 2) at -Os, and free-running timer clock + idle-task drain + BASEPRI +
+# rule 2 tested inline by every record at -O2.  QEMU runs with -icount shift=0,sleep=off: the emulated
 # clock is instruction-exact and the run deterministic (and fast: idle time
 # is skipped).
 #
@@ -90,6 +91,6 @@ run() {
 	grep -E "^(clock test|sonde_isr_enter  |sonde_user_u32x2)" "$build/bench.txt"
 }
 
-run systick-irq-primask-Os TS=systick DRAIN=irq CRIT=primask OPT=-Os
-run timer-idle-basepri-O2 TS=timer DRAIN=idle CRIT=basepri OPT=-O2
+run systick-irq-primask-hook-Os TS=systick DRAIN=irq CRIT=primask TICK=hook OPT=-Os
+run timer-idle-basepri-inline-O2 TS=timer DRAIN=idle CRIT=basepri TICK=inline OPT=-O2
 echo "PASS"

@@ -60,7 +60,7 @@ static void build(void)
 	ts_session(&s, 1000000, 4);
 	ts_dict(&s, SONDE_DICT_ISR, 3, "UART");
 	ts_dict(&s, SONDE_DICT_FORMAT, 1, "v=%d");
-	ts_sync(&s, 0x1000);
+	ts_sync(&s, 0x1000, TS_UNKNOWN);
 	const uint8_t isr[] = { 3 };
 	ts_timed(&s, SONDE_REC_ISR_ENTER, 0x1000, isr, 1);
 	const uint8_t log[] = { SONDE_LVL_INFO, 1, 0, SONDE_ARG_I32, 0xFB, 0xFF, 0xFF, 0xFF };
@@ -83,7 +83,7 @@ static void test_text(void **state)
 		"mode=\"overwrite\" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0xb01dface\n"
 		"           -               - DICT id=3 dict_kind=ISR name=\"UART\"\n"
 		"           -               - DICT id=1 dict_kind=FORMAT name=\"v=%d\"\n"
-		"        4096     0.004096000 TIME_SYNC\n"
+		"        4096     0.004096000 TIME_SYNC since_prev=\"unknown\"\n"
 		"        4096     0.004096000 ISR_ENTER isr=3(UART) depth=1\n"
 		"        4112     0.004112000 LOG level=info msg=\"v=-5\"\n"
 		"        4128     0.004128000 USER_0x40 1 \"a\\\"b,\"\n"
@@ -101,7 +101,7 @@ static void test_text_escapes_names(void **state)
 	ts_session(&s, 1000000, 4);
 	ts_dict(&s, SONDE_DICT_MARKER, 1, "two\nlines");
 	ts_dict(&s, SONDE_DICT_RECORD, 0x41, "rec\tname");
-	ts_sync(&s, 10);
+	ts_sync(&s, 10, TS_UNKNOWN);
 	const uint8_t one[] = { 1 };
 	ts_timed(&s, SONDE_REC_MARK, 10, one, 1);
 	const uint8_t str[] = { SONDE_ARG_STR, 'a', '\n', 0x7F, 0 };

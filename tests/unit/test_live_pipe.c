@@ -32,7 +32,8 @@ static size_t make_stream(uint8_t *out)
 	k += hdlc_encode(seq++, SONDE_REC_DICT, dict, sizeof(dict), out + k);
 	uint64_t t = 1000000;
 	memcpy(d, &t, 8); /* little-endian host */
-	k += hdlc_encode(seq++, SONDE_REC_TIME_SYNC, d, 8, out + k);
+	memset(d + 8, 0xFF, 4); /* since_prev unknown: the first timed record */
+	k += hdlc_encode(seq++, SONDE_REC_TIME_SYNC, d, 12, out + k);
 	for (int i = 0; i < 300; i++) {
 		d[0] = (uint8_t)t;
 		d[1] = (uint8_t)(t >> 8);
@@ -40,8 +41,10 @@ static size_t make_stream(uint8_t *out)
 		k += hdlc_encode(seq++, i % 2 ? SONDE_REC_ISR_EXIT : SONDE_REC_ISR_ENTER, d, i % 2 ? 2 : 3, out + k);
 		t += 0x7D; /* escapes in the timestamps */
 		if (seq == 0xFF) {
+			uint32_t since = 0x7D; /* the previous record was 0x7D ticks ago */
 			memcpy(d, &t, 8);
-			k += hdlc_encode(seq++, SONDE_REC_TIME_SYNC, d, 8, out + k);
+			memcpy(d + 8, &since, 4);
+			k += hdlc_encode(seq++, SONDE_REC_TIME_SYNC, d, 12, out + k);
 		}
 	}
 	return k;

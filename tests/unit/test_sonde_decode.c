@@ -38,7 +38,7 @@ static void test_session_records(void **state)
 	struct tstream s;
 	start(&s);
 	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "ta~sk}");
-	ts_sync(&s, T0);
+	ts_sync(&s, T0, TS_UNKNOWN);
 	struct trec r;
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	assert_int_equal(r.ndg, 0);
@@ -77,6 +77,11 @@ static void test_session_records(void **state)
 	assert_int_equal(e->ev.seq, 0x7D);
 	assert_int_equal(e->ev.ts, T0);
 	assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+	assert_int_equal(e->nargs, 1); /* no timed record before it */
+	assert_string_equal(e->args[0].name, "since_prev");
+	assert_int_equal(e->args[0].type, SONDE_A_STR);
+	assert_memory_equal(e->args[0].mem, "unknown", 7);
+	assert_int_equal(e->args[0].memn, 7);
 	trec_free(&r);
 	tb_free(&s.wire);
 }
@@ -96,7 +101,7 @@ static void test_system_records(void **state)
 	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7E7D7E7D, "isr_fn");
 	ts_dict(&s, SONDE_DICT_OBJECT, 0x7D, "generic"); /* shadowed by the MARKER entry */
 	ts_dict(&s, SONDE_DICT_OBJECT, 0x10, "obj16");
-	ts_sync(&s, T0);
+	ts_sync(&s, T0, TS_UNKNOWN);
 	uint64_t t = T0;
 	const uint8_t o7e[] = { 0x7E }, o7d[] = { 0x7D }, o10[] = { 0x10 };
 	const uint8_t create[] = { 0x7E, 0x7D }, out_blk[] = { 0x7E, SONDE_TASK_BLOCKED };
@@ -295,7 +300,7 @@ static void test_user_record_and_log_all_arg_types(void **state)
 	ts_dict(&s, SONDE_DICT_RECORD, 0x7E, "rec~");
 	ts_dict(&s, SONDE_DICT_FORMAT, 0x7D7E,
 		"%u %u %u %llu %d %d %d %lld %.3f %g %s %s %s %s %s [%s] %s");
-	ts_sync(&s, T0);
+	ts_sync(&s, T0, TS_UNKNOWN);
 	struct tbuf p = { 0 };
 	tb_u16(&p, 0x7E7D);
 	put_all_args(&p);
@@ -337,7 +342,7 @@ static void test_every_checksum_value(void **state)
 	(void)state;
 	struct tstream s;
 	start(&s);
-	ts_sync(&s, T0);
+	ts_sync(&s, T0, TS_UNKNOWN);
 	for (unsigned v = 0; v < 256; v++) {
 		uint8_t d[] = { SONDE_ARG_U8, (uint8_t)v };
 		ts_timed(&s, 0x40, T0, d, 2);
@@ -365,7 +370,7 @@ static void test_addr_size_8(void **state)
 	ts_init(&s, 0);
 	ts_session(&s, 0, 8);
 	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7E7D1234, "far");
-	ts_sync(&s, 100);
+	ts_sync(&s, 100, TS_UNKNOWN);
 	struct tbuf p = { 0 };
 	tb_u64(&p, 0x00007FFF7E7D1234ULL);
 	ts_timed(&s, SONDE_REC_FUNC_ENTER_A, 101, p.p, p.n);
@@ -402,11 +407,11 @@ static void test_dict_replace_and_reset(void **state)
 	ts_session(&s, 1000, 4);
 	ts_dict(&s, SONDE_DICT_ISR, 3, "old");
 	ts_dict(&s, SONDE_DICT_ISR, 3, "new");
-	ts_sync(&s, 10);
+	ts_sync(&s, 10, TS_UNKNOWN);
 	const uint8_t isr3[] = { 3 };
 	ts_timed(&s, SONDE_REC_ISR_ENTER, 11, isr3, 1);
 	ts_session(&s, 1000, 4); /* target restarted: EMPTY resets the sequence silently */
-	ts_sync(&s, 5);
+	ts_sync(&s, 5, TS_UNKNOWN);
 	ts_timed(&s, SONDE_REC_ISR_ENTER, 6, isr3, 1);
 	ts_timed(&s, SONDE_REC_ISR_EXIT, 7, NULL, 0);
 	ts_timed(&s, SONDE_REC_ISR_EXIT, 8, NULL, 0); /* one too many */
@@ -427,10 +432,83 @@ static void test_dict_replace_and_reset(void **state)
 	tb_free(&s.wire);
 }
 
+/* The command channel's replies (protocol §9.2) are timed records: named
+ * events with their fields, and links in the time chain -- forwards (two
+ * steps of 0xF000 ticks with a reply between are no 0x1E000 step) and
+ * backwards after a loss (since_prev counts from a reply too). */
+static void test_replies(void **state)
+{
+	(void)state;
+	struct tstream s;
+	ts_init(&s, 0);
+	ts_session(&s, 1000, 4);
+	ts_sync(&s, 1000, TS_UNKNOWN);
+	const uint8_t o[] = { 1 };
+	ts_timed(&s, SONDE_REC_MARK, 1000, o, 1);
+	const uint8_t st[] = { 0x42, SONDE_CMD_STOP, SONDE_ST_OK };
+	ts_timed(&s, SONDE_REC_CMD_STATUS, 1000 + 0xF000, st, 3);
+	size_t m2 = ts_timed(&s, SONDE_REC_MARK, 1000 + 0x1E000, o, 1);
+	const uint8_t peek[] = { 0x78, 0x56, 0x34, 0x12, 3, 0x7E, 0x00, 0xFF };
+	ts_timed(&s, SONDE_REC_PEEK_DATA, 1000 + 0x1E001, peek, sizeof(peek));
+	struct tbuf p = { 0 };
+	tb_u32(&p, 10);
+	tb_u32(&p, 2);
+	tb_u32(&p, 1);
+	tb_u32(&p, 300);
+	ts_timed(&s, SONDE_REC_TARGET_STATS, 1000 + 0x1E002, p.p, p.n);
+	tb_free(&p);
+	const uint8_t peek_bad[] = { 0x78, 0x56, 0x34, 0x12, 4, 0x7E, 0x00, 0xFF }; /* n says 4, 3 follow */
+	size_t bad = ts_timed(&s, SONDE_REC_PEEK_DATA, 1000 + 0x1E003, peek_bad, sizeof(peek_bad));
+	ts_skip_seq(&s, 2); /* a loss, then a reply held until the TIME_SYNC */
+	const uint8_t st2[] = { 0x43, SONDE_CMD_STATS, SONDE_ST_BAD_STATE };
+	size_t held = ts_timed(&s, SONDE_REC_CMD_STATUS, 5000000, st2, 3);
+	ts_sync(&s, 5000000 + 0x30000, 0x30000);
+	struct trec r;
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 2);
+	assert_int_equal(r.dg[0].code, SONDE_D_MALFORMED);
+	assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 2 + 4);
+	assert_string_equal(r.dg[0].msg, "PEEK_DATA: n is 4, 3 bytes follow");
+	assert_int_equal(r.dg[1].code, SONDE_D_SEQ_GAP);
+	const struct tev *e = only(&r, 4, SONDE_EV_RECORD, "CMD_STATUS");
+	assert_int_equal(e->ev.ts, 1000 + 0xF000);
+	assert_int_equal(e->nargs, 3);
+	assert_string_equal(e->args[0].name, "seq");
+	assert_int_equal(e->args[0].u, 0x42);
+	assert_int_equal(e->args[1].u, SONDE_CMD_STOP);
+	assert_int_equal(e->args[2].u, SONDE_ST_OK);
+	assert_string_equal(e->text, "OK");
+	e = only(&r, 5, SONDE_EV_MARK, "MARK");
+	assert_int_equal(e->ev.frame, m2);
+	assert_int_equal(e->ev.ts, 1000 + 0x1E000);
+	assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+	e = only(&r, 6, SONDE_EV_RECORD, "PEEK_DATA");
+	assert_int_equal(e->nargs, 3);
+	assert_int_equal(e->args[0].u, 0x12345678);
+	assert_int_equal(e->args[1].u, 3);
+	assert_int_equal(e->args[2].type, SONDE_A_MEM);
+	assert_int_equal(e->args[2].memn, 3);
+	assert_memory_equal(e->args[2].mem, "\x7E\x00\xFF", 3);
+	e = only(&r, 7, SONDE_EV_RECORD, "TARGET_STATS");
+	assert_int_equal(e->nargs, 4);
+	assert_string_equal(e->args[3].name, "bytes");
+	assert_int_equal(e->args[3].u, 300);
+	e = only(&r, 8, SONDE_EV_RECORD, "PEEK_DATA");
+	assert_int_equal(e->ev.flags, SONDE_EVF_MALFORMED);
+	e = only(&r, 9, SONDE_EV_RECORD, "CMD_STATUS");
+	assert_int_equal(e->ev.frame, held);
+	assert_int_equal(e->ev.ts, 5000000);
+	assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+	assert_string_equal(e->text, "BAD_STATE");
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_session_records),
+		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_system_records),
 		cmocka_unit_test(test_user_record_and_log_all_arg_types),
 		cmocka_unit_test(test_every_checksum_value),

@@ -22,23 +22,24 @@ static void mark(struct tstream *s)
 	ts_timed(s, SONDE_REC_MARK, ++now, &o, 1);
 }
 
-/* DROPS with these totals, then the TIME_SYNC the target writes after it. */
+/* The loss report with these totals: the TIME_SYNC the target writes
+ * right before it (a tick after the last record), then DROPS. */
 static void drops(struct tstream *s, uint32_t over, uint32_t ref)
 {
 	struct tbuf p = { 0 };
-	tb_u16(&p, ++now);
+	ts_sync(s, ++now, 1);
+	tb_u16(&p, now);
 	tb_u32(&p, over);
 	tb_u32(&p, ref);
 	ts_frame_b(s, SONDE_REC_DROPS, &p);
 	tb_free(&p);
-	ts_sync(s, now);
 }
 
 static void start(struct tstream *s)
 {
 	ts_init(s, 0);
 	ts_session(s, 1000, 4);
-	ts_sync(s, now);
+	ts_sync(s, now, TS_UNKNOWN);
 	mark(s);
 }
 
@@ -143,7 +144,7 @@ static void test_unexplained(void **state)
 	(void)state;
 	struct tstream s;
 	ts_init(&s, 40);
-	ts_sync(&s, now);
+	ts_sync(&s, now, TS_UNKNOWN);
 	mark(&s);
 	ts_skip_seq(&s, 6);
 	mark(&s);
@@ -153,7 +154,7 @@ static void test_unexplained(void **state)
 	drops(&s, 101, 1);
 	ts_skip_seq(&s, 9);
 	mark(&s);
-	ts_sync(&s, ++now);
+	ts_sync(&s, ++now, 1);
 	struct trec r;
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	const struct tev *d = nth_drops(&r, 0);
@@ -178,7 +179,7 @@ static void test_reset(void **state)
 	ts_skip_seq(&s, 3);
 	mark(&s);
 	ts_session(&s, 1000, 4); /* restart: EMPTY resets the sequence silently */
-	ts_sync(&s, ++now);
+	ts_sync(&s, ++now, TS_UNKNOWN);
 	mark(&s);
 	ts_skip_seq(&s, 2);
 	mark(&s);

@@ -52,10 +52,10 @@ static void base(struct tstream *s)
 	ts_init(s, 0);
 	ts_session(s, 1000, 4);
 	ts_dict(s, SONDE_DICT_MARKER, 1, "m1");
-	ts_sync(s, 50);
+	ts_sync(s, 50, TS_UNKNOWN);
 	for (uint8_t i = 0; i < 10; i++)
 		ts_timed(s, SONDE_REC_MARK, 50 + i, &i, 1);
-	ts_sync(s, 60);
+	ts_sync(s, 60, 1);
 	uint8_t last = 10;
 	ts_timed(s, SONDE_REC_MARK, 60, &last, 1);
 }
@@ -192,7 +192,7 @@ static void test_sequence_gap(void **state)
 	ts_skip_seq(&s, 200);
 	uint8_t o = 77;
 	size_t k = ts_timed(&s, SONDE_REC_MARK, 70, &o, 1);
-	ts_sync(&s, 80);
+	ts_sync(&s, 80, 10);
 	const struct want want[] = { { SONDE_D_SEQ_GAP, s.starts[k], k, 200 } };
 	struct trec r;
 	run(s.wire.p, s.wire.n, want, 1, &r);
@@ -238,7 +238,7 @@ static void test_overlong_frame(void **state)
 	tb_free(&big);
 	uint8_t o = 1;
 	ts_timed(&s, SONDE_REC_MARK, 61, &o, 1);
-	ts_sync(&s, 62);
+	ts_sync(&s, 62, 1);
 	const struct want want[] = {
 		{ SONDE_D_TOO_LONG, s.starts[k], k, s.lens[k] },
 		{ SONDE_D_SEQ_GAP, s.starts[k + 1], k + 1, 1 },
@@ -258,7 +258,7 @@ static void test_unknown_record_ids(void **state)
 	const uint8_t d[] = { 1, 2, 3 };
 	size_t a = ts_frame(&s, 0x14, d, 3);
 	size_t b = ts_frame(&s, 0x80, d, 0);
-	size_t c = ts_frame(&s, 0x21, d, 2);
+	size_t c = ts_frame(&s, 0x23, d, 2);
 	uint8_t o = 5;
 	ts_timed(&s, SONDE_REC_MARK, 70, &o, 1);
 	const struct want want[] = {
@@ -284,11 +284,11 @@ static void test_wrong_version(void **state)
 	const uint8_t v2[] = { 2, SONDE_INFO_F_RESET, 4, 0, 0, 2, 1, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
 	size_t k = ts_frame(&s, SONDE_REC_TARGET_INFO, v2, sizeof(v2));
 	ts_dict(&s, SONDE_DICT_MARKER, 1, "ignored");
-	ts_sync(&s, 10);
+	ts_sync(&s, 10, TS_UNKNOWN);
 	uint8_t o = 1;
 	ts_timed(&s, SONDE_REC_MARK, 11, &o, 1);
 	ts_session(&s, 1000, 4); /* a version-1 session: decoding resumes */
-	ts_sync(&s, 20);
+	ts_sync(&s, 20, TS_UNKNOWN);
 	ts_timed(&s, SONDE_REC_MARK, 21, &o, 1);
 	const struct want want[] = { { SONDE_D_VERSION, s.starts[k] + 2, k, 1 } };
 	struct trec r;

@@ -118,10 +118,15 @@ static inline void ts_dict(struct tstream *s, uint8_t kind, uint32_t id, const c
 	tb_free(&p);
 }
 
-static inline void ts_sync(struct tstream *s, uint64_t t)
+/* since_prev of a TIME_SYNC with no timed record before it to count from. */
+#define TS_UNKNOWN SONDE_SYNC_SINCE_UNKNOWN
+
+/* TIME_SYNC at t, since_prev ticks after the previous timed record. */
+static inline void ts_sync(struct tstream *s, uint64_t t, uint32_t since_prev)
 {
 	struct tbuf p = { 0 };
 	tb_u64(&p, t);
+	tb_u32(&p, since_prev);
 	ts_frame_b(s, SONDE_REC_TIME_SYNC, &p);
 	tb_free(&p);
 }

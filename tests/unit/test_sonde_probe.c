@@ -25,7 +25,7 @@ static void stream(struct tstream *s, int with_session)
 	if (with_session)
 		ts_session(s, 1000, 4);
 	ts_dict(s, SONDE_DICT_ISR, 1, "isr");
-	ts_sync(s, 5);
+	ts_sync(s, 5, TS_UNKNOWN);
 	for (int i = 0; i < 40; i++) {
 		uint8_t o = (uint8_t)i;
 		ts_timed(s, i % 2 ? SONDE_REC_ISR_EXIT : SONDE_REC_ISR_ENTER, 5 + i, &o, i % 2 ? 0 : 1);

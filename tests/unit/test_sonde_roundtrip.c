@@ -431,10 +431,91 @@ static void test_roundtrip(void **state)
 	xs = NULL;
 }
 
+/* The real target's stream with long silences (TIME_SYNCs by rule 2, up to
+ * 3 * 2^30 ticks), decoded whole and after random link losses: whole,
+ * every time exact; lossy, every time not flagged as an estimate is the
+ * true one -- the records the decoder held through a long silence
+ * included, which since_prev places -- and every estimate is counted by a
+ * diagnostic. */
+static void test_roundtrip_losses(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static uint8_t ring[1 << 16], wire[1 << 18], lossy[1 << 18];
+	static uint64_t truth[N];
+	sonde_posix_set_clock(test_clock);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		uint64_t rs = seed;
+		size_t n = 0, m = 0;
+		clk = 0xFFF00000u * (uint32_t)seed;
+		t64 = clk;
+		sonde_init(ring, sizeof(ring), SONDE_MODE_DROP_NEW);
+		for (uint32_t i = 0; i < N; i++) {
+			uint32_t x = t_rand(&rs);
+			tick(x % 97 == 0 ? 0x40000000ull * (1 + x % 3) : x % 7 == 0 ? 0x10000 + x % 0x30000 : x % 0x2000);
+			truth[i] = t64;
+			sonde_user_u32(0x40, i);
+			if (i % 16 == 15)
+				n += sonde_drain(wire + n, sizeof(wire) - n);
+		}
+		n += sonde_drain(wire + n, sizeof(wire) - n);
+		sonde_stats_t st;
+		sonde_get_stats(&st);
+		assert_int_equal(st.refused, 0);
+		/* lose frames at random (never the first two: EMPTY, TARGET_INFO) */
+		for (size_t i = 0, start = 0, k = 0; i < n; i++) {
+			if (wire[i] != SONDE_FLAG)
+				continue;
+			if (k++ < 2 || t_rand(&rs) % 60 != 0) {
+				memcpy(lossy + m, wire + start, i + 1 - start);
+				m += i + 1 - start;
+			}
+			start = i + 1;
+		}
+		assert_true(m < n);
+		for (int lossy_run = 0; lossy_run <= 1; lossy_run++) {
+			struct trec r;
+			t_decode_opts(lossy_run ? lossy : wire, lossy_run ? m : n, T_RANDOM, seed, &r, NULL);
+			size_t recs = 0, est = 0;
+			uint64_t announced = 0;
+			for (size_t i = 0; i < r.ndg; i++)
+				if (r.dg[i].code == SONDE_D_TIME)
+					announced += r.dg[i].count;
+			for (size_t i = 0; i < r.nev; i++) {
+				const struct tev *e = &r.ev[i];
+				if (e->ev.rec_id != 0x40)
+					continue;
+				recs++;
+				assert_int_equal(e->nargs, 1);
+				assert_true(e->args[0].u < N);
+				if (e->ev.ts_flags & SONDE_TS_ESTIMATED) {
+					est++;
+					continue;
+				}
+				if (e->ev.ts != truth[e->args[0].u])
+					fail_msg("seed %llu, record %llu: ts %llu, true %llu", (unsigned long long)seed,
+						 (unsigned long long)e->args[0].u, (unsigned long long)e->ev.ts,
+						 (unsigned long long)truth[e->args[0].u]);
+			}
+			assert_int_equal(est, announced);
+			if (!lossy_run) {
+				assert_int_equal(r.ndg, 0);
+				assert_int_equal(recs, N);
+			} else {
+				assert_true(recs > N * 9 / 10);
+				assert_true(est < recs / 10);
+			}
+			trec_free(&r);
+		}
+	}
+	sonde_posix_set_clock(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_roundtrip_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,9 +6,9 @@
  * at the end of the input, between two losses, and beyond the hold cap.
  *
  * A small model of the target (below) writes records and the TIME_SYNCs
- * the target would write, and remembers every record's true time; the
- * link then loses frames, and every decoded time is compared with the
- * truth.
+ * the target would write (since_prev included), and remembers every
+ * record's true time; the link then loses frames, and every decoded time
+ * is compared with the truth.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,8 +27,9 @@
 struct model {
 	struct tstream s;
 	uint64_t T;          /* true time */
-	uint64_t last_timed;
-	int synced;          /* a timed record was written since the start */
+	uint64_t last_timed; /* of the previous timed record */
+	int have_prev;       /* a timed record was written since the start */
+	int force;           /* the next timed record gets a TIME_SYNC (as after a loss: rule 3) */
 	int timed[MAXFR];    /* frame i is a timed record (or a TIME_SYNC) */
 	uint64_t t[MAXFR];   /* and its true time */
 };
@@ -49,15 +50,18 @@ static void m_mark(struct model *m, size_t idx)
 }
 
 /* A timed record dt ticks after the previous one, preceded by a TIME_SYNC
- * when the target would write one (rules 1, 2 and 4). */
+ * when the target would write one (rules 1, 2 and 4, and m->force), with
+ * the since_prev the target would give it. */
 static size_t m_rec(struct model *m, uint64_t dt, uint8_t obj)
 {
 	m->T += dt;
-	if (!m->synced || m->T - m->last_timed >= 65536 || m->s.seq == 0) {
+	if (m->force || !m->have_prev || m->T - m->last_timed >= 65536 || m->s.seq == 0) {
+		uint64_t since = m->T - m->last_timed;
 		m_mark(m, m->s.nframes);
-		ts_sync(&m->s, m->T);
+		ts_sync(&m->s, m->T, m->have_prev && since < TS_UNKNOWN ? (uint32_t)since : TS_UNKNOWN);
 	}
-	m->synced = 1;
+	m->force = 0;
+	m->have_prev = 1;
 	m->last_timed = m->T;
 	size_t idx = ts_timed(&m->s, SONDE_REC_MARK, m->T, &obj, 1);
 	m_mark(m, idx);
@@ -173,7 +177,7 @@ static void test_loss_then_sync_is_exact(void **state)
 	ts_dict(&m.s, SONDE_DICT_MARKER, 5, "five");
 	m_rec(&m, 0x8000, 5);
 	m_rec(&m, 0x1000, 6);
-	m.synced = 0;          /* the next record gets a TIME_SYNC (rule 3 or 4) */
+	m.force = 1;           /* the next record gets a TIME_SYNC (rule 3 or 4) */
 	m_rec(&m, 0xFFF0, 7);
 	size_t drops[] = { lost, 0 };
 	size_t map[MAXFR], n;
@@ -250,7 +254,7 @@ static void test_two_losses(void **state)
 	size_t a2 = m_rec(&m, 3, 4);
 	size_t l2 = m_rec(&m, 4, 5);
 	size_t b1 = m_rec(&m, 5, 6);
-	m.synced = 0; /* force a TIME_SYNC, as after a target loss */
+	m.force = 1; /* a TIME_SYNC, as after a target loss */
 	m_rec(&m, 6, 7);
 	size_t drops[] = { l1, l2, 0 };
 	size_t map[MAXFR], n;
@@ -272,44 +276,39 @@ static void test_two_losses(void **state)
 	tb_free(&m.s.wire);
 }
 
-/* A short loss, then a long silence: the TIME_SYNC after it was written by
- * rule 2 and is not less than 65536 ticks after the held records.  The
- * decoder cannot anchor them on it, says so, and estimates forwards from
- * the time before the loss -- right here, since the loss was short. */
+/* A short loss, then a long silence: the TIME_SYNC after it (rule 2) is
+ * 65536 ticks or more after the held records, so compact differences alone
+ * cannot place them; its since_prev puts the newest exactly, and the rest
+ * follow from it.  (Protocol version 1 without since_prev could only
+ * estimate them here.) */
 static void test_loss_then_rule2_sync(void **state)
 {
 	(void)state;
-	struct model m;
-	m_init(&m, 3000);
-	m_rec(&m, 10, 1);
-	size_t lost = m_rec(&m, 10, 2);
-	size_t h1 = m_rec(&m, 10, 3);
-	size_t h2 = m_rec(&m, 0x8000, 4);
-	m_rec(&m, 0x30000, 5); /* TIME_SYNC by rule 2, then the record */
-	m_rec(&m, 10, 6);
-	size_t drops[] = { lost, 0 };
-	size_t map[MAXFR], n;
-	struct tbuf w = m_wire(&m, drop_list, drops, map, &n);
-	struct trec r;
-	t_decode(w.p, w.n, T_BYTES, &r);
-	assert_int_equal(check_times(&m, &r, map, 1), 2);
-	assert_int_equal(r.ndg, 2);
-	assert_int_equal(r.dg[1].code, SONDE_D_TIME);
-	assert_int_equal(r.dg[1].count, 2);
-	for (size_t i = 0; i < r.nev; i++) {
-		size_t orig = map[r.ev[i].ev.frame];
-		if (orig == h1 || orig == h2) {
-			assert_int_equal(r.ev[i].ev.ts_flags, SONDE_TS_VALID | SONDE_TS_ESTIMATED);
-			assert_int_equal(r.ev[i].ev.ts, m.t[orig]);
-		}
+	for (uint64_t silence = 0x10000; silence <= 0x123456789ull; silence = silence * 3 + 1) {
+		struct model m;
+		m_init(&m, 3000);
+		m_rec(&m, 10, 1);
+		size_t lost = m_rec(&m, 10, 2);
+		m_rec(&m, 10, 3);
+		m_rec(&m, 0x8000, 4);
+		m_rec(&m, silence, 5); /* TIME_SYNC by rule 2, then the record */
+		m_rec(&m, 10, 6);
+		size_t drops[] = { lost, 0 };
+		size_t map[MAXFR], n;
+		struct tbuf w = m_wire(&m, drop_list, drops, map, &n);
+		struct trec r;
+		t_decode(w.p, w.n, T_BYTES, &r);
+		assert_int_equal(check_times(&m, &r, map, 0), 0);
+		assert_int_equal(r.ndg, 1);
+		assert_int_equal(r.dg[0].code, SONDE_D_SEQ_GAP);
+		trec_free(&r);
+		tb_free(&w);
+		tb_free(&m.s.wire);
 	}
-	trec_free(&r);
-	tb_free(&w);
-	tb_free(&m.s.wire);
 }
 
-/* A loss that spans 65536 ticks or more cannot be told from the case above:
- * estimates again, never a time that may be wrong flagged as exact. */
+/* A loss that spans 65536 ticks or more: the records after it are still
+ * exact (since_prev does not care how long the loss was). */
 static void test_long_loss(void **state)
 {
 	(void)state;
@@ -318,7 +317,7 @@ static void test_long_loss(void **state)
 	m_rec(&m, 10, 1);
 	size_t l1 = m_rec(&m, 0x20000, 2); /* a TIME_SYNC and its record, both lost */
 	size_t h1 = m_rec(&m, 10, 3);
-	m.synced = 0;                        /* rule 3 or 4 */
+	m.force = 1;                         /* rule 3 or 4 */
 	m_rec(&m, 10, 4);
 	size_t drops[] = { l1 - 1, l1, 0 };
 	assert_true(m.timed[l1 - 1]);
@@ -326,14 +325,170 @@ static void test_long_loss(void **state)
 	struct tbuf w = m_wire(&m, drop_list, drops, map, &n);
 	struct trec r;
 	t_decode(w.p, w.n, T_WHOLE, &r);
-	assert_int_equal(check_times(&m, &r, map, 1), 1);
-	assert_int_equal(t_count_diags(&r, SONDE_D_TIME), 1);
+	assert_int_equal(check_times(&m, &r, map, 0), 0);
+	assert_int_equal(t_count_diags(&r, SONDE_D_TIME), 0);
+	int seen = 0;
 	for (size_t i = 0; i < r.nev; i++)
-		if (map[r.ev[i].ev.frame] == h1)
-			assert_int_equal(r.ev[i].ev.ts_flags, SONDE_TS_VALID | SONDE_TS_ESTIMATED);
+		seen += map[r.ev[i].ev.frame] == h1;
+	assert_int_equal(seen, 1);
 	trec_free(&r);
 	tb_free(&w);
 	tb_free(&m.s.wire);
+}
+
+/* Joined mid-way, nothing lost after that, and a long silence before the
+ * first TIME_SYNC: every held record exact, whatever the silence (from
+ * just over 65536 ticks to just under 2^32).  There is no earlier time to
+ * go by here at all. */
+static void test_join_then_silence(void **state)
+{
+	(void)state;
+	const uint64_t silences[] = { 0x10000, 0x10001, 0x1FFFF, 0x7654321, 0xFFFFFFFEull };
+	for (size_t k = 0; k < sizeof(silences) / sizeof(silences[0]); k++) {
+		struct model m;
+		m_init(&m, 0xABCD0000ull + k);
+		for (int i = 0; i < 8; i++)
+			m_rec(&m, 0x3000 + (uint64_t)i * 0x1111, (uint8_t)i);
+		size_t join = m.s.nframes;
+		for (int i = 0; i < 5; i++)
+			m_rec(&m, 0xF000 + (uint64_t)i, (uint8_t)i); /* no TIME_SYNC among them */
+		size_t sync = m.s.nframes;
+		m_rec(&m, silences[k], 9); /* rule 2 */
+		m_rec(&m, 3, 10);
+		assert_int_equal(sync, join + 5);           /* no TIME_SYNC among the five */
+		assert_int_equal(m.s.nframes, sync + 3);    /* TIME_SYNC, record, record */
+		const struct tbuf *w = &m.s.wire;
+		size_t cut = m.s.starts[join] - 3; /* mid-way through the frame before */
+		struct trec r;
+		t_decode(w->p + cut, w->n - cut, T_RANDOM, &r);
+		assert_int_equal(r.ndg, 1);
+		assert_int_equal(r.dg[0].code, SONDE_D_GARBAGE);
+		assert_int_equal(r.nev, 5 + 3);
+		for (size_t i = 0; i < r.nev; i++) {
+			const struct sonde_event *e = &r.ev[i].ev;
+			size_t orig = join + (size_t)e->frame - 1; /* frame 0: the cut one */
+			assert_int_equal(e->offset + cut, m.s.starts[orig]);
+			assert_int_equal(e->ts_flags, SONDE_TS_VALID);
+			assert_int_equal(e->ts, m.t[orig]);
+		}
+		trec_free(&r);
+		tb_free(&m.s.wire);
+	}
+}
+
+/* When the TIME_SYNC does not know since_prev -- 2^32 - 1 ticks or more
+ * since the last record, or none since the target's sonde_start() -- the
+ * held records get estimates, and a diagnostic counts them. */
+static void test_since_prev_unknown(void **state)
+{
+	(void)state;
+	for (int restart = 0; restart <= 1; restart++) {
+		struct model m;
+		m_init(&m, 500);
+		m_rec(&m, 10, 1);
+		size_t lost = m_rec(&m, 10, 2);
+		m_rec(&m, 10, 3);
+		m_rec(&m, 20, 4);
+		if (restart) /* sonde_stop(), sonde_start(): rule 1 */
+			m.have_prev = 0;
+		size_t sync = m.s.nframes;
+		m_rec(&m, restart ? 5 : 0xFFFFFFFFull, 5);
+		size_t drops[] = { lost, 0 };
+		size_t map[MAXFR], n;
+		struct tbuf w = m_wire(&m, drop_list, drops, map, &n);
+		struct trec r;
+		t_decode(w.p, w.n, T_WHOLE, &r);
+		assert_int_equal(check_times(&m, &r, map, 1), 2);
+		assert_int_equal(r.ndg, 2);
+		assert_int_equal(r.dg[1].code, SONDE_D_TIME);
+		assert_int_equal(r.dg[1].count, 2);
+		assert_non_null(strstr(r.dg[1].msg, "since_prev unknown"));
+		const struct tev *ts = t_find(&r, SONDE_EV_TIME_SYNC, 0);
+		while (ts && map[ts->ev.frame] != sync)
+			ts = t_find(&r, SONDE_EV_TIME_SYNC, (size_t)(ts - r.ev) + 1);
+		assert_non_null(ts);
+		assert_int_equal(ts->nargs, 1);
+		assert_int_equal(ts->args[0].type, SONDE_A_STR);
+		trec_free(&r);
+		tb_free(&w);
+		tb_free(&m.s.wire);
+	}
+}
+
+/* Frames lost between the newest held record and the TIME_SYNC: since_prev
+ * counts from a record the decoder never got, so the held ones are
+ * estimates, and one diagnostic says why. */
+static void test_loss_right_before_sync(void **state)
+{
+	(void)state;
+	struct model m;
+	m_init(&m, 900);
+	m_rec(&m, 10, 1);
+	size_t l1 = m_rec(&m, 10, 2);
+	m_rec(&m, 10, 3);
+	m_rec(&m, 10, 4);
+	size_t l2 = m_rec(&m, 0xF000, 5);
+	m.force = 1;
+	m_rec(&m, 0xF000, 6);
+	size_t drops[] = { l1, l2, 0 };
+	size_t map[MAXFR], n;
+	struct tbuf w = m_wire(&m, drop_list, drops, map, &n);
+	struct trec r;
+	t_decode(w.p, w.n, T_BYTES, &r);
+	assert_int_equal(check_times(&m, &r, map, 1), 2);
+	assert_int_equal(t_count_diags(&r, SONDE_D_SEQ_GAP), 2);
+	assert_int_equal(t_count_diags(&r, SONDE_D_TIME), 1);
+	for (size_t i = 0; i < r.ndg; i++)
+		if (r.dg[i].code == SONDE_D_TIME)
+			assert_non_null(strstr(r.dg[i].msg, "lost between them and the next TIME_SYNC"));
+	trec_free(&r);
+	tb_free(&w);
+	tb_free(&m.s.wire);
+}
+
+/* A TIME_SYNC of the wrong length (8 bytes: version 1 before since_prev)
+ * is reported as malformed, at its frame, and is a break in time like a
+ * lost frame: what follows is held and timed by the next good TIME_SYNC,
+ * never forwards across it (it may stand for a silence of 65536 ticks or
+ * more). */
+static void test_short_sync(void **state)
+{
+	(void)state;
+	struct tstream s;
+	ts_init(&s, 0);
+	ts_session(&s, 1000, 4);
+	ts_sync(&s, 1000, TS_UNKNOWN);
+	const uint8_t o[] = { 1 };
+	ts_timed(&s, SONDE_REC_MARK, 1000, o, 1);
+	struct tbuf p = { 0 };
+	tb_u64(&p, 0x50000);
+	size_t bad = ts_frame_b(&s, SONDE_REC_TIME_SYNC, &p);
+	tb_free(&p);
+	size_t a = ts_timed(&s, SONDE_REC_MARK, 0x50000, o, 1);
+	size_t b = ts_timed(&s, SONDE_REC_MARK, 0x50100, o, 1);
+	ts_sync(&s, 0x50200, 0x100);
+	ts_timed(&s, SONDE_REC_MARK, 0x50200, o, 1);
+	for (int how = T_WHOLE; how <= T_RANDOM; how++) {
+		struct trec r;
+		t_decode(s.wire.p, s.wire.n, (enum tchunks)how, &r);
+		assert_int_equal(r.ndg, 1);
+		assert_int_equal(r.dg[0].code, SONDE_D_MALFORMED);
+		assert_int_equal(r.dg[0].frame, bad);
+		assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 8);
+		assert_string_equal(r.dg[0].msg, "TIME_SYNC: 8 data bytes, expected 12");
+		size_t k = 0;
+		for (size_t i = 0; i < r.nev; i++) {
+			const struct sonde_event *e = &r.ev[i].ev;
+			if (e->frame == a || e->frame == b) {
+				assert_int_equal(e->ts_flags, SONDE_TS_VALID);
+				assert_int_equal(e->ts, e->frame == a ? 0x50000 : 0x50100);
+				k++;
+			}
+		}
+		assert_int_equal(k, 2);
+		trec_free(&r);
+	}
+	tb_free(&s.wire);
 }
 
 /* A bad frame is a loss too; the stream joined mid-way as well. */
@@ -347,7 +502,7 @@ static void test_bad_frame_and_join(void **state)
 	size_t hit = m_rec(&m, 0x4000, 9);
 	for (int i = 0; i < 6; i++)
 		m_rec(&m, 0x4000, (uint8_t)i);
-	m.synced = 0;
+	m.force = 1;
 	m_rec(&m, 1, 1);
 	m_rec(&m, 1, 1);
 	size_t map[MAXFR], n;
@@ -391,14 +546,14 @@ static void test_hold_cap(void **state)
 	struct tstream s;
 	ts_init(&s, 0);
 	ts_session(&s, 1000, 4);
-	ts_sync(&s, 100);
+	ts_sync(&s, 100, TS_UNKNOWN);
 	ts_skip_seq(&s, 3); /* a gap */
 	const size_t held = SHOLD_MAX_ITEMS + 476;
 	uint64_t t = 100;
 	const uint8_t o[] = { 1 };
 	for (size_t i = 0; i < held; i++)
 		ts_timed(&s, SONDE_REC_MARK, t += 40, o, 1);
-	ts_sync(&s, t += 7);
+	ts_sync(&s, t += 7, 7);
 	ts_timed(&s, SONDE_REC_MARK, t, o, 1);
 	struct trec r;
 	t_decode(s.wire.p, s.wire.n, T_RANDOM, &r);
@@ -485,6 +640,10 @@ int main(void)
 		cmocka_unit_test(test_two_losses),
 		cmocka_unit_test(test_loss_then_rule2_sync),
 		cmocka_unit_test(test_long_loss),
+		cmocka_unit_test(test_join_then_silence),
+		cmocka_unit_test(test_since_prev_unknown),
+		cmocka_unit_test(test_loss_right_before_sync),
+		cmocka_unit_test(test_short_sync),
 		cmocka_unit_test(test_bad_frame_and_join),
 		cmocka_unit_test(test_hold_cap),
 		cmocka_unit_test(test_random_losses),

@@ -41,7 +41,9 @@ static void test_init_frames(void **state)
 		0x01, 0x01, 0x01, 0x02, SONDE_ADDR_SIZE, 0x00, 0x00, 0x02, 0x40, 0x42, 0x0F, 0x00,
 		0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, SONDE_ADDR_SIZE == 8 ? 0x5B : 0x5F, 0x7E,
 	};
-	static const uint8_t sync[] = { 0x02, 0x02, 0x78, 0x56, 0x34, 0x12, 0x00, 0x00, 0x00, 0x00, 0xE7, 0x7E };
+	/* since_prev unknown: no timed record since sonde_init() */
+	static const uint8_t sync[] = { 0x02, 0x02, 0x78, 0x56, 0x34, 0x12, 0x00, 0x00, 0x00, 0x00,
+					0xFF, 0xFF, 0xFF, 0xFF, 0xEB, 0x7E };
 
 	(void)state;
 	tgt_fake_clock(CLOCK);
@@ -63,6 +65,7 @@ static void test_send_info(void **state)
 	(void)state;
 	tgt_setup(big, sizeof big, SONDE_MODE_POSTMORTEM, CLOCK);
 	sonde_send_info();
+	sonde_trigger(); /* a post-mortem buffer is read out once frozen */
 	tgt_parse(got, tgt_drain_all(got, sizeof got), &fr);
 	assert_int_equal(fr.n, 1);
 	assert_true(fr.f[0].ok);
@@ -252,10 +255,10 @@ static void test_builder_overflow(void **state)
 	sonde_arg_str(longstr);
 	sonde_user_end();
 	tgt_parse(got, tgt_drain_all(got, sizeof got), &fr);
-	/* DROPS + TIME_SYNC for the refused record, then the record */
+	/* TIME_SYNC + DROPS for the refused record, then the record */
 	assert_int_equal(fr.n, 3);
-	assert_int_equal(fr.f[0].id, SONDE_REC_DROPS);
-	assert_int_equal(fr.f[1].id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(fr.f[1].id, SONDE_REC_DROPS);
 	assert_int_equal(fr.f[2].id, 0x43);
 	assert_true(fr.f[2].ok);
 	assert_int_equal(fr.f[2].len, 2 + SONDE_RECORD_MAX);

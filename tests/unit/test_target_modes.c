@@ -10,8 +10,9 @@
  * (every byte escaped: 13 bytes for a mark) fits: 17 marks fit (free space
  * 127 - 16 * 7 = 15 >= 13 before the 17th, 8 after it).  An overwriting
  * mode then discards one 7-byte frame per mark (8 + 7 >= 13).  A pending
- * loss report (DROPS + TIME_SYNC, worst case 27 + 23 bytes) goes before the
- * next record only when it fits in free space with it (50 + 13 <= free).
+ * loss report (TIME_SYNC + DROPS, worst case 31 + 27 bytes) goes before the
+ * next record only when it fits in free space with it (58 + 13 <= free).
+ * Snapshot and post-mortem buffers are drained only once frozen.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,18 +66,23 @@ static void expect_marks(const struct tgt_frames *fr, size_t i, size_t n, uint8_
 	}
 }
 
+/* Frames i and i + 1 are the loss report: TIME_SYNC, then DROPS, at CLOCK
+ * (the clock stands still, so since_prev is 0: marks were written at
+ * CLOCK). */
 static void expect_report(const struct tgt_frames *fr, size_t i, uint32_t overwritten, uint32_t refused)
 {
-	const struct tgt_frame *d = &fr->f[i], *s = &fr->f[i + 1];
+	const struct tgt_frame *s = &fr->f[i], *d = &fr->f[i + 1];
 
+	assert_int_equal(s->id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(s->len, 12);
+	assert_int_equal(tgt_le64(s->data), CLOCK);
+	assert_int_equal(tgt_le32(s->data + 8), 0);
 	assert_int_equal(d->id, SONDE_REC_DROPS);
+	assert_int_equal(d->seq, (uint8_t)(s->seq + 1));
 	assert_int_equal(d->len, 10);
 	assert_int_equal(tgt_le16(d->data), CLOCK & 0xFFFF);
 	assert_int_equal(tgt_le32(d->data + 2), overwritten);
 	assert_int_equal(tgt_le32(d->data + 6), refused);
-	assert_int_equal(s->id, SONDE_REC_TIME_SYNC);
-	assert_int_equal(s->seq, (uint8_t)(d->seq + 1));
-	assert_int_equal(tgt_le64(s->data), CLOCK);
 }
 
 static void test_drop_new(void **state)
@@ -161,13 +167,18 @@ static void test_snapshot(void **state)
 	/* nothing more to report: a second drain is empty */
 	assert_int_equal(sonde_pending(), 0);
 	assert_int_equal(tgt_drain_all(wire, sizeof wire), 0);
-	/* start again: rule 1 asks for a TIME_SYNC */
+	/* start again: rule 1 asks for a TIME_SYNC, with since_prev unknown;
+	 * the new snapshot is read out once it is frozen */
 	sonde_start();
 	assert_true(sonde_is_running());
 	marks(1);
+	assert_int_equal(sonde_pending(), 0);
+	assert_int_equal(tgt_drain_all(wire, sizeof wire), 0);
+	sonde_trigger();
 	drain(&fr);
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(tgt_le32(fr.f[0].data + 8), 0xFFFFFFFFu);
 	expect_marks(&fr, 1, 1, 23);
 	tgt_frames_free(&fr);
 }
@@ -199,6 +210,10 @@ static void test_postmortem(void **state)
 	marks(100);
 	assert_true(sonde_is_running());
 	expect_stats(103, 83, 0);
+	/* recording: the drain holds it back */
+	assert_int_equal(sonde_pending(), 0);
+	assert_int_equal(sonde_drain_byte(), -1);
+	assert_int_equal(tgt_drain_all(wire, sizeof wire), 0);
 	sonde_trigger();
 	marks(1);
 	expect_stats(103, 83, 1);
@@ -210,6 +225,16 @@ static void test_postmortem(void **state)
 	tgt_frames_free(&fr);
 	/* frames received + overwritten == frames written */
 	expect_stats(105, 83, 1);
+	/* recording again: held back; stopped: read out */
+	sonde_start();
+	marks(2);
+	assert_int_equal(sonde_pending(), 0);
+	sonde_stop();
+	drain(&fr);
+	assert_int_equal(fr.n, 3);
+	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
+	expect_marks(&fr, 1, 2, 106);
+	tgt_frames_free(&fr);
 }
 
 static void test_overwrite(void **state)
@@ -233,6 +258,69 @@ static void test_overwrite(void **state)
 	expect_report(&fr, 0, 83, 0);
 	expect_marks(&fr, 2, 1, 105);
 	tgt_frames_free(&fr);
+}
+
+/* In every mode, every DROPS comes right after a TIME_SYNC with the same
+ * time, whose since_prev is the distance to the timed record written
+ * before it.  The clock moves here (100 ticks per mark), so the reports
+ * written with a record, and those the drain writes in the frozen modes,
+ * carry times of their own. */
+static void report_after_sync(uint8_t mode)
+{
+	static const char *const what[] = { "overwrite", "drop-new", "snapshot", "post-mortem" };
+	int holding = mode == SONDE_MODE_SNAPSHOT || mode == SONDE_MODE_POSTMORTEM;
+	uint32_t t = CLOCK;
+	struct tgt_frames fr;
+	size_t i, n = 0, reports = 0;
+	unsigned k;
+
+	tgt_setup(ring, sizeof ring, mode, CLOCK);
+	for (k = 0; k < 40; k++) {
+		tgt_now = t += 100;
+		sonde_mark(1);
+	}
+	if (holding)
+		sonde_trigger();
+	tgt_now = t += 50;
+	n = tgt_drain_all(wire, sizeof wire); /* frozen: ends with the drain's report */
+	if (holding)
+		sonde_start();
+	tgt_now = t += 100;
+	sonde_mark(2); /* streaming: brings the pending report along */
+	if (holding)
+		sonde_trigger();
+	n += tgt_drain_all(wire + n, sizeof wire - n);
+	tgt_parse(wire, n, &fr);
+	assert_int_equal(fr.bad, 0);
+	for (i = 0; i < fr.n; i++) {
+		const struct tgt_frame *s, *p;
+
+		if (fr.f[i].id != SONDE_REC_DROPS)
+			continue;
+		reports++;
+		if (i < 2 || fr.f[i - 1].id != SONDE_REC_TIME_SYNC)
+			fail_msg("%s: DROPS at frame %zu without its TIME_SYNC", what[mode], i);
+		s = &fr.f[i - 1];
+		p = &fr.f[i - 2];
+		assert_int_equal(fr.f[i].seq, (uint8_t)(s->seq + 1));
+		assert_int_equal(tgt_le16(fr.f[i].data), tgt_le64(s->data) & 0xFFFF);
+		/* the record before it, with no frame between: since_prev exact */
+		assert_int_equal(s->seq, (uint8_t)(p->seq + 1));
+		assert_int_equal(p->id, SONDE_REC_MARK);
+		assert_int_equal(tgt_le32(s->data + 8), (tgt_le64(s->data) - tgt_le16(p->data)) & 0xFFFF);
+		assert_true(tgt_le32(s->data + 8) >= 50);
+	}
+	assert_int_equal(reports, 1);
+	tgt_frames_free(&fr);
+}
+
+static void test_report_after_sync(void **state)
+{
+	uint8_t mode;
+
+	(void)state;
+	for (mode = SONDE_MODE_OVERWRITE; mode <= SONDE_MODE_POSTMORTEM; mode++)
+		report_after_sync(mode);
 }
 
 /* A record bigger than the whole ring is refused; nothing is overwritten
@@ -357,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot),
 		cmocka_unit_test(test_snapshot_trigger),
 		cmocka_unit_test(test_postmortem),
+		cmocka_unit_test(test_report_after_sync),
 		cmocka_unit_test(test_overwrite),
 		cmocka_unit_test(test_overwrite_too_big),
 		cmocka_unit_test(test_stop_start),

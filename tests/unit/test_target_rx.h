@@ -132,7 +132,8 @@ static inline void rx_snap_take(struct rx_snap *s, const uint8_t *ring, size_t n
  * The library state now is the snapshot's plus exactly one frame of `len`
  * wire bytes written at the snapshot's write position (the reply): the
  * state struct is byte-identical once the writer's own bookkeeping of that
- * one frame (write position, SEQ, its checksum scratch) is put back, and
+ * one frame (write position, SEQ and the slow path's copy of it, its
+ * checksum scratch) is put back, and
  * the ring is byte-identical outside the frame.  Filters, counters, flags,
  * mode, time, read position: all unchanged.  The ring must not have
  * wrapped during the frame (the tests keep it short of the end).
@@ -145,8 +146,10 @@ static inline void rx_snap_expect_one_frame(const struct rx_snap *s, const uint8
 	memcpy(&now, &sonde_g, sizeof now);
 	assert_ptr_equal(now.wp, s->g.wp + len);
 	assert_int_equal(now.seq, (uint8_t)(s->g.seq + 1u));
+	assert_int_equal(now.mark_seq, now.seq);
 	now.wp = s->g.wp;
 	now.seq = s->g.seq;
+	now.mark_seq = s->g.mark_seq;
 	now.fsum = s->g.fsum;
 	assert_memory_equal(&now, &s->g, sizeof now);
 	assert_true(at + len <= s->ring_n);

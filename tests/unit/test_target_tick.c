@@ -8,13 +8,13 @@
  * silences longer than 2^32 ticks, and a long random run decoded the way
  * docs/protocol.md section 5 says, against the true times.
  *
- * The shared sonde_target library is built with the default configuration
- * (no hook), so this test compiles the core itself, with the hook on: the
- * core's sources are included below, and their definitions are the ones
- * this program links (the library's copies are never pulled in).
+ * The core with the hook on is its own library, sonde_target_tickhook
+ * (SONDE_CFG_TICK_HOOK=1000, a public compile definition, so this file sees
+ * the same configuration); tests/CMakeLists.txt links it instead of
+ * sonde_target because of this line:
+ *
+ *   sonde-test-target: sonde_target_tickhook
  */
-#define SONDE_CFG_TICK_HOOK 1000
-
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,15 +23,12 @@
 
 #include <cmocka.h>
 
-#include "../../target/src/sonde_build.c"
-#include "../../target/src/sonde_filter.c"
-#include "../../target/src/sonde_frame.c"
-#include "../../target/src/sonde_record.c"
-#include "../../target/src/sonde_ring.c"
-#include "../../target/src/sonde_session.c"
-#include "../../target/src/sonde_user.c"
-#include "../../target/src/sonde_write.c"
+#include "../../target/src/sonde_internal.h" /* sonde_g: the fast path's state */
 #include "tgt_frames.h"
+
+#if SONDE_CFG_TICK_HOOK != 1000
+#error "test_target_tick.c must be built against sonde_target_tickhook (SONDE_CFG_TICK_HOOK=1000)"
+#endif
 
 #define H SONDE_CFG_TICK_HOOK
 

@@ -1,7 +1,7 @@
 /*
  * test_target_time.c -- TIME_SYNC rules 1-4 of docs/protocol.md section 5
- * with a fake clock, the 64-bit extension of the 32-bit counter, and the
- * one-read-per-record rule.
+ * with a fake clock, TIME_SYNC's since_prev (section 4), the 64-bit
+ * extension of the 32-bit counter, and the one-read-per-record rule.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,8 @@
 #include "sonde.h"
 #include "tgt_frames.h"
 
+#define UNKNOWN 0xFFFFFFFFu /* since_prev: no timed record to count from */
+
 static uint8_t ring[1024];
 static uint8_t wire[16384];
 
@@ -22,14 +24,16 @@ static void drain(struct tgt_frames *fr)
 	assert_int_equal(fr->bad, 0);
 }
 
-/* Frame i is a TIME_SYNC at t, directly followed by the timed record id
- * carrying t's low 16 bits. */
-static void expect_sync_before(const struct tgt_frames *fr, size_t i, uint64_t t, uint8_t id)
+/* Frame i is a TIME_SYNC at t, since_prev ticks after the previous timed
+ * record, directly followed by the timed record id carrying t's low 16
+ * bits. */
+static void expect_sync_before(const struct tgt_frames *fr, size_t i, uint64_t t, uint32_t since_prev, uint8_t id)
 {
 	assert_true(fr->n > i + 1);
 	assert_int_equal(fr->f[i].id, SONDE_REC_TIME_SYNC);
-	assert_int_equal(fr->f[i].len, 8);
+	assert_int_equal(fr->f[i].len, 12);
 	assert_int_equal(tgt_le64(fr->f[i].data), t);
+	assert_int_equal(tgt_le32(fr->f[i].data + 8), since_prev);
 	assert_int_equal(fr->f[i + 1].id, id);
 	assert_int_equal(tgt_le16(fr->f[i + 1].data), t & 0xFFFF);
 }
@@ -49,7 +53,7 @@ static void test_rule1_first_record(void **state)
 	drain(&fr);
 	assert_int_equal(fr.n, 6);
 	assert_int_equal(fr.f[2].id, SONDE_REC_DICT);
-	expect_sync_before(&fr, 3, 1500, SONDE_REC_ISR_ENTER);
+	expect_sync_before(&fr, 3, 1500, UNKNOWN, SONDE_REC_ISR_ENTER);
 	assert_int_equal(fr.f[5].id, SONDE_REC_ISR_EXIT);
 	tgt_frames_free(&fr);
 
@@ -59,7 +63,7 @@ static void test_rule1_first_record(void **state)
 	sonde_idle();
 	drain(&fr);
 	assert_int_equal(fr.n, 2);
-	expect_sync_before(&fr, 0, 1600, SONDE_REC_IDLE);
+	expect_sync_before(&fr, 0, 1600, UNKNOWN, SONDE_REC_IDLE); /* none since the start */
 	tgt_frames_free(&fr);
 }
 
@@ -84,13 +88,13 @@ static void test_rule2_gap(void **state)
 	assert_int_equal(fr.f[0].id, SONDE_REC_MARK);
 	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
 	assert_int_equal(tgt_le16(fr.f[1].data), (0x0001FFF0u + 0xFFFFu) & 0xFFFF);
-	expect_sync_before(&fr, 2, t - 5u, SONDE_REC_MARK);
+	expect_sync_before(&fr, 2, t - 5u, 0x10000u, SONDE_REC_MARK);
 	assert_int_equal(fr.f[4].data[2], 4);
 	tgt_frames_free(&fr);
 }
 
-/* Rule 3: after records were lost, DROPS, then TIME_SYNC, then the record,
- * all at the same time. */
+/* Rule 3: after records were lost, TIME_SYNC, then DROPS, then the record,
+ * all at the same time; since_prev counts from the last mark written. */
 static void test_rule3_after_loss(void **state)
 {
 	struct tgt_frames fr;
@@ -107,9 +111,9 @@ static void test_rule3_after_loss(void **state)
 	sonde_mark(2);
 	drain(&fr);
 	assert_int_equal(fr.n, 3);
-	assert_int_equal(fr.f[0].id, SONDE_REC_DROPS);
-	assert_int_equal(tgt_le16(fr.f[0].data), 7100);
-	expect_sync_before(&fr, 1, 7100, SONDE_REC_MARK);
+	expect_sync_before(&fr, 0, 7100, 100, SONDE_REC_DROPS);
+	assert_int_equal(fr.f[2].id, SONDE_REC_MARK);
+	assert_int_equal(tgt_le16(fr.f[2].data), 7100);
 	tgt_frames_free(&fr);
 }
 
@@ -157,7 +161,7 @@ static void test_rule4_seq_zero(void **state)
 		assert_int_equal(fr.f[i].seq, (uint8_t)(3 + i));
 		if (fr.f[i].id == SONDE_REC_TIME_SYNC) {
 			assert_int_equal(fr.f[i].seq, 0);
-			expect_sync_before(&fr, i, 42, SONDE_REC_MARK);
+			expect_sync_before(&fr, i, 42, 0, SONDE_REC_MARK);
 			syncs++;
 		}
 	}
@@ -185,7 +189,7 @@ static void test_rule4_deferred(void **state)
 	assert_int_equal(fr.n, 4);
 	assert_int_equal(fr.f[0].id, SONDE_REC_DICT);
 	assert_int_equal(fr.f[0].seq, 0);
-	expect_sync_before(&fr, 1, 42, SONDE_REC_MARK);
+	expect_sync_before(&fr, 1, 42, 0, SONDE_REC_MARK);
 	assert_int_equal(fr.f[3].id, SONDE_REC_MARK);
 	tgt_frames_free(&fr);
 
@@ -198,7 +202,7 @@ static void test_rule4_deferred(void **state)
 	tgt_parse(wire, cap_n, &fr);
 	assert_int_equal(fr.n, 3);
 	assert_int_equal(fr.f[0].seq, 0xFF);
-	expect_sync_before(&fr, 0, 42 + 0x10000, SONDE_REC_MARK);
+	expect_sync_before(&fr, 0, 42 + 0x10000, 0x10000, SONDE_REC_MARK);
 	assert_int_equal(fr.f[1].seq, 0);
 	assert_int_equal(fr.f[2].id, SONDE_REC_MARK);
 	tgt_frames_free(&fr);
@@ -223,6 +227,7 @@ static void test_wrap_64(void **state)
 	assert_int_equal(tgt_le16(fr.f[1].data), 0x100);
 	assert_int_equal(fr.f[2].id, SONDE_REC_TIME_SYNC);
 	assert_int_equal(tgt_le64(fr.f[2].data), 0x100000100ull);
+	assert_int_equal(tgt_le32(fr.f[2].data + 8), 0); /* the mark was at the same time */
 	tgt_frames_free(&fr);
 
 	/* quarter turns: a TIME_SYNC (rule 2) before each, time going on */
@@ -236,7 +241,7 @@ static void test_wrap_64(void **state)
 	assert_int_equal(fr.n, 18);
 	for (k = 0; k < 9; k++)
 		expect_sync_before(&fr, 2u * (size_t)k, 0xF0000000ull + 0x40000000ull * (uint64_t)(k + 1),
-				   SONDE_REC_MARK);
+				   k == 0 ? UNKNOWN : 0x40000000u, SONDE_REC_MARK);
 	tgt_frames_free(&fr);
 }
 
@@ -306,8 +311,81 @@ static void test_tick(void **state)
 	assert_int_equal(fr.n, 4);
 	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
 	assert_int_equal(tgt_le16(fr.f[1].data), (uint32_t)(0xFFFF0000u + 0xFFFFu) & 0xFFFF);
-	expect_sync_before(&fr, 2, t, SONDE_REC_MARK);
+	expect_sync_before(&fr, 2, t, UNKNOWN, SONDE_REC_MARK); /* 2^32 + 100 after mark 2 */
 	tgt_frames_free(&fr);
+}
+
+/* since_prev of the TIME_SYNC that sonde_time_sync() writes now (drains). */
+static uint32_t sync_since_prev(void)
+{
+	struct tgt_frames fr;
+	uint32_t v;
+
+	sonde_time_sync();
+	drain(&fr);
+	assert_true(fr.n >= 1);
+	assert_int_equal(fr.f[fr.n - 1].id, SONDE_REC_TIME_SYNC);
+	assert_int_equal(fr.f[fr.n - 1].len, 12);
+	assert_int_equal(tgt_le64(fr.f[fr.n - 1].data) & 0xFFFFFFFFu, tgt_now);
+	v = tgt_le32(fr.f[fr.n - 1].data + 8);
+	tgt_frames_free(&fr);
+	return v;
+}
+
+/* since_prev counts from the previous timed record, whichever path wrote it
+ * (the fast path leaves it to the slow path to find out), never from an
+ * earlier TIME_SYNC; unknown after sonde_init() and sonde_start() until a
+ * record is written, and from 2^32 - 1 ticks on. */
+static void test_since_prev(void **state)
+{
+	uint32_t t = 0x10u;
+	int k;
+
+	(void)state;
+	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, t);
+	assert_int_equal(sync_since_prev(), UNKNOWN);   /* nothing since sonde_init() */
+	sonde_mark(1);                                  /* fast path */
+	tgt_now = t += 100;
+	sonde_mark(2);                                  /* fast path */
+	tgt_now = t += 7;
+	assert_int_equal(sync_since_prev(), 7);
+	tgt_now = t += 20;
+	assert_int_equal(sync_since_prev(), 27);        /* from mark 2, not the TIME_SYNC */
+	sonde_mark(3);                                  /* fast, at the TIME_SYNC's own time */
+	tgt_now = t += 5;
+	assert_int_equal(sync_since_prev(), 5);
+	sonde_isr_enter(0x7E);                          /* slow path (escape) */
+	tgt_now = t += 3;
+	sonde_dict(SONDE_DICT_ISR, 0x7E, "x");          /* untimed: does not count */
+	sonde_mark(4);                                  /* fast, after a slow-path write */
+	tgt_now = t += 0x20000u;
+	sonde_mark(5);                                  /* rule 2 */
+	{
+		struct tgt_frames fr;
+
+		drain(&fr);
+		assert_int_equal(fr.n, 5); /* ISR_ENTER, DICT, MARK, TIME_SYNC, MARK */
+		expect_sync_before(&fr, 3, t, 0x20000u, SONDE_REC_MARK);
+		tgt_frames_free(&fr);
+	}
+	/* the longest known distance, 2^32 - 2, and one more: unknown (the
+	 * ticks keep the 64-bit time) */
+	for (k = 1; k <= 3; k++) {
+		tgt_now = t + 0x40000000u * (uint32_t)k;
+		sonde_tick();
+	}
+	tgt_now = t + 0xFFFFFFFEu;
+	assert_int_equal(sync_since_prev(), 0xFFFFFFFEu);
+	tgt_now = t + 0xFFFFFFFFu;
+	assert_int_equal(sync_since_prev(), UNKNOWN);
+	/* unknown after a restart, even with records before it */
+	sonde_stop();
+	sonde_start();
+	tgt_now += 10;
+	assert_int_equal(sync_since_prev(), UNKNOWN);
+	sonde_mark(6);                                  /* fast: the TIME_SYNC cleared rule 1 */
+	tgt_now += 9;
+	assert_int_equal(sync_since_prev(), 9);
 }
 
 int main(void)
@@ -321,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_64),
 		cmocka_unit_test(test_one_clock_read),
 		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_since_prev),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "sonde.h"
 #include "sonde_posix.h"
+#include "../../../target/src/sonde_internal.h" /* sonde_g: tgt_setup */
 
 volatile uint32_t tgt_now;
 volatile unsigned tgt_clock_reads;
@@ -48,12 +49,29 @@ uint64_t tgt_le64(const uint8_t *p)
 void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock)
 {
 	uint8_t junk[256];
+	int holding = mode == SONDE_MODE_SNAPSHOT || mode == SONDE_MODE_POSTMORTEM;
+	SONDE_PORT_CRIT_DECL;
 
 	tgt_fake_clock(clock);
 	sonde_init(buf, size, mode);
 	sonde_time_sync();
+	/* Snapshot and post-mortem buffers are read out only once frozen
+	 * (docs/protocol.md section 9.1). */
+	if (holding)
+		sonde_trigger();
 	while (sonde_drain(junk, sizeof junk) > 0)
 		;
+	if (holding) {
+		sonde_start();
+		/* sonde_start() asks for a TIME_SYNC before the next timed record
+		 * (rule 1).  The one just drained anchors the time as well, so the
+		 * request is withdrawn: every mode then starts from the same
+		 * state, and the tests' arithmetic is the same in all four. */
+		SONDE_PORT_CRIT_ENTER();
+		sonde_g.flags &= (uint8_t)~SONDE_F_SYNC;
+		sonde_ring_relimit();
+		SONDE_PORT_CRIT_EXIT();
+	}
 }
 
 static void hex(const char *what, const uint8_t *p, size_t n)

@@ -42,7 +42,10 @@ void tgt_fake_clock(uint32_t start);
 
 /* Fake clock at clock, sonde_init(buf, size, mode), an explicit TIME_SYNC,
  * everything drained: the next timed record is SEQ 3, without TIME_SYNC
- * while the clock stays in the same 65536-tick window. */
+ * while the clock stays in the same 65536-tick window.  In snapshot and
+ * post-mortem modes the buffer is triggered for the drain and started
+ * again (without rule 1's TIME_SYNC, see tgt_frames.c), so that it is
+ * recording, and holding what it records until the test triggers it. */
 void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock);
 
 /* Drain everything and compare with want[n] byte for byte (cmocka assert;

@@ -52,8 +52,6 @@ struct sdec {
 	/* processing side: the state the records build */
 	uint64_t T;              /* 64-bit time of the latest timed record */
 	uint32_t tflags;         /* its SONDE_TS_* flags, 0 = never known */
-	uint64_t anchor;         /* the latest exact time (timed record or TIME_SYNC) */
-	int anchor_valid;        /* ... since the start or the target's reset */
 	int rejected;            /* unsupported protocol version: skip frames */
 	unsigned addr_size;
 	uint32_t core;
@@ -78,6 +76,7 @@ struct srec_layout {
 };
 #define SREC_VAR 0xFFFFu
 #define SREC_ADDR 0xFFFEu   /* min/max: 2 + addr_size (FUNC_ENTER_A) */
+#define SREC_PEEK 0xFFFDu   /* min/max: 2 + addr_size + 1 + 1..64 (PEEK_DATA) */
 
 /* Layout of a record id, NULL if the id is not a record of this protocol. */
 const struct srec_layout *srec_layout(uint8_t id);

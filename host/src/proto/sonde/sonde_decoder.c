@@ -5,11 +5,12 @@
  * This file is the arrival side: HDLC framing, sequence numbers, losses and
  * the hold queue of time reconstruction (§5).  After a loss the 64-bit time
  * is unknown; frames are then held (bounded, sonde_hold.h) until the next
- * TIME_SYNC, whose full time lets their times be computed backwards exactly,
- * and are then replayed through srec_process (sonde_records.c) in stream
- * order, interleaved with the diagnostics that arrived between them.  A
- * stream that ends first, or a hold that outgrows its caps, releases frames
- * with estimated times and says so.
+ * TIME_SYNC, whose full time and since_prev let their times be computed
+ * backwards exactly, and are then replayed through srec_process
+ * (sonde_records.c) in stream order, interleaved with the diagnostics that
+ * arrived between them.  A stream that ends first, a TIME_SYNC that cannot
+ * anchor them, or a hold that outgrows its caps, releases frames with
+ * estimated times and says so.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,7 +58,6 @@ void sdec_target_reset(struct sdec *d)
 	d->T = 0;
 	d->tflags = 0;
 	d->t_known = 0;
-	d->anchor_valid = 0;
 	d->ses->lost_unexplained += d->pending_gap;
 	d->pending_gap = 0;
 	d->drops_base_valid = 1; /* totals count from sonde_init() */
@@ -131,67 +131,60 @@ static void release_all_estimated(struct sdec *d, const char *why)
 		release_estimated(d);
 }
 
-/* A TIME_SYNC with absolute time abs arrived: the held frames were written
- * consecutively before it, each less than 65536 ticks before the next, so
- * their times follow backwards exactly -- up to the latest loss among them;
- * frames before that loss get the same computation as an estimate.
+/* A TIME_SYNC with absolute time abs arrived, written since_prev ticks
+ * after the target's previous timed record.  The held frames were written
+ * consecutively before it, each timed one less than 65536 ticks before the
+ * next (rule 2), so their times follow backwards exactly: the newest at
+ * abs - since_prev, each earlier one at T_next - ((c_next - c_prev) &
+ * 0xFFFF) -- up to the latest loss among them.
  *
- * One case the protocol's argument misses: a TIME_SYNC written because
- * 65536 ticks or more passed since the previous timed record (§5 rule 2, or
- * sonde_time_sync() after a silence) is not less than 65536 ticks after the
- * last held frame, and the backward times then come out too late by a
- * multiple of 65536.  The wire does not say why a TIME_SYNC was written, but
- * the latest exact time before the loss (the anchor) settles it: the
- * backward time of the earliest frame of the exact stretch is its true time
- * plus m * 65536, and the true time is not before the anchor, so a result
- * less than 65536 ticks after the anchor proves m = 0.  Otherwise (a long
- * loss, or such a TIME_SYNC) the frames get estimates instead, forwards
- * from the anchor.  Without an anchor (a stream joined mid-way) the
- * protocol's argument is all there is. */
-static void release_synced(struct sdec *d, uint64_t abs)
+ * Estimates instead, computed the same way but taking the newest as less
+ * than 65536 ticks before the TIME_SYNC (the compact difference):
+ * - for every frame when since_prev is unknown (the target had written no
+ *   timed record since it started, or not for 2^32 - 1 ticks);
+ * - for every frame when frames were lost between the newest held one and
+ *   this TIME_SYNC (brk): since_prev then counts from a record we never
+ *   got;
+ * - for the frames before a loss among them (the chain is broken there).
+ * The decoder used to check the result against the last exact time before
+ * the loss, because backward times could come out too late by a multiple
+ * of 65536 when the TIME_SYNC followed a long silence (rule 2); since_prev
+ * answers that exactly, so the check is gone.  What still needs a guard is
+ * the second case, which that check caught only by chance. */
+static void release_synced(struct sdec *d, uint64_t abs, uint32_t since_prev, int brk)
 {
+	int unknown = since_prev == SONDE_SYNC_SINCE_UNKNOWN;
+	int est = brk || unknown, newest = 1;
 	uint64_t tn = abs;
 	uint16_t cn = (uint16_t)abs;
-	int est = 0;
 	uint64_t n_est = 0;
 	size_t first_est = 0;
-	const struct shold_item *earliest_exact = NULL;
 	for (size_t i = shold_count(&d->hold); i-- > 0;) {
 		struct shold_item *it = shold_at(&d->hold, i);
 		if (it->type == SHOLD_FRAME && it->timed) {
-			uint16_t back = (uint16_t)(cn - it->c);
+			uint64_t back = newest && !est ? since_prev : (uint16_t)(cn - it->c);
 			int under = back > tn;
 			it->t = under ? 0 : tn - back;
 			it->tflags = SONDE_TS_VALID | (est || under ? SONDE_TS_ESTIMATED : 0);
 			if (est || under) {
 				n_est++;
 				first_est = i;
-			} else {
-				earliest_exact = it;
 			}
 			tn = it->t;
 			cn = it->c;
+			newest = 0;
 		}
 		if (it->after_break)
 			est = 1;
 	}
-	if (earliest_exact && d->anchor_valid &&
-	    (earliest_exact->t < d->anchor || earliest_exact->t - d->anchor >= 0x10000)) {
-		struct shold_item *first = shold_at(&d->hold, 0);
-		uint64_t n = count_timed(d);
-		sdec_diag(d, SONDE_D_TIME, first->offset, first->frame, n,
-			  "%llu records after a loss have estimated times: the next TIME_SYNC is 65536 ticks or "
-			  "more after the last exact time, so it cannot anchor them (protocol section 5)",
-			  (unsigned long long)n);
-		while (shold_count(&d->hold))
-			release_estimated(d);
-		return;
-	}
 	if (n_est) {
 		struct shold_item *it = shold_at(&d->hold, first_est);
+		const char *why = unknown ? "the next TIME_SYNC does not know how long before it the last of them "
+					    "was written (since_prev unknown)"
+				  : brk ? "frames were lost between them and the next TIME_SYNC"
+					: "no TIME_SYNC between two losses";
 		sdec_diag(d, SONDE_D_TIME, it->offset, it->frame, n_est,
-			  "%llu records between two losses have estimated times (no TIME_SYNC between the losses)",
-			  (unsigned long long)n_est);
+			  "%llu records after a loss have estimated times: %s", (unsigned long long)n_est, why);
 	}
 	while (shold_count(&d->hold))
 		release_one(d);
@@ -253,6 +246,32 @@ static void mark_loss(struct sdec *d)
 	d->brk = 1;
 }
 
+/* Process a frame now, or hold it (while anything is held, or when it is
+ * timed and the time is unknown). */
+static void hold_or_process(struct sdec *d, const struct sdec_frame *f, int timed)
+{
+	const uint8_t *b = f->b;
+	size_t len = f->len;
+	if (!shold_count(&d->hold) && (d->t_known || !timed)) {
+		srec_process(d, f);
+		return;
+	}
+	size_t esc_bytes = f->nesc * sizeof(uint16_t);
+	struct shold_item *it = hold_push(d, len + esc_bytes);
+	if (!it)
+		return;
+	it->type = SHOLD_FRAME;
+	it->timed = (uint8_t)timed;
+	it->c = timed ? (uint16_t)(b[2] | b[3] << 8) : 0;
+	it->offset = f->offset;
+	it->frame = f->frame;
+	it->len = (uint32_t)len;
+	it->nesc = (uint32_t)f->nesc;
+	uint8_t *dst = shold_data(&d->hold, it);
+	memcpy(dst, b, len);
+	memcpy(dst + len, f->esc, esc_bytes);
+}
+
 static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t offset, uint64_t frame)
 {
 	uint8_t id = b[1];
@@ -260,9 +279,16 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 	const uint8_t *p = b + 2;
 	struct sdec_frame f = { b, len, offset, frame, d->fr.esc_pos, d->fr.esc_n, 0, 0, 0 };
 
-	if (id == SONDE_REC_TIME_SYNC && dlen == 8 && !d->rejected) {
+	if (id == SONDE_REC_TIME_SYNC && !d->rejected) {
+		if (dlen != SONDE_SYNC_BYTES) {
+			/* Malformed (reported when processed): the time it carried
+			 * is lost, and with it the 65536-tick guarantee across it. */
+			hold_or_process(d, &f, 0);
+			mark_loss(d);
+			return;
+		}
 		if (shold_count(&d->hold))
-			release_synced(d, sargs_le(p, 8));
+			release_synced(d, sargs_le(p, 8), (uint32_t)sargs_le(p + 8, 4), d->brk);
 		srec_process(d, &f);
 		d->t_known = 1;
 		d->brk = 0;
@@ -276,25 +302,7 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 		srec_process(d, &f);
 		return;
 	}
-	int timed = !d->rejected && srec_timed(id, dlen, d->addr_size);
-	if (!shold_count(&d->hold) && (d->t_known || !timed)) {
-		srec_process(d, &f);
-		return;
-	}
-	size_t esc_bytes = d->fr.esc_n * sizeof(uint16_t);
-	struct shold_item *it = hold_push(d, len + esc_bytes);
-	if (!it)
-		return;
-	it->type = SHOLD_FRAME;
-	it->timed = (uint8_t)timed;
-	it->c = timed ? (uint16_t)(p[0] | p[1] << 8) : 0;
-	it->offset = offset;
-	it->frame = frame;
-	it->len = (uint32_t)len;
-	it->nesc = (uint32_t)d->fr.esc_n;
-	uint8_t *dst = shold_data(&d->hold, it);
-	memcpy(dst, b, len);
-	memcpy(dst + len, d->fr.esc_pos, esc_bytes);
+	hold_or_process(d, &f, !d->rejected && srec_timed(id, dlen, d->addr_size));
 }
 
 static const char *status_text(enum hdlc_status st)

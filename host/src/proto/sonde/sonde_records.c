@@ -18,7 +18,7 @@
 static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
-	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, 8, 8 },
+	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
 	[SONDE_REC_DROPS]        = { "DROPS",        1, 10, 10 },
 	[SONDE_REC_DICT]         = { "DICT",         0, 6, SREC_VAR },
 	[SONDE_REC_ISR_ENTER]    = { "ISR_ENTER",    1, 3, 3 },
@@ -38,6 +38,15 @@ static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
 	[SONDE_REC_LOG]          = { "LOG",          1, 5, SREC_VAR },
 };
 
+/* The command channel's replies (protocol §9.2).  They are timed records
+ * like any other: the target's TIME_SYNC rules, and since_prev, count them,
+ * so the time chain needs them even where nobody shows them. */
+static const struct srec_layout replies[] = {
+	[SONDE_REC_CMD_STATUS - SONDE_REC_CMD_STATUS]   = { "CMD_STATUS",   1, 5, 5 },
+	[SONDE_REC_PEEK_DATA - SONDE_REC_CMD_STATUS]    = { "PEEK_DATA",    1, SREC_PEEK, SREC_PEEK },
+	[SONDE_REC_TARGET_STATS - SONDE_REC_CMD_STATUS] = { "TARGET_STATS", 1, 18, 18 },
+};
+
 static const struct srec_layout user_layout = { "USER", 1, 2, SREC_VAR };
 
 const struct srec_layout *srec_layout(uint8_t id)
@@ -46,6 +55,8 @@ const struct srec_layout *srec_layout(uint8_t id)
 		return &user_layout;
 	if (id <= SONDE_REC_LOG)
 		return &layouts[id];
+	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS)
+		return &replies[id - SONDE_REC_CMD_STATUS];
 	return NULL;
 }
 
@@ -55,9 +66,12 @@ int srec_len_ok(uint8_t id, size_t dlen, unsigned addr_size, size_t *lo, size_t 
 	if (!l)
 		return 0;
 	size_t mn = l->min, mx = l->max;
-	if (mn == SREC_ADDR)
+	if (mn == SREC_ADDR) {
 		mn = mx = 2 + (size_t)addr_size;
-	else if (mx == SREC_VAR)
+	} else if (mn == SREC_PEEK) { /* ts, addr, n, 1..64 bytes */
+		mn = 2 + (size_t)addr_size + 1 + 1;
+		mx = mn - 1 + 64;
+	} else if (mx == SREC_VAR)
 		mx = SIZE_MAX;
 	*lo = mn;
 	*hi = mx;
@@ -119,10 +133,6 @@ static void take_time(struct sdec *d, const struct sdec_frame *f, uint16_t c)
 	} else { /* cannot happen when the hold logic did its job; stay safe */
 		d->T = c;
 		d->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
-	}
-	if (d->tflags == SONDE_TS_VALID) {
-		d->anchor = d->T;
-		d->anchor_valid = 1;
 	}
 }
 
@@ -287,6 +297,24 @@ static void drops(struct sdec *d, const struct sdec_frame *f)
 	emit(d, &ev);
 }
 
+/* TIME_SYNC: the time, and since_prev (protocol §4) as an argument, or
+ * "unknown". */
+static void time_sync(struct sdec *d, const struct sdec_frame *f)
+{
+	const uint8_t *p = f->b + 2;
+	uint32_t since = le32(p + 8);
+	struct sonde_event ev;
+	d->T = sargs_le(p, 8);
+	d->tflags = SONDE_TS_VALID;
+	d->t_known = 1;
+	ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, "TIME_SYNC");
+	if (since == SONDE_SYNC_SINCE_UNKNOWN)
+		add_str_arg(d, &ev, "since_prev", "unknown");
+	else
+		add_arg(d, &ev, "since_prev", SONDE_A_U32, since);
+	emit(d, &ev);
+}
+
 static void dict(struct sdec *d, const struct sdec_frame *f)
 {
 	const uint8_t *p = f->b + 2;
@@ -366,6 +394,50 @@ static void counter(struct sdec *d, const struct sdec_frame *f, struct sonde_eve
 	ev->value = (int64_t)(v << shift) >> shift;
 }
 
+static const char *cmd_status_name(unsigned st)
+{
+	static const char *const names[] = { "OK", "BAD_CHECKSUM", "BAD_LENGTH", "UNKNOWN_CMD",
+					     "OUT_OF_REGION", "NOT_SUPPORTED", "TOO_LONG", "BAD_STATE" };
+	if (st < sizeof(names) / sizeof(names[0]))
+		return names[st];
+	return st >= SONDE_ST_APP_FIRST ? "APP" : "?";
+}
+
+/* CMD_STATUS, PEEK_DATA, TARGET_STATS (protocol §9.2): records named after
+ * the reply, their fields as arguments. */
+static void reply(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+{
+	const uint8_t *p = f->b + 2;
+	size_t dlen = f->len - 3, a = d->addr_size;
+	switch (f->b[1]) {
+	case SONDE_REC_CMD_STATUS:
+		add_arg(d, ev, "seq", SONDE_A_U8, p[2]);
+		add_arg(d, ev, "cmd", SONDE_A_U8, p[3]);
+		add_arg(d, ev, "status", SONDE_A_U8, p[4]);
+		ev->text = cmd_status_name(p[4]);
+		break;
+	case SONDE_REC_PEEK_DATA: {
+		add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(p + 2, a));
+		add_arg(d, ev, "n", SONDE_A_U8, p[2 + a]);
+		struct sonde_arg *m = add_arg(d, ev, "data", SONDE_A_MEM, 0);
+		m->v.mem.p = p + 3 + a;
+		m->v.mem.n = dlen - 3 - a;
+		if (p[2 + a] != dlen - 3 - a) {
+			ev->flags |= SONDE_EVF_MALFORMED;
+			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 2 + a, 1, "PEEK_DATA: n is %u, %zu bytes follow",
+				     p[2 + a], dlen - 3 - a);
+		}
+		break;
+	}
+	default:
+		add_arg(d, ev, "records", SONDE_A_U32, le32(p + 2));
+		add_arg(d, ev, "overwritten", SONDE_A_U32, le32(p + 6));
+		add_arg(d, ev, "refused", SONDE_A_U32, le32(p + 10));
+		add_arg(d, ev, "bytes", SONDE_A_U32, le32(p + 14));
+		break;
+	}
+}
+
 static const char *reason_name(unsigned r)
 {
 	static const char *const names[] = { "preempted", "blocked", "suspended", "deleted" };
@@ -418,13 +490,7 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		target_info(d, f);
 		return;
 	case SONDE_REC_TIME_SYNC:
-		d->T = sargs_le(p, 8);
-		d->tflags = SONDE_TS_VALID;
-		d->t_known = 1;
-		d->anchor = d->T;
-		d->anchor_valid = 1;
-		ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, l->name);
-		emit(d, &ev);
+		time_sync(d, f);
 		return;
 	case SONDE_REC_DROPS:
 		drops(d, f);
@@ -452,6 +518,12 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
 		[SONDE_REC_LOG] = SONDE_EV_LOG,
 	};
+	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS) {
+		ev_init(d, &ev, f, SONDE_EV_RECORD, l->name);
+		reply(d, f, &ev);
+		emit(d, &ev);
+		return;
+	}
 	if (id >= SONDE_REC_USER_FIRST) {
 		ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
 		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
