@@ -4,7 +4,8 @@
  * build generates the table of them (host/CMakeLists.txt), so a new one is
  * one new file;
  * option parsing (cli_args.c) and the decode-a-file plumbing shared by the
- * decoding subcommands (cli_run.c) live here too.
+ * decoding subcommands (cli_run.c, and cli_merge.c for several inputs)
+ * live here too.
  */
 #ifndef SONDE_CLI_H
 #define SONDE_CLI_H
@@ -48,7 +49,7 @@ void cli_print_opts(FILE *out, const struct cli_opt *opts);
 void cli_print_protocols(FILE *out);
 void cli_print_formats(FILE *out);
 void cli_print_exit_codes(FILE *out);
-/* The paragraph on several inputs (cli_run.c). */
+/* The paragraph on several inputs (cli_merge.c). */
 void cli_print_inputs(FILE *out);
 
 /* ---- decoding a file (cli_run.c) --------------------------------------- */
@@ -112,5 +113,21 @@ int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx);
 /* The same with just setup and report (may be NULL). */
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
 	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx);
+
+/* ---- between cli_run.c and cli_merge.c --------------------------------- */
+
+/* The '@' that starts the SPEC of a "FILE@SPEC" operand, or NULL if it has
+ * none (cli_merge.c). */
+const char *cli_spec_at(const char *arg);
+/* Decode c->inputs[0..n) merged into one stream, as cli_run_hooks does
+ * (cli_merge.c). */
+int cli_run_merged(struct cli_common *c, size_t n, const struct cli_hooks *h, void *ctx);
+/* Open the output named in c (stdout or a new file; NULL after a message),
+ * and flush and close it: returns rc, or SONDE_EXIT_IO after a write error,
+ * said unless reported (cli_run.c). */
+FILE *cli_open_output(struct cli_common *c, const char **name);
+int cli_close_output(struct cli_common *c, FILE *out, const char *name, int reported, int rc);
+/* Warn that the common option c->kv[i] was not looked up (cli_run.c). */
+void cli_warn_unused(struct cli_common *c, size_t i);
 
 #endif /* SONDE_CLI_H */

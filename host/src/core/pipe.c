@@ -50,9 +50,8 @@ int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l
 	return 0;
 }
 
-static void pipe_event(void *ctx, const struct sonde_event *ev)
+void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev)
 {
-	struct sonde_pipe *p = ctx;
 	for (size_t i = 0; i < p->nsinks; i++)
 		p->sinks[i].ops->event(p->sinks[i].sink, ev, &p->session);
 	for (size_t i = 0; i < p->nlisteners; i++)
@@ -66,9 +65,8 @@ void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *
 		d->frame, sonde_diag_name(d->code), d->msg ? d->msg : "");
 }
 
-static void pipe_diag(void *ctx, const struct sonde_diag *d)
+void sonde_pipe_emit_diag(struct sonde_pipe *p, const struct sonde_diag *d)
 {
-	struct sonde_pipe *p = ctx;
 	p->ndiags++;
 	if ((unsigned)d->code < SONDE_D_COUNT)
 		p->diags[d->code]++;
@@ -82,6 +80,17 @@ static void pipe_diag(void *ctx, const struct sonde_diag *d)
 	for (size_t i = 0; i < p->nlisteners; i++)
 		if (p->listeners[i].diag)
 			p->listeners[i].diag(p->listeners[i].ctx, d, &p->session);
+}
+
+/* The decoder's output (struct sonde_out) lands here. */
+static void pipe_event(void *ctx, const struct sonde_event *ev)
+{
+	sonde_pipe_emit_event(ctx, ev);
+}
+
+static void pipe_diag(void *ctx, const struct sonde_diag *d)
+{
+	sonde_pipe_emit_diag(ctx, d);
 }
 
 /* Append to a bounded message buffer. */
@@ -202,23 +211,29 @@ int sonde_pipe_flush(struct sonde_pipe *p)
 	return rc;
 }
 
+int sonde_pipe_finish_sinks(struct sonde_pipe *p)
+{
+	int write_error = 0;
+	errno = 0;
+	for (size_t i = 0; i < p->nsinks; i++)
+		if (p->sinks[i].ops->finish && p->sinks[i].ops->finish(p->sinks[i].sink, &p->session) != 0)
+			write_error = 1;
+	if (!write_error)
+		return 0;
+	p->write_error = 1;
+	fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
+		errno ? strerror(errno) : "write failed");
+	p->io_error = 1;
+	return -1;
+}
+
 int sonde_pipe_end(struct sonde_pipe *p)
 {
 	p->dec->finish(p->dec_state);
 	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
 		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", p->input_name,
 			p->ndiags - p->max_diags);
-	int write_error = 0;
-	errno = 0;
-	for (size_t i = 0; i < p->nsinks; i++)
-		if (p->sinks[i].ops->finish && p->sinks[i].ops->finish(p->sinks[i].sink, &p->session) != 0)
-			write_error = 1;
-	if (write_error) {
-		p->write_error = 1;
-		fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
-			errno ? strerror(errno) : "write failed");
-		p->io_error = 1;
-	}
+	sonde_pipe_finish_sinks(p);
 	if (p->io_error)
 		return SONDE_EXIT_IO;
 	return p->ndiags ? SONDE_EXIT_STREAM : SONDE_EXIT_OK;

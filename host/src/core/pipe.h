@@ -101,6 +101,18 @@ void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n);
 int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 
+/* What the decoder's output does, for drivers that produce the stream
+ * themselves (the merge of several inputs, cli/cli_merge.c):
+ * sonde_pipe_emit_event hands an event to the sinks, then the listeners;
+ * sonde_pipe_emit_diag counts a diagnostic, prints it (diag_out,
+ * max_diags) and hands it to the sinks, then the listeners.
+ * sonde_pipe_finish_sinks finishes (flushes) the sinks as sonde_pipe_end
+ * does; after a write error it prints "sonde: OUTPUT: write error: ...",
+ * sets write_error and io_error and returns -1; else 0. */
+void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev);
+void sonde_pipe_emit_diag(struct sonde_pipe *p, const struct sonde_diag *d);
+int sonde_pipe_finish_sinks(struct sonde_pipe *p);
+
 /* Print a diagnostic line as the pipeline does ("NAME: offset N, frame F:
  * code: message"). */
 void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *d);
