@@ -19,7 +19,7 @@ s3=$(file_size "$WORK/cap3.bin")
 [ "$s2" -lt "$s1" ] || fail "setup: the second capture must be shorter than the first"
 
 : >"$WORK/trace.bin"
-bg timeout 60 "$SONDE" live "file:$WORK/trace.bin" --follow --proto sonde -w "$WORK/raw.bin" \
+bg timeout -k 5 60 "$SONDE" live "file:$WORK/trace.bin" --follow --proto sonde -w "$WORK/raw.bin" \
 	--output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
 # the logger appends in 1000-byte pieces

@@ -27,7 +27,7 @@ EX=$SRC/examples/qemu-mps2
 qemu() { # ELF PORT [QEMU options...]
 	local elf=$1 port=$2
 	shift 2
-	bg timeout 60 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+	bg timeout -k 5 60 qemu-system-arm -M mps2-an385 -nographic -monitor none \
 		-semihosting-config enable=on,target=native "$@" \
 		-serial "tcp:127.0.0.1:$port,server=on" -kernel "$elf" </dev/null >"$WORK/qemu-$port.log" 2>&1
 	QEMU=$!
@@ -42,7 +42,7 @@ make -s -C "$EX" BUILD="$WORK/fw2" RUN_MS=2000 "$WORK/fw2/fw.elf" >"$WORK/make2.
 port=$(free_port)
 qemu "$WORK/fw2/fw.elf" "$port" -icount shift=0,sleep=off
 rc=0
-timeout 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw1.bin" --format jsonl \
+timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw1.bin" --format jsonl \
 	--output "$WORK/live1.jsonl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/live1.err"; fail "counts: sonde live exit status $rc"; }
 wait "$QEMU" || fail "counts: QEMU exit status $? (firmware fault?)"
@@ -81,7 +81,7 @@ status=$(arm-none-eabi-nm "$WORK/fw6/fw.elf" | awk '$3 == "fw_status" { print "0
 [ -n "$status" ] || fail "no fw_status symbol"
 port=$(free_port)
 qemu "$WORK/fw6/fw.elf" "$port"
-bg timeout 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/live2.txt" \
+bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/live2.txt" \
 	--control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live2.err"
 live=$!
 wait_for 20 test -S "$WORK/ctl" || fail "no control socket"

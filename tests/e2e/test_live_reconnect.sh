@@ -16,7 +16,7 @@ port=$(free_port)
 bg python3 "$FT" --listen "$WORK/p1" --port "$port" --synth 0 --chunk 200 --delay 0.001 --log "$WORK/sent1.bin"
 srv1=$!
 wait_for 10 test -s "$WORK/p1" || fail "server 1 did not start"
-bg timeout 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
 	--reconnect-timeout 2 </dev/null 2>"$WORK/err.txt"
 live=$!
 wait_for 20 size_at_least "$WORK/raw.bin" 20000 || fail "no data from server 1"

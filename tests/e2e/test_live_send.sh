@@ -54,7 +54,7 @@ expect() { # STATUS ARGS... -- checks the exit status, output in $WORK/out
 # ---- through a live session ------------------------------------------------
 bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 512 --delay 0.003 --log "$WORK/sent.bin"
 wait_for 10 test -s "$WORK/port" || fail "target did not start"
-bg timeout 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw.bin" -q \
+bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw.bin" -q \
 	--output /dev/null --control "$WORK/ctl" </dev/null 2>"$WORK/live.err"
 live=$!
 wait_for 10 test -S "$WORK/ctl" || fail "no control socket"

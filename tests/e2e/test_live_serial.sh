@@ -32,7 +32,7 @@ size=$(file_size "$WORK/cap.bin")
 
 # 1. a capture through the pty pair
 pty_pair
-bg timeout 60 "$SONDE" live "serial:$WORK/ttyA:1234567:8N1" --proto sonde -w "$WORK/raw.bin" \
+bg timeout -k 5 60 "$SONDE" live "serial:$WORK/ttyA:1234567:8N1" --proto sonde -w "$WORK/raw.bin" \
 	--output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
 python3 - "$WORK/ttyA" <<'PY' || true
@@ -57,7 +57,7 @@ kill "$SOCAT"; wait "$SOCAT" 2>/dev/null || true
 
 # 2. commands on the serial link, and the device going away and back
 pty_pair
-bg timeout 60 "$SONDE" live "serial:$WORK/ttyA:1234567" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/out2.txt" \
+bg timeout -k 5 60 "$SONDE" live "serial:$WORK/ttyA:1234567" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/out2.txt" \
 	--control "$WORK/ctl" --reconnect-timeout 20 </dev/null 2>"$WORK/err2.txt"
 live=$!
 wait_for 10 test -S "$WORK/ctl" || fail "no control socket"

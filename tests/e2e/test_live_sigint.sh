@@ -16,7 +16,7 @@ run() { # SIGNAL NAME
 	bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 4096 --delay 0.0005 --log "$WORK/sent-$name.bin"
 	local srv=$!
 	wait_for 10 test -s "$WORK/port" || fail "$name: server did not start"
-	bg timeout 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw-$name.bin" \
+	bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw-$name.bin" \
 		--format jsonl --output "$WORK/out-$name.jsonl" </dev/null 2>"$WORK/err-$name.txt"
 	local live=$!
 	wait_for 20 size_at_least "$WORK/raw-$name.bin" 200000 || fail "$name: no data"

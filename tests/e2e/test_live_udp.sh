@@ -17,7 +17,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(('127.0.0.1', $1))" 2>/dev/null; }
 
 port=$(free_port)
-bg timeout 60 "$SONDE" live "udp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+bg timeout -k 5 60 "$SONDE" live "udp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
 	</dev/null 2>"$WORK/err.txt"
 live=$!
 wait_for 10 udp_bound "$port" || fail "sonde live does not listen on udp port $port"

@@ -114,7 +114,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	exec 3<>"$PTY"
 	# GET_METADATA as the document shows it
 	printf '\x55\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x5a' >&3
-	timeout 5 dd bs=1 count=36 of="$W/meta" <&3 2>/dev/null || mp_fail "no METADATA from the simulator"
+	timeout -k 5 5 dd bs=1 count=36 of="$W/meta" <&3 2>/dev/null || mp_fail "no METADATA from the simulator"
 	# header, METADATA, 28 bytes; 168 MHz, 1 MHz, the build id, "v2.3.4"; CRC; end
 	want="aa 55 03 1c 00 00 7a 03 0a 40 42 0f 00 78 56 34 12 76 32 2e 33 2e 34 00 00 00 00 00 00 00 00 00 00"
 	[[ $(mp_hex "$W/meta" 0 33) == "$want" ]] || mp_fail "METADATA bytes: $(mp_hex "$W/meta" 0 36)"
@@ -122,7 +122,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	[[ $(mp_hex "$W/meta" 35 1) == 0a ]] || mp_fail "METADATA end marker"
 	# a command with a wrong checksum: NACK
 	printf '\x55\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >&3
-	timeout 5 dd bs=1 count=8 of="$W/nack" <&3 2>/dev/null || mp_fail "no NACK from the simulator"
+	timeout -k 5 5 dd bs=1 count=8 of="$W/nack" <&3 2>/dev/null || mp_fail "no NACK from the simulator"
 	[[ $(mp_hex "$W/nack" 0 5) == "aa 55 02 00 00" && $(mp_le16 "$W/nack" 5) == $(mp_crc16 "$W/nack" 0 5) ]] \
 		|| mp_fail "NACK bytes: $(mp_hex "$W/nack" 0 8)"
 	exec 3>&-
