@@ -165,7 +165,7 @@ int sonde_link_poll_ms(const struct sonde_link *l)
 		return -1;
 	if (l->spec.kind == SONDE_LINK_FILE && l->spec.follow)
 		return 100;
-	if (l->spec.kind == SONDE_LINK_SERIAL)
+	if (l->spec.kind == SONDE_LINK_SERIAL && l->no_poll)
 		return 10;
 	return -1;
 }

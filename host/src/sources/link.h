@@ -65,7 +65,8 @@ typedef void (*sonde_link_log_fn)(void *ctx, const char *msg);
 struct sonde_link {
 	struct sonde_link_spec spec;
 	char name[SONDE_LINK_NAME_MAX]; /* for messages: "tcp://127.0.0.1:4000" */
-	int fd;                 /* data descriptor, -1 while down (serial: 0 while up, see link_tty.c) */
+	int fd;                 /* data descriptor, -1 while down */
+	int no_poll;            /* up, but fd cannot be waited on: read every few ms (link_tty.c) */
 	int listen_fd;          /* tcp-listen: the listening socket */
 	int ended;              /* stdin or a file (without --follow) reached its end */
 	uint64_t offset;        /* file: bytes read from the current file */

@@ -1,8 +1,8 @@
 /*
  * link_tty.c -- serial devices (and pseudo-terminals) as live links,
- * through link_serial.h.  link_serial does not expose its descriptor, so a
- * serial link has no descriptor to poll: the live loop reads it without
- * waiting every 10 ms (sonde_link_poll_ms).  A read or write
+ * through link_serial.h.  The live loop waits on the port's descriptor
+ * (link_serial_fd); should a platform give none, it reads the port every
+ * 10 ms instead (sonde_link_poll_ms).  A read or write
  * error (device unplugged, the other end of a pty closed) takes the link
  * down; connecting opens the device again.
  */
@@ -41,7 +41,10 @@ int link_tty_connect(struct sonde_link *l)
 	if (!s)
 		return link_fail(l, "%s", err);
 	l->serial = s;
-	l->fd = 0; /* "up"; there is no descriptor to poll (see the top) */
+	l->fd = link_serial_fd(s);
+	l->no_poll = l->fd < 0;
+	if (l->no_poll)
+		l->fd = 0; /* "up", read by timer (see the top) */
 	return 0;
 }
 
@@ -70,4 +73,5 @@ void link_tty_drop(struct sonde_link *l)
 		link_serial_close(l->serial);
 	l->serial = NULL;
 	l->fd = -1;
+	l->no_poll = 0;
 }
