@@ -18,45 +18,11 @@
 #include <unistd.h>
 
 #include "pipeline.h"
+#include "sink_run.h"
 #include "sonde_proto.h"
 
 extern const struct sonde_sink_ops sonde_sink_chrome;
 
-struct run {
-	char path[64];
-	FILE *f;
-	void *sink;
-	struct sonde_session ss;
-};
-
-static void run_open(struct run *r, const char *const *opts, uint64_t freq)
-{
-	int fd;
-
-	memset(r, 0, sizeof(*r));
-	strcpy(r->path, "/tmp/sonde_test_cj_XXXXXX");
-	fd = mkstemp(r->path);
-	assert_true(fd >= 0);
-	r->f = fdopen(fd, "w+b");
-	assert_non_null(r->f);
-	r->ss.ts_freq = freq;
-	r->sink = sonde_sink_chrome.create(r->f, opts);
-	assert_non_null(r->sink);
-}
-
-static void put(struct run *r, struct sonde_event e)
-{
-	sonde_sink_chrome.event(r->sink, &e, &r->ss);
-}
-
-static int run_close(struct run *r)
-{
-	int rc = sonde_sink_chrome.finish(r->sink, &r->ss);
-
-	sonde_sink_chrome.destroy(r->sink);
-	fclose(r->f);
-	return rc;
-}
 
 static char *slurp(const char *path)
 {
@@ -76,19 +42,6 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static struct sonde_event E(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
-{
-	struct sonde_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = k;
-	e.ts = ts;
-	e.ts_flags = SONDE_TS_VALID;
-	e.obj = obj;
-	e.obj_name = name;
-	return e;
-}
-
 static void expect_text(const char *got, const char *want)
 {
 	if (strcmp(got, want) != 0) {
@@ -101,7 +54,7 @@ static void expect_text(const char *got, const char *want)
  * microsecond times with three decimals, escapes. */
 static void test_exact(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct sonde_event e;
 	struct sonde_arg args[] = {
 		{ .type = SONDE_A_F32, .name = "nan", .v.f = NAN },
@@ -112,28 +65,28 @@ static void test_exact(void **state)
 	char *text;
 
 	(void)state;
-	run_open(&r, NULL, 32768);
-	put(&r, E(SONDE_EV_TASK_IN, 1, 1, "t\"1\""));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 5, "f"));
-	e = E(SONDE_EV_ISR_ENTER, 3, 9, "irq\n");
+	sink_run_open(&r, &sonde_sink_chrome, NULL, 32768);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 1, 1, "t\"1\""));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 2, 5, "f"));
+	e = sink_ev(SONDE_EV_ISR_ENTER, 3, 9, "irq\n");
 	e.value = 1;
-	put(&r, e);
-	e = E(SONDE_EV_LOG, 4, 0, NULL);
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_LOG, 4, 0, NULL);
 	e.level = SONDE_LVL_ERROR;
 	e.text = "bad \xff\x01 \\ end";
 	e.nargs = 4;
 	e.args = args;
-	put(&r, e);
-	e = E(SONDE_EV_ISR_EXIT, 5, 9, NULL);
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_ISR_EXIT, 5, 9, NULL);
 	e.value = 1;
-	put(&r, e);
-	e = E(SONDE_EV_TASK_OUT, 6, 1, NULL);
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_TASK_OUT, 6, 1, NULL);
 	e.obj2 = SONDE_TASK_SUSPENDED;
-	put(&r, e);
-	e = E(SONDE_EV_COUNTER, 7, 2, "t\xC3\xA4mp");
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_COUNTER, 7, 2, "t\xC3\xA4mp");
 	e.value = -40;
-	put(&r, e);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
 	text = slurp(r.path);
 	expect_text(text,
 		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
@@ -163,13 +116,13 @@ static void test_exact(void **state)
 static void test_ticks_and_name(void **state)
 {
 	static const char *const opts[] = { "chrome.name=my \"board\"", NULL };
-	struct run r;
+	struct sink_run r;
 	char *text;
 
 	(void)state;
-	run_open(&r, opts, 0);
-	put(&r, E(SONDE_EV_MARK, 1500, 3, NULL));
-	assert_int_equal(run_close(&r), 0);
+	sink_run_open(&r, &sonde_sink_chrome, opts, 0);
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK, 1500, 3, NULL));
+	assert_int_equal(sink_run_close(&r), 0);
 	text = slurp(r.path);
 	expect_text(text,
 		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
@@ -188,12 +141,12 @@ static void test_ticks_and_name(void **state)
 /* An empty run is still a valid document. */
 static void test_empty(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	char *text;
 
 	(void)state;
-	run_open(&r, NULL, 1000);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_open(&r, &sonde_sink_chrome, NULL, 1000);
+	assert_int_equal(sink_run_close(&r), 0);
 	text = slurp(r.path);
 	expect_text(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n\n],\"otherData\":"
 		    "{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":\"target time in ns\"}}\n");
@@ -221,7 +174,7 @@ static const char py_check[] =
 
 static void test_python_json(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct sonde_event e;
 	uint32_t x = 12345;
 	char names[8][16], cmd[512], out[256];
@@ -237,7 +190,7 @@ static void test_python_json(void **state)
 		fail_msg("python3 is needed to check the JSON");
 	for (int i = 0; i < 8; i++)
 		snprintf(names[i], sizeof(names[i]), i & 1 ? "n%d\"\x01" : "n%d\xff", i);
-	run_open(&r, NULL, 48000000);
+	sink_run_open(&r, &sonde_sink_chrome, NULL, 48000000);
 	for (uint64_t t = 0; t < 20000; t++) {
 		static const enum sonde_ev_kind kinds[] = {
 			SONDE_EV_TASK_IN, SONDE_EV_TASK_OUT, SONDE_EV_IDLE, SONDE_EV_ISR_ENTER,
@@ -246,7 +199,7 @@ static void test_python_json(void **state)
 			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS,
 		};
 		x = x * 1103515245u + 12345u;
-		e = E(kinds[(x >> 8) % 16], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
+		e = sink_ev(kinds[(x >> 8) % 16], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
 		e.obj2 = (x >> 24) % 4;
 		e.value = (x >> 4) % 3;
 		e.core = (x >> 28) % 2;
@@ -254,9 +207,9 @@ static void test_python_json(void **state)
 		e.rec_name = hostile;
 		e.nargs = 2;
 		e.args = args;
-		put(&r, e);
+		sink_run_put(&r, e);
 	}
-	assert_int_equal(run_close(&r), 0);
+	assert_int_equal(sink_run_close(&r), 0);
 	snprintf(cmd, sizeof(cmd), "python3 -c \"$SONDE_PY\" %s", r.path);
 	setenv("SONDE_PY", py_check, 1);
 	p = popen(cmd, "r");
@@ -278,7 +231,7 @@ static void test_write_error(void **state)
 	FILE *f = fopen("/dev/full", "wb");
 	void *s;
 	struct sonde_session ss = { .ts_freq = 1000 };
-	struct sonde_event e = E(SONDE_EV_MARK, 1, 1, "m");
+	struct sonde_event e = sink_ev(SONDE_EV_MARK, 1, 1, "m");
 
 	(void)state;
 	if (!f)

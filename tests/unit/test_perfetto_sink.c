@@ -21,68 +21,19 @@
 
 #include "perfetto_trace.pb-c.h"
 #include "pipeline.h"
+#include "sink_run.h"
 #include "sinks/perfetto_writer.h"
 #include "sinks/trackmap.h"
 #include "sonde_proto.h"
 
 extern const struct sonde_sink_ops sonde_sink_perfetto;
 
-/* ---- running the sink --------------------------------------------------- */
-
-struct run {
-	char path[64];
-	FILE *f;
-	void *sink;
-	struct sonde_session ss;
-};
-
-static void run_open(struct run *r, const char *const *opts, uint64_t freq)
-{
-	int fd;
-
-	memset(r, 0, sizeof(*r));
-	strcpy(r->path, "/tmp/sonde_test_pf_XXXXXX");
-	fd = mkstemp(r->path);
-	assert_true(fd >= 0);
-	r->f = fdopen(fd, "w+b");
-	assert_non_null(r->f);
-	r->ss.proto = "sonde";
-	r->ss.ts_freq = freq;
-	r->sink = sonde_sink_perfetto.create(r->f, opts);
-	assert_non_null(r->sink);
-}
-
-static void put(struct run *r, struct sonde_event e)
-{
-	sonde_sink_perfetto.event(r->sink, &e, &r->ss);
-}
-
-static int run_close(struct run *r)
-{
-	int rc = sonde_sink_perfetto.finish(r->sink, &r->ss);
-
-	sonde_sink_perfetto.destroy(r->sink);
-	fclose(r->f);
-	return rc;
-}
-
-static struct sonde_event E(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
-{
-	struct sonde_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = k;
-	e.ts = ts;
-	e.ts_flags = SONDE_TS_VALID;
-	e.obj = obj;
-	e.obj_name = name;
-	return e;
-}
+/* ---- running the sink (tests/unit/support/sink_run.h) -------------------- */
 
 static struct sonde_event E2(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name,
 			     uint64_t obj2, int64_t value)
 {
-	struct sonde_event e = E(k, ts, obj, name);
+	struct sonde_event e = sink_ev(k, ts, obj, name);
 
 	e.obj2 = obj2;
 	e.value = value;
@@ -386,39 +337,39 @@ static void protoc_decode(const char *path, char *out, size_t cap)
 /* Tasks, a preempted function, an ISR, log, idle, counters, queue, markers. */
 static void test_mapping(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 	struct sonde_arg arg = { .type = SONDE_A_U32, .name = "n", .v.u = 5 };
 
 	(void)state;
-	run_open(&r, NULL, 1000000); /* 1 MHz: 1 tick = 1000 ns */
-	put(&r, E2(SONDE_EV_TASK_CREATE, 10, 1, "blinky", 3, 0));
-	put(&r, E(SONDE_EV_TASK_IN, 20, 1, "blinky"));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 25, 7, "compute"));
-	put(&r, E2(SONDE_EV_ISR_ENTER, 30, 2, "SysTick", 0, 1));
-	put(&r, E2(SONDE_EV_ISR_EXIT, 35, 2, NULL, 0, 1));
-	put(&r, E2(SONDE_EV_TASK_OUT, 40, 1, "blinky", SONDE_TASK_PREEMPTED, 0));
-	put(&r, E(SONDE_EV_TASK_IN, 40, 2, "worker"));
-	e = E(SONDE_EV_LOG, 45, 0, NULL);
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000); /* 1 MHz: 1 tick = 1000 ns */
+	sink_run_put(&r, E2(SONDE_EV_TASK_CREATE, 10, 1, "blinky", 3, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 20, 1, "blinky"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 25, 7, "compute"));
+	sink_run_put(&r, E2(SONDE_EV_ISR_ENTER, 30, 2, "SysTick", 0, 1));
+	sink_run_put(&r, E2(SONDE_EV_ISR_EXIT, 35, 2, NULL, 0, 1));
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 40, 1, "blinky", SONDE_TASK_PREEMPTED, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 40, 2, "worker"));
+	e = sink_ev(SONDE_EV_LOG, 45, 0, NULL);
 	e.level = SONDE_LVL_INFO;
 	e.text = "hello 5";
 	e.nargs = 1;
 	e.args = &arg;
-	put(&r, e);
-	put(&r, E2(SONDE_EV_TASK_OUT, 50, 2, "worker", SONDE_TASK_BLOCKED, 0));
-	put(&r, E(SONDE_EV_TASK_IN, 60, 1, "blinky"));
-	put(&r, E(SONDE_EV_FUNC_EXIT, 65, 0, NULL));
-	put(&r, E(SONDE_EV_IDLE, 70, 0, NULL));
-	put(&r, E2(SONDE_EV_COUNTER, 71, 9, "adc", 0, -5));
-	put(&r, E2(SONDE_EV_QUEUE, 72, 4, "rxq", 0, 3));
-	put(&r, E(SONDE_EV_MARK_BEGIN, 73, 3, "frame"));
-	put(&r, E(SONDE_EV_MARK_BEGIN, 74, 3, "frame"));
-	put(&r, E(SONDE_EV_MARK_END, 75, 3, "frame"));
-	put(&r, E(SONDE_EV_MARK_END, 76, 3, "frame"));
-	put(&r, E(SONDE_EV_MARK, 77, 3, "frame"));
-	put(&r, E2(SONDE_EV_TASK_OUT, 80, 2, "worker", SONDE_TASK_DELETED, 0));
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 50, 2, "worker", SONDE_TASK_BLOCKED, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 60, 1, "blinky"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 65, 0, NULL));
+	sink_run_put(&r, sink_ev(SONDE_EV_IDLE, 70, 0, NULL));
+	sink_run_put(&r, E2(SONDE_EV_COUNTER, 71, 9, "adc", 0, -5));
+	sink_run_put(&r, E2(SONDE_EV_QUEUE, 72, 4, "rxq", 0, 3));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK_BEGIN, 73, 3, "frame"));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK_BEGIN, 74, 3, "frame"));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK_END, 75, 3, "frame"));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK_END, 76, 3, "frame"));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK, 77, 3, "frame"));
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 80, 2, "worker", SONDE_TASK_DELETED, 0));
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -486,19 +437,19 @@ static void test_mapping(void **state)
 /* protoc, an independent parser, reads the same file. */
 static void test_protoc(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	char *text = malloc(1 << 20);
 	size_t packets = 0;
 
 	(void)state;
 	assert_non_null(text);
-	run_open(&r, NULL, 1000);
-	put(&r, E(SONDE_EV_TASK_IN, 1, 1, "main task"));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 7, "f"));
-	put(&r, E(SONDE_EV_FUNC_EXIT, 3, 0, NULL));
-	put(&r, E2(SONDE_EV_COUNTER, 4, 9, "temp", 0, -1));
-	assert_int_equal(run_close(&r), 0);
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 1, 1, "main task"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 2, 7, "f"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 3, 0, NULL));
+	sink_run_put(&r, E2(SONDE_EV_COUNTER, 4, 9, "temp", 0, -1));
+	assert_int_equal(sink_run_close(&r), 0);
 	protoc_decode(r.path, text, 1 << 20);
 	for (const char *p = text; (p = strstr(p, "\npacket {")) != NULL; p++)
 		packets++;
@@ -520,19 +471,19 @@ static void test_protoc(void **state)
 static void test_interning(void **state)
 {
 	static const char *const no_intern[] = { "perfetto.intern=0", "perfetto.sched=off", NULL };
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 
 	(void)state;
 	for (int pass = 0; pass < 2; pass++) {
-		run_open(&r, pass ? no_intern : NULL, 0);
+		sink_run_open(&r, &sonde_sink_perfetto, pass ? no_intern : NULL, 0);
 		for (int i = 0; i < 3; i++) {
-			put(&r, E(SONDE_EV_FUNC_ENTER, 10 * i, 1, "alpha"));
-			put(&r, E(SONDE_EV_FUNC_ENTER, 10 * i + 1, 2, "beta"));
-			put(&r, E(SONDE_EV_FUNC_EXIT, 10 * i + 2, 0, NULL));
-			put(&r, E(SONDE_EV_FUNC_EXIT, 10 * i + 3, 0, NULL));
+			sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 10 * i, 1, "alpha"));
+			sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 10 * i + 1, 2, "beta"));
+			sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 10 * i + 2, 0, NULL));
+			sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 10 * i + 3, 0, NULL));
 		}
-		assert_int_equal(run_close(&r), 0);
+		assert_int_equal(sink_run_close(&r), 0);
 		decode(r.path, &d);
 		assert_int_equal(d.l.n, 16);
 		if (!pass) {
@@ -553,26 +504,26 @@ static void test_interning(void **state)
 /* Events before any task, exits without enters, lost frames. */
 static void test_unmatched(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 
 	(void)state;
-	run_open(&r, NULL, 1000000000);
-	put(&r, E(SONDE_EV_FUNC_EXIT, 1, 0, NULL));          /* before anything */
-	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 0x8000100, NULL)); /* unnamed, in no task */
-	e = E(SONDE_EV_FUNC_ENTER, 3, 0x8000200, NULL);
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 1, 0, NULL));          /* before anything */
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 2, 0x8000100, NULL)); /* unnamed, in no task */
+	e = sink_ev(SONDE_EV_FUNC_ENTER, 3, 0x8000200, NULL);
 	e.flags = SONDE_EVF_ADDR;
-	put(&r, e);
-	put(&r, E2(SONDE_EV_ISR_EXIT, 4, 0, NULL, 0, 0));    /* no ISR entered */
-	put(&r, E2(SONDE_EV_ISR_ENTER, 5, 1, "A", 0, 1));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 6, 3, "in_isr"));
-	put(&r, E2(SONDE_EV_ISR_ENTER, 7, 2, NULL, 0, 1));   /* depth 1 again: A's exit was lost */
-	put(&r, E2(SONDE_EV_ISR_EXIT, 8, 0, NULL, 0, 1));
-	put(&r, E(SONDE_EV_MARK_END, 9, 4, "m"));            /* end without begin */
-	put(&r, E(SONDE_EV_FUNC_EXIT, 10, 0x9999, NULL));    /* names a function not open */
-	put(&r, E(SONDE_EV_FUNC_EXIT, 11, 0x8000100, NULL)); /* closes the inner one too */
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	sink_run_put(&r, E2(SONDE_EV_ISR_EXIT, 4, 0, NULL, 0, 0));    /* no ISR entered */
+	sink_run_put(&r, E2(SONDE_EV_ISR_ENTER, 5, 1, "A", 0, 1));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 6, 3, "in_isr"));
+	sink_run_put(&r, E2(SONDE_EV_ISR_ENTER, 7, 2, NULL, 0, 1));   /* depth 1 again: A's exit was lost */
+	sink_run_put(&r, E2(SONDE_EV_ISR_EXIT, 8, 0, NULL, 0, 1));
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK_END, 9, 4, "m"));            /* end without begin */
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 10, 0x9999, NULL));    /* names a function not open */
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 11, 0x8000100, NULL)); /* closes the inner one too */
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -600,23 +551,23 @@ static void test_unmatched(void **state)
 /* Quotes, newlines, UTF-8 and invalid bytes in names and strings. */
 static void test_weird_names(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 	static const uint8_t raw[] = { 'a', 0x00, 'b', 0xFF, 'c' };
 	struct sonde_arg arg = { .type = SONDE_A_STR, .name = "s\"k", .v.mem = { raw, sizeof(raw) } };
 
 	(void)state;
-	run_open(&r, NULL, 1000000000);
-	put(&r, E(SONDE_EV_TASK_IN, 1, 1, "say \"hi\"\nnext\tline"));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 2, "Tonbandger\xC3\xA4t \xE2\x9C\x93"));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 3, 3, "bad\xC3(\xED\xA0\x80"));
-	e = E(SONDE_EV_RECORD, 4, 0, NULL);
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 1, 1, "say \"hi\"\nnext\tline"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 2, 2, "Tonbandger\xC3\xA4t \xE2\x9C\x93"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 3, 3, "bad\xC3(\xED\xA0\x80"));
+	e = sink_ev(SONDE_EV_RECORD, 4, 0, NULL);
 	e.rec_name = "rec\\";
 	e.nargs = 1;
 	e.args = &arg;
-	put(&r, e);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	assert_string_equal(d.l.v[1], "track thread pid=1 tid=1001 \"say \"hi\"\nnext\tline\"");
 	assert_string_equal(d.l.v[2], "track parent=[Core 0] \"say \"hi\"\nnext\tline state\"");
@@ -636,22 +587,22 @@ static void test_weird_names(void **state)
  * records are flagged. */
 static void test_clock(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 
 	(void)state;
-	run_open(&r, NULL, 0);
-	e = E(SONDE_EV_MARK, 123456789, 1, "m");
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 0);
+	e = sink_ev(SONDE_EV_MARK, 123456789, 1, "m");
 	e.ts_flags |= SONDE_TS_ESTIMATED;
-	put(&r, e);
-	e = E(SONDE_EV_MARK, 123456790, 1, "m");
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_MARK, 123456790, 1, "m");
 	e.flags = SONDE_EVF_MALFORMED;
-	put(&r, e);
-	e = E(SONDE_EV_MARK, 0, 1, "m");
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_MARK, 0, 1, "m");
 	e.ts_flags = 0; /* no time: the last one */
-	put(&r, e);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -699,18 +650,18 @@ static void test_arg_types(void **state)
 		{ .type = SONDE_A_NONE, .name = "none" },
 		{ .type = SONDE_A_U64, .v.u = UINT64_MAX },
 	};
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 
 	(void)state;
-	run_open(&r, NULL, 1000000000);
-	e = E(SONDE_EV_RECORD, 5, 0, NULL);
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	e = sink_ev(SONDE_EV_RECORD, 5, 0, NULL);
 	e.rec_id = 0x41;
 	e.nargs = sizeof(args) / sizeof(args[0]);
 	e.args = args;
-	put(&r, e);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -727,29 +678,29 @@ static void test_arg_types(void **state)
 static void test_drops_diag_cores(void **state)
 {
 	static const char *const opts[] = { "perfetto.name=board", NULL };
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	struct sonde_event e;
 	struct sonde_diag diag = { SONDE_D_SEQ_GAP, 1234, 56, 3, "3 frames missing" };
 
 	(void)state;
-	run_open(&r, opts, 1000000000);
+	sink_run_open(&r, &sonde_sink_perfetto, opts, 1000000000);
 	e = E2(SONDE_EV_DROPS, 100, 0, NULL, 2, 7);
-	put(&r, e);
+	sink_run_put(&r, e);
 	e = E2(SONDE_EV_ISR_ENTER, 101, 5, "UART", 0, 1);
 	e.core = 1;
-	put(&r, e);
+	sink_run_put(&r, e);
 	sonde_sink_perfetto.diag(r.sink, &diag, &r.ss);
-	e = E(SONDE_EV_STATE, 102, 0x100, "Philo[0]");
+	e = sink_ev(SONDE_EV_STATE, 102, 0x100, "Philo[0]");
 	e.core = 1;
 	e.rec_name = "SM-Tran";
 	e.obj2 = 3;
 	e.obj2_name = "thinking";
-	put(&r, e);
-	e = E(SONDE_EV_INFO, 0, 0, NULL);
+	sink_run_put(&r, e);
+	e = sink_ev(SONDE_EV_INFO, 0, 0, NULL);
 	e.ts_flags = 0;
-	put(&r, e);
-	assert_int_equal(run_close(&r), 0);
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"board core 0\"",
@@ -775,14 +726,14 @@ static void test_drops_diag_cores(void **state)
 static void test_rename(void **state)
 {
 	static const char *const opts[] = { "perfetto.sched=0", NULL };
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 
 	(void)state;
-	run_open(&r, opts, 1000000000);
-	put(&r, E(SONDE_EV_TASK_READY, 1, 5, NULL));
-	put(&r, E(SONDE_EV_TASK_READY, 2, 5, "net"));
-	assert_int_equal(run_close(&r), 0);
+	sink_run_open(&r, &sonde_sink_perfetto, opts, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_READY, 1, 5, NULL));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_READY, 2, 5, "net"));
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -801,17 +752,17 @@ static void test_rename(void **state)
 static void test_deleted_task(void **state)
 {
 	static const char *const opts[] = { "perfetto.sched=0", NULL };
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 
 	(void)state;
-	run_open(&r, opts, 1000000000);
-	put(&r, E(SONDE_EV_TASK_IN, 1, 5, "t"));
-	put(&r, E(SONDE_EV_FUNC_ENTER, 2, 1, "f"));
-	put(&r, E2(SONDE_EV_TASK_OUT, 3, 5, "t", SONDE_TASK_DELETED, 0));
-	put(&r, E(SONDE_EV_TASK_IN, 4, 5, "t"));
-	put(&r, E(SONDE_EV_FUNC_EXIT, 5, 0, NULL));
-	assert_int_equal(run_close(&r), 0);
+	sink_run_open(&r, &sonde_sink_perfetto, opts, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 1, 5, "t"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 2, 1, "f"));
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 3, 5, "t", SONDE_TASK_DELETED, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 4, 5, "t"));
+	sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 5, 0, NULL));
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	EXPECT(&d,
 	       "track process pid=1 \"Core 0\"",
@@ -835,19 +786,19 @@ static void test_deleted_task(void **state)
 static void test_limits(void **state)
 {
 	static const char *const opts[] = { "perfetto.max_tracks=16", "perfetto.max_depth=4", NULL };
-	struct run r;
+	struct sink_run r;
 	struct decoded d;
 	size_t begins = 0, ends = 0;
 
 	(void)state;
-	run_open(&r, opts, 1000000000);
+	sink_run_open(&r, &sonde_sink_perfetto, opts, 1000000000);
 	for (uint64_t i = 0; i < 100; i++)
-		put(&r, E(SONDE_EV_TASK_READY, i, i, NULL));
+		sink_run_put(&r, sink_ev(SONDE_EV_TASK_READY, i, i, NULL));
 	for (uint64_t i = 0; i < 10; i++)
-		put(&r, E(SONDE_EV_FUNC_ENTER, 200 + i, i, "deep"));
+		sink_run_put(&r, sink_ev(SONDE_EV_FUNC_ENTER, 200 + i, i, "deep"));
 	for (uint64_t i = 0; i < 10; i++)
-		put(&r, E(SONDE_EV_FUNC_EXIT, 300 + i, 0, NULL));
-	assert_int_equal(run_close(&r), 0);
+		sink_run_put(&r, sink_ev(SONDE_EV_FUNC_EXIT, 300 + i, 0, NULL));
+	assert_int_equal(sink_run_close(&r), 0);
 	decode(r.path, &d);
 	assert_int_equal(d.descriptors, 16);
 	for (size_t i = 0; i < d.l.n; i++) {
@@ -879,13 +830,13 @@ static void test_bounded(void **state)
 	m = tmap_new(&pfw_ops, w, NULL);
 	assert_non_null(m);
 	for (uint64_t i = 0; i < 1000000; i++) {
-		struct sonde_event e = E(SONDE_EV_FUNC_ENTER, i, i, name);
+		struct sonde_event e = sink_ev(SONDE_EV_FUNC_ENTER, i, i, name);
 
 		snprintf(name, sizeof(name), "f%" PRIu64, i);
 		tmap_event(m, &e, &ss);
-		e = E(SONDE_EV_FUNC_EXIT, i, 0, NULL);
+		e = sink_ev(SONDE_EV_FUNC_EXIT, i, 0, NULL);
 		tmap_event(m, &e, &ss);
-		e = E(i & 1 ? SONDE_EV_TASK_IN : SONDE_EV_MARK, i, i, NULL);
+		e = sink_ev(i & 1 ? SONDE_EV_TASK_IN : SONDE_EV_MARK, i, i, NULL);
 		tmap_event(m, &e, &ss);
 	}
 	tmap_get_stats(m, &ts);
@@ -903,22 +854,22 @@ static void test_bounded(void **state)
 /* Packets are written as events come, not at the end. */
 static void test_streaming(void **state)
 {
-	struct run r;
+	struct sink_run r;
 	long before;
 
 	(void)state;
-	run_open(&r, NULL, 1000000000);
-	put(&r, E(SONDE_EV_MARK, 1, 1, "m"));
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_MARK, 1, 1, "m"));
 	fflush(r.f);
 	before = ftell(r.f);
 	assert_true(before > 0);
 	for (int i = 0; i < 100; i++) {
-		put(&r, E(SONDE_EV_MARK, 2 + i, 1, "m"));
+		sink_run_put(&r, sink_ev(SONDE_EV_MARK, 2 + i, 1, "m"));
 		fflush(r.f);
 		assert_true(ftell(r.f) > before);
 		before = ftell(r.f);
 	}
-	assert_int_equal(run_close(&r), 0);
+	assert_int_equal(sink_run_close(&r), 0);
 	unlink(r.path);
 }
 
@@ -928,7 +879,7 @@ static void test_write_error(void **state)
 	FILE *f = fopen("/dev/full", "wb");
 	void *s;
 	struct sonde_session ss = { .ts_freq = 1000 };
-	struct sonde_event e = E(SONDE_EV_MARK, 1, 1, "m");
+	struct sonde_event e = sink_ev(SONDE_EV_MARK, 1, 1, "m");
 
 	(void)state;
 	if (!f)
