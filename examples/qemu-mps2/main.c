@@ -367,7 +367,7 @@ static void idle_task(void)
 void SysTick_Handler(void);
 void SysTick_Handler(void)
 {
-	sonde_cm_systick_tick(); /* SysTick clock extension and/or SONDE_CFG_TICK_HOOK */
+	sonde_cm_systick_tick(); /* sonde_tick(): 64-bit time, TIME_SYNC after long silences */
 	fw_isr_enter(ISR_SYSTICK);
 	sched_tick();
 	fw_blink();

@@ -27,6 +27,9 @@
  *   SONDE_CM_TS_TIMER_VALUE address of the free-running down-counter's
  *                           current-value register (SONDE_CM_TS_TIMER only;
  *                           default 0x40002004, MPS2 dual timer 1).
+ *   SONDE_CM_TICK_HOOK      1 (default): sonde_cm_systick_tick() calls the
+ *                           core's sonde_tick(); 0: it only reads a SysTick
+ *                           clock (sonde_cm.h).
  *   SONDE_CM_BASEPRI        0 (default): critical sections mask every
  *                           interrupt with PRIMASK.  Non-zero: they raise
  *                           BASEPRI to this value instead, so interrupts more
@@ -58,6 +61,9 @@
 #endif
 #ifndef SONDE_CM_OWN_SYSTICK
 #define SONDE_CM_OWN_SYSTICK 0
+#endif
+#ifndef SONDE_CM_TICK_HOOK
+#define SONDE_CM_TICK_HOOK 1
 #endif
 #ifndef SONDE_CM_TS_TIMER_VALUE
 #define SONDE_CM_TS_TIMER_VALUE 0x40002004u
