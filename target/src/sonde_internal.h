@@ -218,12 +218,16 @@ SONDE_INLINE uint32_t sonde_sum32(uint32_t w)
 
 /* ---- the timestamp field ---------------------------------------------- */
 
+/* Gaps written in one byte: below 0x7D, so that a one-byte field never
+ * needs escaping (0x7D..0x7F take two bytes; docs/protocol.md section 8). */
+#define SONDE_TS_ONE 0x7Du
+
 /* The field for a gap of d ticks (docs/protocol.md section 5): its value,
  * little-endian in the low bytes of *enc (the bytes above it zero), and its
  * width in bytes; 0 when d needs a TIME_SYNC (2^28 or more). */
 SONDE_INLINE uint32_t sonde_ts_field(uint32_t d, uint32_t *enc)
 {
-	if (d < SONDE_TS_LIMIT1) {
+	if (d < SONDE_TS_ONE) {
 		*enc = d;
 		return 1u;
 	}

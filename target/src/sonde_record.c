@@ -53,7 +53,7 @@ void sonde_w_obj(uint32_t id, uint32_t obj)
 		goto slow;
 	d = now - g->last;
 	seq = g->seq + 1u;
-	if (SONDE_LIKELY(d < 0x7Du)) {
+	if (SONDE_LIKELY(d < SONDE_TS_ONE)) {
 		h = seq | obj << 16 | d << 24;
 		chk = (0xFFu - id - seq - obj - d) & 0xFFu;
 		esc = sonde_esc_maybe(h | chk << 8);

@@ -44,6 +44,11 @@ void sonde_init(uint8_t *buf, size_t size, uint8_t mode)
 
 		for (i = 0; i < sizeof *g; i++)
 			z[i] = 0;
+		/* Every record filtered out until the buffer is valid: the call
+		 * sites then do nothing at all. */
+		z = (uint8_t *)&sonde_filters_;
+		for (i = 0; i < sizeof sonde_filters_; i++)
+			z[i] = 0;
 	}
 	g->seq = 0xFFu; /* the first frame has SEQ 0 */
 	if (buf != NULL && size >= SONDE_MIN_BUFFER) {

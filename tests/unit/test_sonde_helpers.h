@@ -100,7 +100,7 @@ static inline void ts_session(struct tstream *s, uint32_t freq, uint8_t addr_siz
 	tb_u8(&p, addr_size);
 	tb_u8(&p, SONDE_MODE_OVERWRITE);
 	tb_u8(&p, 0);
-	tb_u8(&p, SONDE_TS_BYTES);
+	tb_u8(&p, SONDE_TS_BYTES_V1);
 	tb_u32(&p, freq);
 	tb_u32(&p, 4096);
 	tb_u32(&p, 0xB01DFACE);

@@ -59,7 +59,7 @@ static void probe_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t
 	ps->have_seq = 1;
 	ps->last_seq = b[0];
 	if (b[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 && b[2] == SONDE_PROTO_VERSION &&
-	    (b[4] == 4 || b[4] == 8) && b[7] == SONDE_TS_BYTES)
+	    (b[4] == 4 || b[4] == 8) && b[7] == SONDE_TS_BYTES_V1)
 		ps->info = 1;
 	if (frame_valid(b, len, 4) || frame_valid(b, len, 8))
 		ps->valid++;

@@ -229,7 +229,7 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 			     "TARGET_INFO: address size %u not supported (1..8); keeping %u", asz, d->addr_size);
 		asz = (uint8_t)d->addr_size;
 	}
-	if (p[5] != SONDE_TS_BYTES)
+	if (p[5] != SONDE_TS_BYTES_V1)
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 5, 1,
 			     "TARGET_INFO: compact timestamp of %u bytes not supported (2); times will be wrong",
 			     p[5]);
