@@ -1,20 +1,28 @@
 /*
- * bench.c -- how many instructions a Sonde record costs on the Cortex-M3,
- * measured under QEMU with -icount shift=0 (one instruction = 1 ns of
- * virtual time; the 25 MHz timers then advance one tick per 40 executed
- * instructions).  Prints a table on UART0 as text (run with -serial stdio;
- * `make bench` does).
+ * bench.c -- what a Sonde record costs this CPU, in instructions and in
+ * bytes on the wire, at every distance from the previous record, measured
+ * under QEMU with -icount shift=0 (one instruction = 1 ns of virtual time;
+ * the 25 MHz stopwatch, TIMER0, advances one tick per 40 instructions).
+ * Prints its tables on UART0 as text (`make bench` runs it); `make insns`
+ * runs a shorter build of it under QEMU's execution log, from which
+ * insn_count.py takes the exact count of every call.
  *
- * Method: TIMER0 runs free (no interrupt) as the stopwatch; interrupts are
- * masked and SysTick's interrupt is off, so nothing else runs.  A loop of
- * BENCH_N calls is timed and the same loop without the call is subtracted;
- * the result, converted with the instructions-per-tick ratio measured on a
- * loop of known length, is the cost per call as the caller sees it:
- * argument set-up, the call, the function and its return.  Each case starts
- * from an empty buffer large enough for all its records (so no overwriting),
- * except the case that measures overwriting itself.  TIME_SYNC records the
- * library inserts (one per 256 frames) are part of the average, as in real
- * use.
+ * The trace clock here is a variable, sonde_bench_clock, read by the port
+ * exactly as it reads the free-running timer (SONDE_CM_TS_TIMER_VAR: load
+ * of its address, load, invert -- the same three instructions), so that
+ * each case can put any gap between two records: 1 and 10 ticks (records
+ * back to back), 1000, 70 000 and 10 000 000, and more than 2^32, where
+ * sonde_tick() runs every 2^27 ticks of the silence as an RTOS tick would.
+ *
+ * Method: interrupts are masked and nothing else runs.  A loop of N calls
+ * is timed and the same loop without the call is subtracted, so the cost is
+ * what the caller sees: the inline filter test at the call site, argument
+ * set-up, the call, the function and its return.  Each case starts from an
+ * empty buffer large enough for all its records (no overwriting), except
+ * the case that measures overwriting itself.  TIME_SYNC records the library
+ * inserts (one per 256 frames) and the in-place escaping are part of the
+ * averages, as in real use.  Bytes per record are read from the buffer
+ * afterwards: the wire size of that record's own frames.
  */
 #include <stdint.h>
 
@@ -23,13 +31,19 @@
 #include "sonde_cm.h"
 
 #ifndef BENCH_N
-#define BENCH_N 4096u
+#define BENCH_N 2048u
+#endif
+#ifndef BENCH_N_LONG
+#define BENCH_N_LONG 32u /* records after a silence of more than 2^32 ticks */
 #endif
 #ifndef CAL_N
 #define CAL_N 1000000u
 #endif
 
-static uint8_t big_buf[128 * 1024];
+/* The trace clock, counting down like the timer it stands for. */
+volatile uint32_t sonde_bench_clock;
+
+static uint8_t big_buf[160 * 1024];
 static uint8_t small_buf[512];
 
 static inline uint32_t clk(void)
@@ -45,226 +59,207 @@ __attribute__((noinline)) static uint32_t cal_spin(uint32_t n)
 	return clk() - t0;
 }
 
-/* One timed loop per case; the loop structure is the same in each (checked
- * in the disassembly: a down-counter in a callee-saved register, subs/bne),
- * so the empty loop's time is the loop's share.  The asm comment keeps the
- * compiler from folding identical loops into one function (insn_count.py
- * tells the cases apart by function name). */
-#define BENCH_LOOP(name, body)                                      \
+/* Advance the trace clock by g ticks. */
+#define GAP(g) (sonde_bench_clock -= (g))
+
+/* The silence of more than 2^32 ticks: 32 ticks of sonde_tick(), 2^27
+ * apart (each writes a TIME_SYNC), then 100 000 ticks more.  The record
+ * comes before it in the loop, so that a loop without the record runs the
+ * ticks exactly alike: the first tick of an iteration always finds 2^27 or
+ * more ticks since the last timed frame. */
+static inline void silence(void)
+{
+	unsigned k;
+
+	for (k = 0; k < 32u; k++) {
+		GAP(1u << 27);
+		sonde_tick();
+	}
+	GAP(100000u);
+}
+
+/* One timed loop per case: `pre` moves the clock, `body` is the call.  The
+ * asm comment keeps the compiler from folding identical loops into one
+ * function (insn_count.py tells the cases apart by function name). */
+#define BENCH_LOOP(name, n, pre, body)                              \
 	__attribute__((noinline)) static uint32_t name(void)        \
 	{                                                           \
 		uint32_t i, t0 = clk();                             \
-		for (i = BENCH_N; i != 0; i--) {                    \
+		for (i = (n); i != 0; i--) {                        \
+			pre;                                        \
 			body;                                       \
 			__asm__ __volatile__("@ " #name ::: "memory"); \
 		}                                                   \
 		return clk() - t0;                                  \
 	}
 
-BENCH_LOOP(b_empty, (void)0)
-BENCH_LOOP(b_port_ts, (void)sonde_port_ts())
-BENCH_LOOP(b_isr_enter, sonde_isr_enter(1))
-BENCH_LOOP(b_isr_enter_7e, sonde_isr_enter(0x7E))
-BENCH_LOOP(b_isr_exit, sonde_isr_exit(1))
-BENCH_LOOP(b_task_in, sonde_task_in(10))
-BENCH_LOOP(b_mark, sonde_mark(20))
-BENCH_LOOP(b_counter, sonde_counter(30, (int32_t)i))
-BENCH_LOOP(b_user_u32x2, sonde_user_u32x2(0x40, i, 0x12345678u))
-BENCH_LOOP(b_user_generic, if (sonde_user_begin(0x40)) {
-	sonde_arg_u32(i);
-	sonde_arg_u32(0x12345678u);
-	sonde_user_end();
-})
-BENCH_LOOP(b_log_u32x2, sonde_log_u32x2(SONDE_LVL_INFO, 1, i, 7))
-BENCH_LOOP(b_isr_enter_filtered, sonde_isr_enter(1))
-BENCH_LOOP(b_systick_tick, sonde_cm_systick_tick())
-BENCH_LOOP(b_isr_enter_overwrite, sonde_isr_enter(1))
+/* The records measured at every gap, in the order of the table. */
+#define RECORDS(X)                                                          \
+	X(isr_enter, "sonde_isr_enter", SONDE_REC_ISR_ENTER, sonde_isr_enter(1))     \
+	X(isr_exit, "sonde_isr_exit", SONDE_REC_ISR_EXIT, sonde_isr_exit(1))         \
+	X(task_in, "sonde_task_in", SONDE_REC_TASK_IN, sonde_task_in(10))            \
+	X(task_out, "sonde_task_out", SONDE_REC_TASK_OUT, sonde_task_out(10, 1))     \
+	X(mark, "sonde_mark", SONDE_REC_MARK, sonde_mark(20))                        \
+	X(counter, "sonde_counter (32-bit)", SONDE_REC_COUNTER, sonde_counter(30, (int32_t)i)) \
+	X(func_enter, "sonde_func_enter", SONDE_REC_FUNC_ENTER, sonde_func_enter(40)) \
+	X(func_exit, "sonde_func_exit", SONDE_REC_FUNC_EXIT, sonde_func_exit())      \
+	X(user_u32x2, "sonde_user_u32x2", 0x40, sonde_user_u32x2(0x40, i, 0x12345678u)) \
+	X(log_u32x2, "sonde_log_u32x2", SONDE_REC_LOG, sonde_log_u32x2(SONDE_LVL_INFO, 1, i, 7)) \
+	X(builder, "user_begin + 2 x arg_u32 + user_end", 0x41,                       \
+	  if (sonde_user_begin(0x41)) { sonde_arg_u32(i); sonde_arg_u32(0x12345678u); sonde_user_end(); })
 
-/* ---- clock test: the port's clock against the stopwatch --------------
- *
- * Both count at 25 MHz, so their difference must stay constant: a SysTick
- * wrap counted twice or missed shows up as a jump of a whole period, a read
- * at the wrong moment as a step back.  Readings come from three places:
- * a thread loop with interrupts masked (the port must extend SysTick with
- * no handler running), the same loop with the SysTick handler live, and a
- * TIMER1 interrupt that preempts the SysTick handler, then TIMER1 aimed at
- * 0..15 ticks after a wrap so that it lands inside the SysTick handler
- * before its sonde_cm_systick_tick() (the case a naive "the handler adds a
- * period" extension gets wrong; the count of such reads is printed).  The
- * loop's varying delay lands reads on every phase of the SysTick count,
- * including the one tick where it reads 0. */
-#ifndef BENCH_CLOCK_TEST
-#define BENCH_CLOCK_TEST 1
-#endif
+/* The gaps, in ticks; the last is the long silence. */
+#define GAPS(X)                                        \
+	X(g1, "1", BENCH_N, GAP(1u))                   \
+	X(g10, "10", BENCH_N, GAP(10u))                \
+	X(g1k, "1000", BENCH_N, GAP(1000u))            \
+	X(g70k, "70000", BENCH_N, GAP(70000u))         \
+	X(g10m, "10000000", BENCH_N, GAP(10000000u))   \
+	X(g2p32, ">2^32", BENCH_N_LONG, (void)0)
 
-#if BENCH_CLOCK_TEST
-static volatile uint32_t ck_reads, ck_bad, ck_maxdev, ck_isr_reads;
-static uint32_t ck_prev;
-static int32_t ck_offset;
-static int ck_have;
+/* Loops: b_<gap>_empty, and b_<gap>_<record> for every record. */
+#define EMPTY_LOOP(g, label, n, pre) BENCH_LOOP(b_##g##_empty, n, pre, (void)0)
+GAPS(EMPTY_LOOP)
+/* The long silence's loops advance the clock after the record. */
+BENCH_LOOP(b_g2p32_empty_s, BENCH_N_LONG, (void)0, silence())
 
-static void clock_check(void)
+#define REC_LOOP_G(name, label, id, call, g, n, pre) BENCH_LOOP(b_##g##_##name, n, pre, call)
+#define REC_LOOPS(name, label, id, call)                                     \
+	REC_LOOP_G(name, label, id, call, g1, BENCH_N, GAP(1u))              \
+	REC_LOOP_G(name, label, id, call, g10, BENCH_N, GAP(10u))            \
+	REC_LOOP_G(name, label, id, call, g1k, BENCH_N, GAP(1000u))          \
+	REC_LOOP_G(name, label, id, call, g70k, BENCH_N, GAP(70000u))        \
+	REC_LOOP_G(name, label, id, call, g10m, BENCH_N, GAP(10000000u))     \
+	BENCH_LOOP(b_g2p32_##name, BENCH_N_LONG, (void)0, { call; silence(); })
+RECORDS(REC_LOOPS)
+
+BENCH_LOOP(b_g10_filtered, BENCH_N, GAP(10u), sonde_isr_enter(1))
+BENCH_LOOP(b_g10_overwrite, BENCH_N, GAP(10u), sonde_isr_enter(1))
+BENCH_LOOP(b_g1k_tick, BENCH_N, GAP(1000u), sonde_cm_systick_tick())
+
+/* ---- the realistic mix -------------------------------------------------- */
+
+#include "bench_mix.h"
+
+/* One record of the mix, by id, with the arguments the demo uses. */
+static inline void mix_call(uint32_t rec, uint32_t i)
 {
-	uint32_t m = mps2_irq_save();
-	uint32_t t0 = sonde_port_ts();
-	uint32_t t = sonde_port_ts(); /* a second read within the same tick, often */
-	uint32_t s = clk();
-	int32_t off = (int32_t)(t - s), dev;
-
-	if (!ck_have) {
-		ck_offset = off;
-		ck_prev = t0;
-		ck_have = 1;
-	}
-	dev = off - ck_offset;
-	if (dev < 0)
-		dev = -dev;
-	if ((uint32_t)dev > ck_maxdev)
-		ck_maxdev = (uint32_t)dev;
-	if (dev > 2 || (int32_t)(t0 - ck_prev) < 0 || t - t0 > 1u)
-		ck_bad++;
-	ck_prev = t;
-	ck_reads++;
-	mps2_irq_restore(m);
-}
-
-static void clock_loop(uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		uint32_t d = i % 23u;
-		while (d--)
-			__asm__ __volatile__("nop");
-		clock_check();
+	switch (rec) {
+	case SONDE_REC_ISR_ENTER: sonde_isr_enter(1); break;
+	case SONDE_REC_ISR_EXIT: sonde_isr_exit(1); break;
+	case SONDE_REC_TASK_IN: sonde_task_in(10); break;
+	case SONDE_REC_TASK_OUT: sonde_task_out(10, 0); break;
+	case SONDE_REC_TASK_READY: sonde_task_ready(11); break;
+	case SONDE_REC_IDLE: sonde_idle(); break;
+	case SONDE_REC_MARK: sonde_mark(20); break;
+	case SONDE_REC_MARK_BEGIN: sonde_mark_begin(21); break;
+	case SONDE_REC_MARK_END: sonde_mark_end(21); break;
+	case SONDE_REC_COUNTER: sonde_counter(30, (int32_t)i); break;
+	case SONDE_REC_FUNC_ENTER: sonde_func_enter(40); break;
+	case SONDE_REC_FUNC_ENTER_A: sonde_func_enter_addr((const void *)(uintptr_t)0x00001235u); break;
+	case SONDE_REC_FUNC_EXIT: sonde_func_exit(); break;
+	case SONDE_REC_LOG: sonde_log_u32x2(SONDE_LVL_INFO, 1, i, 7); break;
+	case 0x40: sonde_user_u32(0x40, i); break;
+	case 0x41: sonde_user_u32x2(0x41, i, i >> 3); break;
+	default: sonde_user_u32x2(0x42, i, 0); break;
 	}
 }
 
-static volatile int ck_oneshot, ck_fired, ck_hooked;
-static volatile uint32_t ck_race;
+/* The mix twice over; the empty loop walks the table and switches alike,
+ * with a volatile store in place of each call. */
+static volatile uint32_t mix_sink;
 
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-/* Some 200 instructions (5 ticks) before the hook: the window in which a
- * preempting ISR sees the wrap taken but not yet accounted by the handler. */
-void SysTick_Handler(void);
-void SysTick_Handler(void)
+__attribute__((noinline)) static uint32_t b_mix(void)
 {
-	uint32_t n = 100;
+	uint32_t i, t0 = clk();
 
-	ck_hooked = 0;
-	__asm__ __volatile__("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
-	sonde_cm_systick_tick();
-	ck_hooked = 1;
-}
-#endif
-
-#define SCB_SHCSR MPS2_REG(0xE000ED24u)
-#define SHCSR_SYSTICKACT (1u << 11)
-
-void TIMER1_Handler(void);
-void TIMER1_Handler(void)
-{
-	TIMER_INTCLEAR(TIMER1_BASE) = 1u;
-	if ((SCB_SHCSR & SHCSR_SYSTICKACT) && !ck_hooked)
-		ck_race++;
-	clock_check();
-	ck_isr_reads++;
-	if (ck_oneshot) {
-		board_timer_stop(TIMER1_BASE);
-		ck_fired = 1;
+	for (i = 0; i < 2u * BENCH_MIX_N; i++) {
+		GAP(bench_mix[i % BENCH_MIX_N].gap);
+		mix_call(bench_mix[i % BENCH_MIX_N].rec, i);
+		__asm__ __volatile__("@ b_mix" ::: "memory");
 	}
+	return clk() - t0;
 }
 
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-/* TIMER1 aimed at the SysTick wrap: k ticks after it, k = 0..15. */
-static void clock_aimed(void)
-{
-	uint32_t k, c;
-
-	ck_oneshot = 1;
-	for (k = 0; k < 16u; k++) {
-		while (SYST_CVR < 2000u)
-			;
-		while (SYST_CVR > 1000u)
-			;
-		c = SYST_CVR;
-		ck_fired = 0;
-		board_timer_start(TIMER1_BASE, c + k, 1);
-		while (!ck_fired)
-			clock_check();
-	}
-	ck_oneshot = 0;
-}
-#endif
-
-static void clock_test(void)
-{
-	const uint32_t n = 200000u; /* about 6 SysTick periods per phase */
-
-	clock_loop(n); /* masked: no handler */
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	SCB_SHPR_SYSTICK = PRIO_SYSTICK;
-	SYST_CSR = 7u; /* interrupt on */
-#endif
-	__asm__ __volatile__("cpsie i" : : : "memory");
-	clock_loop(n); /* SysTick handler live */
-	board_timer_start(TIMER1_BASE, 997u, 1);
-	mps2_irq_enable(IRQ_TIMER1, PRIO_TIMER1);
-	clock_loop(n); /* and TIMER1 preempting it */
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	clock_aimed();
-#endif
-	mps2_irq_disable(IRQ_TIMER1);
-	board_timer_stop(TIMER1_BASE);
-	__asm__ __volatile__("cpsid i" : : : "memory");
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	SYST_CSR = 5u;
-#endif
-	board_uart_puts("clock test: ");
-	board_uart_put_u32(ck_reads);
-	board_uart_puts(" reads (");
-	board_uart_put_u32(ck_isr_reads);
-	board_uart_puts(" in TIMER1, ");
-	board_uart_put_u32(ck_race);
-	board_uart_puts(" of them inside SysTick before its hook), ");
-	board_uart_put_u32(ck_bad);
-	board_uart_puts(" bad, largest deviation from the stopwatch ");
-	board_uart_put_u32(ck_maxdev);
-	board_uart_puts(ck_bad == 0 ? " ticks: ok\n" : " ticks: FAIL\n");
-}
-#endif /* BENCH_CLOCK_TEST */
+/* ---- reporting ------------------------------------------------------------ */
 
 static uint32_t ipt_milli; /* instructions per tick, x1000 */
-static uint32_t base_ticks;
 
-static void put_fixed2(uint32_t x100)
+static void put_fixed(uint32_t x100, unsigned width)
 {
-	board_uart_put_u32(x100 / 100u);
-	board_uart_putc('.');
-	board_uart_putc((uint8_t)('0' + x100 / 10u % 10u));
-	board_uart_putc((uint8_t)('0' + x100 % 10u));
+	char s[16];
+	unsigned n = 0;
+
+	s[n++] = (char)('0' + x100 % 10u);
+	s[n++] = (char)('0' + x100 / 10u % 10u);
+	s[n++] = '.';
+	x100 /= 100u;
+	do {
+		s[n++] = (char)('0' + x100 % 10u);
+		x100 /= 10u;
+	} while (x100 != 0u);
+	while (n < width) {
+		board_uart_putc(' ');
+		width--;
+	}
+	while (n > 0)
+		board_uart_putc((uint8_t)s[--n]);
 }
 
-static void report(const char *name, uint32_t ticks)
+static void put_str(const char *s, unsigned width)
 {
-	/* instructions per call x100 = (ticks - base) * ipt / N */
-	uint64_t x100 = ((uint64_t)(ticks - base_ticks) * ipt_milli + BENCH_N * 5u) / (BENCH_N * 10u);
 	unsigned len = 0;
 
-	board_uart_puts(name);
-	while (name[len])
+	board_uart_puts(s);
+	while (s[len])
 		len++;
-	while (len++ < 46)
+	while (len++ < width)
 		board_uart_putc(' ');
-	board_uart_put_u32(ticks);
-	board_uart_puts(" ticks  ");
-	put_fixed2((uint32_t)x100);
-	board_uart_puts(" instr/call\n");
 }
 
+/* Instructions per call x100: (ticks - base ticks) * instructions per tick / n. */
+static uint32_t per_call(uint32_t ticks, uint32_t base, uint32_t n)
+{
+	int64_t d = (int64_t)ticks - (int64_t)base;
+
+	if (d < 0)
+		d = 0;
+	return (uint32_t)(((uint64_t)d * ipt_milli + n * 5u) / (n * 10u));
+}
+
+/* Wire bytes x100 per frame of record id in the buffer (written since
+ * fresh(), not drained, not wrapped): frames end at each flag; the id is
+ * the second un-escaped byte. */
+static uint32_t bytes_per_frame(uint8_t id)
+{
+	const uint8_t *p = big_buf, *end = big_buf + sonde_pending();
+	uint32_t frames = 0, bytes = 0;
+
+	while (p < end) {
+		const uint8_t *q = p;
+		uint8_t b[2];
+		unsigned k = 0;
+
+		while (q < end && *q != 0x7Eu) {
+			if (k < 2u)
+				b[k++] = *q == 0x7Du ? (uint8_t)(*++q ^ 0x20u) : *q;
+			q++;
+		}
+		if (q < end && k == 2u && b[1] == id) {
+			frames++;
+			bytes += (uint32_t)(q + 1 - p);
+		}
+		p = q + 1;
+	}
+	return frames ? (bytes * 100u + frames / 2u) / frames : 0u;
+}
+
+/* A new buffer, and a TIME_SYNC: rule 1 done, so no case pays for it, and
+ * sonde_tick() has a timed frame to count from. */
 static void fresh(void)
 {
 	sonde_init(big_buf, sizeof big_buf, SONDE_MODE_OVERWRITE);
+	sonde_time_sync();
 }
 
 void app_fault(const uint32_t *frame, uint32_t exc_return)
@@ -275,21 +270,40 @@ void app_fault(const uint32_t *frame, uint32_t exc_return)
 	board_uart_putc('\n');
 }
 
+/* The bases: the empty loop of each gap. */
+static uint32_t base_g1, base_g10, base_g1k, base_g70k, base_g10m, base_g2p32;
+
+#define MEASURE_BASE(g, label, n, pre) \
+	fresh();                       \
+	base_##g = b_##g##_empty();
+
+/* One row: the record at every gap, instructions and bytes. */
+#define ROW_CELL(g, name, id, n)                                             \
+	fresh();                                                             \
+	t = b_##g##_##name();                                                \
+	put_fixed(per_call(t, base_##g, n), 8);                              \
+	board_uart_puts(" /");                                               \
+	put_fixed(bytes_per_frame(id), 6);
+#define ROW(name, label, id, call)                                           \
+	put_str(label, 38);                                                  \
+	ROW_CELL(g1, name, id, BENCH_N)                                      \
+	ROW_CELL(g10, name, id, BENCH_N)                                     \
+	ROW_CELL(g1k, name, id, BENCH_N)                                     \
+	ROW_CELL(g70k, name, id, BENCH_N)                                    \
+	ROW_CELL(g10m, name, id, BENCH_N)                                    \
+	ROW_CELL(g2p32, name, id, BENCH_N_LONG)                              \
+	board_uart_putc('\n');
+#define HEAD(g, label, n, pre) put_str(label, 16);
+
 int main(void)
 {
-	uint32_t t, i;
+	uint32_t t;
 	sonde_stats_t st;
+	unsigned i;
 
 	__asm__ __volatile__("cpsid i" : : : "memory");
 	board_uart_init(0);
 	board_timer_start(TIMER0_BASE, 0, 0); /* reload 0xFFFFFFFF: free-running */
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	sonde_cm_ts_init();
-	SYST_CSR = 5u; /* SysTick counting on the core clock, interrupt off */
-#else
-	board_dualtimer_free_run();
-	sonde_cm_ts_init();
-#endif
 
 	board_uart_puts("sonde bench: Cortex-M3 (QEMU mps2-an385), run with -icount shift=0\n");
 	t = cal_spin(CAL_N);
@@ -298,64 +312,57 @@ int main(void)
 	board_uart_put_u32(2u * CAL_N);
 	board_uart_puts(" instructions in ");
 	board_uart_put_u32(t);
-	board_uart_puts(" ticks = ");
-	board_uart_put_u32(ipt_milli / 1000u);
-	board_uart_putc('.');
-	board_uart_put_u32(ipt_milli % 1000u / 100u);
-	board_uart_put_u32(ipt_milli % 100u / 10u);
-	board_uart_put_u32(ipt_milli % 10u);
-	board_uart_puts(" instructions/tick\n");
+	board_uart_puts(" ticks\n");
 
-#if BENCH_CLOCK_TEST
-	clock_test();
-#endif
-	board_uart_puts("case (N = ");
-	board_uart_put_u32(BENCH_N);
-	board_uart_puts(" calls each; cost = call + args + body, loop subtracted)\n");
+	GAPS(MEASURE_BASE)
 	fresh();
-	base_ticks = b_empty();
-	report("empty loop (the baseline)", base_ticks);
-	fresh();
-	report("sonde_port_ts (own critical section)", b_port_ts());
-	fresh();
-	report("sonde_isr_enter", b_isr_enter());
-	fresh();
-	report("sonde_isr_enter(0x7E): always escaped, slow", b_isr_enter_7e());
-	fresh();
-	report("sonde_isr_exit", b_isr_exit());
-	fresh();
-	report("sonde_task_in", b_task_in());
-	fresh();
-	report("sonde_mark", b_mark());
-	fresh();
-	report("sonde_counter (32-bit)", b_counter());
-	fresh();
-	report("sonde_user_u32x2", b_user_u32x2());
-	fresh();
-	report("user_begin + 2 x arg_u32 + user_end", b_user_generic());
-	fresh();
-	report("sonde_log_u32x2", b_log_u32x2());
+	base_g2p32 = b_g2p32_empty_s();
 
-	/* Filtered out: one filter test. */
+	board_uart_puts("instructions per call (filter test, call, body; loop subtracted) / wire bytes per record\n");
+	put_str("gap in ticks:", 38);
+	GAPS(HEAD)
+	board_uart_putc('\n');
+	RECORDS(ROW)
+
 	fresh();
 	sonde_filter_object(1, 0);
-	report("sonde_isr_enter, object filtered out", b_isr_enter_filtered());
+	put_str("sonde_isr_enter, object filtered out", 38);
+	put_fixed(per_call(b_g10_filtered(), base_g10, BENCH_N), 8);
+	board_uart_putc('\n');
 
-	/* The SysTick handler's share: clock extension and/or the tick hook. */
 	fresh();
-	report("sonde_cm_systick_tick (once per SysTick)", b_systick_tick());
+	put_str("sonde_cm_systick_tick (once per tick)", 38);
+	put_fixed(per_call(b_g1k_tick(), base_g1k, BENCH_N), 8);
+	board_uart_putc('\n');
 
 	/* Overwriting: a full small buffer, every record evicts old ones. */
 	sonde_init(small_buf, sizeof small_buf, SONDE_MODE_OVERWRITE);
 	for (i = 0; i < 200u; i++)
 		sonde_isr_enter(1);
-	report("sonde_isr_enter, overwriting (512 B buffer)", b_isr_enter_overwrite());
+	put_str("sonde_isr_enter, overwriting (512 B)", 38);
+	put_fixed(per_call(b_g10_overwrite(), base_g10, BENCH_N), 8);
 	sonde_get_stats(&st);
-	board_uart_puts("  (that buffer: records ");
-	board_uart_put_u32(st.records);
-	board_uart_puts(", overwritten ");
+	board_uart_puts("  (overwritten ");
 	board_uart_put_u32(st.overwritten);
 	board_uart_puts(")\n");
+
+	/* The mix: its time per record against the sum of the fast paths
+	 * is insn_count.py's to work out; here the average, with the table
+	 * walk and switch counted in (the empty loop is not subtracted). */
+	fresh();
+	t = b_mix();
+	put_str("demo mix, per record (incl. table walk)", 38);
+	put_fixed(per_call(t, 0, 2u * BENCH_MIX_N), 8);
+	board_uart_putc('\n');
+	sonde_get_stats(&st);
+	board_uart_puts("demo mix: ");
+	board_uart_put_u32(st.bytes);
+	board_uart_puts(" bytes in ");
+	board_uart_put_u32(st.records);
+	board_uart_puts(" frames (");
+	board_uart_put_u32(2u * BENCH_MIX_N);
+	board_uart_puts(" records)\n");
+	(void)mix_sink;
 
 	board_uart_puts("bench: done\n");
 	board_uart_flush();

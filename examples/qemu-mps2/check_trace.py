@@ -35,13 +35,26 @@ REC = {
     0x12: "FUNC_EXIT", 0x13: "LOG",
     0x20: "CMD_STATUS", 0x21: "PEEK_DATA", 0x22: "TARGET_STATS",  # replies to commands (§9.2)
 }
-# DATA length of fixed-size records (timed ones include the 2-byte ts).
-FIXED = {0x00: 0, 0x01: 18, 0x02: 12, 0x03: 10, 0x05: 3, 0x06: 2, 0x07: 4, 0x08: 3,
-         0x09: 4, 0x0A: 3, 0x0B: 2, 0x0C: 3, 0x0D: 3, 0x0E: 3, 0x10: 4, 0x12: 2,
-         0x20: 5, 0x22: 18}
+# DATA length of fixed-size records (timed ones without their timestamp
+# field, which ends DATA: 1 to 4 bytes, docs/protocol.md section 5).
+FIXED = {0x00: 0, 0x01: 18, 0x02: 12, 0x03: 9, 0x05: 1, 0x06: 0, 0x07: 2, 0x08: 1,
+         0x09: 2, 0x0A: 1, 0x0B: 0, 0x0C: 1, 0x0D: 1, 0x0E: 1, 0x10: 2, 0x12: 0,
+         0x20: 3, 0x22: 16}
 UNTIMED = {0x00, 0x01, 0x02, 0x04}
 LIB_OWN = {0x00, 0x01, 0x02, 0x03, 0x20, 0x21, 0x22}  # written by the library, not by the firmware
-SINCE_UNKNOWN = 0xFFFFFFFF  # TIME_SYNC since_prev: no timed record to count from
+SINCE_UNKNOWN = 0xFFFFFFFF  # TIME_SYNC since_prev: no timed frame to count from
+
+
+def ts_field(data):
+    """(width, delta) of the timestamp field ending DATA; width 0 when
+    DATA is empty or the tag is 1111 (docs/protocol.md section 5)."""
+    if not data:
+        return 0, 0
+    last = data[-1]
+    w = 1 if not last & 0x80 else 2 if not last & 0x40 else 3 if not last & 0x20 else 4 if not last & 0x10 else 0
+    if w == 0 or w > len(data):
+        return 0, 0
+    return w, int.from_bytes(data[-w:], "little") & ((1 << (7 * w)) - 1)
 ARG_SIZE = {0x01: 1, 0x02: 2, 0x03: 4, 0x04: 8, 0x05: 1, 0x06: 2, 0x07: 4, 0x08: 8,
             0x09: 4, 0x0A: 8, 0x0D: 1, 0x0F: 2}
 ARG_FMT = {0x01: "<B", 0x02: "<H", 0x03: "<I", 0x04: "<Q", 0x05: "<b", 0x06: "<h",
@@ -178,37 +191,34 @@ class Checker:
                 return None
             self.dicts[(data[0], struct.unpack("<I", data[1:5])[0])] = data[5:-1].decode("latin-1")
         elif rid == 0x0F:
-            if not 4 <= len(data) <= 11:
+            if not 2 <= len(data) <= 9:
                 self.err(off, fno, "COUNTER with %d DATA bytes" % len(data))
         elif rid == 0x21:
-            if len(data) < 3 + self.addr_size or len(data) != 3 + self.addr_size + data[2 + self.addr_size]:
+            if len(data) < 1 + self.addr_size or len(data) != 1 + self.addr_size + data[self.addr_size]:
                 self.err(off, fno, "PEEK_DATA with %d DATA bytes" % len(data))
         elif rid == 0x11:
-            if len(data) != 2 + self.addr_size:
+            if len(data) != self.addr_size:
                 self.err(off, fno, "FUNC_ENTER_A with %d DATA bytes" % len(data))
         elif rid == 0x13:
-            if len(data) < 5:
+            if len(data) < 3:
                 self.err(off, fno, "LOG with %d DATA bytes" % len(data))
                 return None
-            if not 1 <= data[2] <= 5:
-                self.err(off, fno, "LOG level %d" % data[2])
-            return self.parse_args(off, fno, data[5:])
+            if not 1 <= data[0] <= 5:
+                self.err(off, fno, "LOG level %d" % data[0])
+            return self.parse_args(off, fno, data[3:])
         elif 0x40 <= rid <= 0x7F:
-            if len(data) < 2:
-                self.err(off, fno, "user record with %d DATA bytes" % len(data))
-                return None
-            return self.parse_args(off, fno, data[2:])
+            return self.parse_args(off, fno, data)
         else:
             self.err(off, fno, "unknown record id 0x%02X" % rid)
         if rid == 0x01:
             ver, flags, asz, mode, core, tsb = data[0:6]
             hz, size, build = struct.unpack("<III", data[6:18])
-            if ver != 1 or asz not in (4, 8) or tsb != 2:
+            if ver != 2 or asz not in (4, 8) or tsb != 0:
                 self.err(off, fno, "TARGET_INFO version %d, addr_size %d, ts bytes %d" % (ver, asz, tsb))
             self.addr_size = asz
             self.info = dict(flags=flags, mode=mode, core=core, hz=hz, size=size, build=build)
-        if rid == 0x09 and data[3] > 3:
-            self.err(off, fno, "TASK_OUT reason %d" % data[3])
+        if rid == 0x09 and data[1] > 3:
+            self.err(off, fno, "TASK_OUT reason %d" % data[1])
         return None
 
     def run(self, raw):
@@ -243,6 +253,16 @@ class Checker:
                          % (seq, seq_prev, (seq - seq_prev - 1) & 0xFF))
                 lost = True
             seq_prev = seq
+            delta = None
+            if rid not in UNTIMED:
+                w, delta = ts_field(data)
+                if w == 0:
+                    self.err(off, n, "%s without a valid timestamp field" % rec_name(rid))
+                    delta = None
+                    self.frames[n] = (off, wlen, seq, rid, data)
+                else:
+                    data = data[:-w]
+                    self.frames[n] = (off, wlen, seq, rid, data)
             parsed = self.check_record(off, n, rid, data)
             counts[rid] = counts.get(rid, 0) + 1
             self.times.append(None)
@@ -258,32 +278,32 @@ class Checker:
                     self.err(off, n, "TIME_SYNC %d is %d ticks before the time so far" % (v, T - v))
                 if sync_pending is not None:
                     self.err(off, n, "two TIME_SYNC without a record between")
-                # since_prev: ticks since the previous timed record; unknown
-                # when there is none since the start (or 2^32 - 1 or more),
-                # which only a START's reply may follow (sonde_start())
+                # since_prev: ticks since the previous timed frame; unknown
+                # when there is none since the start, which only a START's
+                # reply may follow (sonde_start())
                 if not lost:
                     want = SINCE_UNKNOWN if prev_rec is None else min(v - prev_rec, SINCE_UNKNOWN)
                     if since == SINCE_UNKNOWN and want != SINCE_UNKNOWN:
                         unknown_at = (off, n)
                     elif since != want:
-                        self.err(off, n, "TIME_SYNC since_prev %d, the previous timed record is %s ticks before"
-                                 % (since, "no record" if want == SINCE_UNKNOWN else want))
+                        self.err(off, n, "TIME_SYNC since_prev %d, the previous timed frame is %s ticks before"
+                                 % (since, "no frame" if want == SINCE_UNKNOWN else want))
                 T = v
+                prev_rec = T
                 self.times[n] = T
                 sync_pending = v
                 timed_since_sync = 0
                 if t_first is None:
                     t_first = v
-            elif rid not in UNTIMED and len(data) >= 2:
-                c = data[0] | data[1] << 8
-                if unknown_at is not None and not (rid == 0x20 and len(data) == 5 and data[3] == 0x04):
+            elif rid not in UNTIMED and delta is not None:
+                if unknown_at is not None and not (rid == 0x20 and len(data) == 3 and data[1] == 0x04):
                     self.err(unknown_at[0], unknown_at[1], "TIME_SYNC since_prev unknown, neither first "
                              "nor before a START's reply")
                 unknown_at = None
                 if T is None:
                     self.err(off, n, "timed record before any TIME_SYNC")
                 else:
-                    step = (c - T) & 0xFFFF
+                    step = delta
                     if sync_pending is not None and step != 0:
                         self.err(off, n, "record after TIME_SYNC is %d ticks later (same reading expected)" % step)
                     sync_pending = None
@@ -298,10 +318,10 @@ class Checker:
                     self.err(off, n, "more than 256 timed frames without a TIME_SYNC")
 
             # ISR nesting and task switches
-            if rid == 0x05 and len(data) == 3:
-                isr_stack.append(data[2])
+            if rid == 0x05 and len(data) == 1:
+                isr_stack.append(data[0])
                 max_nest = max(max_nest, len(isr_stack))
-                if period and data[2] == period[0] and T is not None:
+                if period and data[0] == period[0] and T is not None:
                     if period[3] is not None:
                         d = T - period[3]
                         dev = abs(d - period[1])
@@ -321,11 +341,11 @@ class Checker:
                     self.err(off, n, "%s inside ISR %d (switches happen in PendSV)" % (rec_name(rid), isr_stack[-1]))
                 if rid == 0x08:
                     if running is not None:
-                        self.err(off, n, "TASK_IN %d while task %d runs" % (data[2], running))
-                    running = data[2]
+                        self.err(off, n, "TASK_IN %d while task %d runs" % (data[0], running))
+                    running = data[0]
                 elif rid == 0x09:
-                    if running != data[2]:
-                        self.err(off, n, "TASK_OUT %d but running is %s" % (data[2], running))
+                    if running != data[0]:
+                        self.err(off, n, "TASK_OUT %d but running is %s" % (data[0], running))
                     running = None
                 else:
                     if running is not None:

@@ -24,6 +24,15 @@
 extern "C" {
 #endif
 
+/* The record calls are inline functions: their filter test belongs at the
+ * call site, and GCC at -Os would otherwise outline some into a second call
+ * level. */
+#if defined(__GNUC__)
+#define SONDE_API_INLINE static inline __attribute__((always_inline))
+#else
+#define SONDE_API_INLINE static inline
+#endif
+
 /* ---- counters the application (and the host, via TARGET_STATS) can read */
 typedef struct {
 	uint32_t records;     /* records written (frames with a sequence number) */
@@ -118,12 +127,12 @@ extern struct sonde_filters sonde_filters_;
 #define SONDE_OF_COUNTER    0x40u
 #define SONDE_OF_LOCAL      0x80u
 
-static inline int sonde_obj_on_(uint32_t bit, uint8_t obj)
+SONDE_API_INLINE int sonde_obj_on_(uint32_t bit, uint8_t obj)
 {
 	return (sonde_filters_.obj[obj] & bit) != 0u;
 }
 
-static inline int sonde_rec_on_(uint32_t rec)
+SONDE_API_INLINE int sonde_rec_on_(uint32_t rec)
 {
 	return (sonde_filters_.rec[rec >> 3] >> (rec & 7u) & 1u) != 0u;
 }
@@ -146,7 +155,7 @@ void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b);
 
 /* ---- system events ---------------------------------------------------- */
 
-static inline void sonde_isr_enter(uint8_t isr)
+SONDE_API_INLINE void sonde_isr_enter(uint8_t isr)
 {
 	if (sonde_obj_on_(SONDE_OF_ISR_ENTER, isr))
 		sonde_w_obj(SONDE_REC_ISR_ENTER, isr);
@@ -154,81 +163,81 @@ static inline void sonde_isr_enter(uint8_t isr)
 
 /* The id only selects the local filter bit, so enter and exit of an ISR are
  * filtered as a pair; the wire record has no id (exits nest strictly). */
-static inline void sonde_isr_exit(uint8_t isr)
+SONDE_API_INLINE void sonde_isr_exit(uint8_t isr)
 {
 	if (sonde_obj_on_(SONDE_OF_ISR_EXIT, isr))
 		sonde_w_small(SONDE_REC_ISR_EXIT, 0u);
 }
 
-static inline void sonde_task_create(uint8_t task, uint8_t prio)
+SONDE_API_INLINE void sonde_task_create(uint8_t task, uint8_t prio)
 {
 	if (sonde_rec_on_(SONDE_REC_TASK_CREATE) && sonde_obj_on_(SONDE_OF_LOCAL, task))
 		sonde_w_small(SONDE_REC_TASK_CREATE | 2u << 8, task | (uint32_t)prio << 8);
 }
 
-static inline void sonde_task_in(uint8_t task)
+SONDE_API_INLINE void sonde_task_in(uint8_t task)
 {
 	if (sonde_obj_on_(SONDE_OF_TASK_IN, task))
 		sonde_w_obj(SONDE_REC_TASK_IN, task);
 }
 
 /* reason: SONDE_TASK_* */
-static inline void sonde_task_out(uint8_t task, uint8_t reason)
+SONDE_API_INLINE void sonde_task_out(uint8_t task, uint8_t reason)
 {
 	if (sonde_obj_on_(SONDE_OF_TASK_OUT, task))
 		sonde_w_small(SONDE_REC_TASK_OUT | 2u << 8, task | (uint32_t)reason << 8);
 }
 
-static inline void sonde_task_ready(uint8_t task)
+SONDE_API_INLINE void sonde_task_ready(uint8_t task)
 {
 	if (sonde_obj_on_(SONDE_OF_TASK_READY, task))
 		sonde_w_obj(SONDE_REC_TASK_READY, task);
 }
 
-static inline void sonde_idle(void)
+SONDE_API_INLINE void sonde_idle(void)
 {
 	if (sonde_rec_on_(SONDE_REC_IDLE))
 		sonde_w_small(SONDE_REC_IDLE, 0u);
 }
 
 /* Markers test the global and the local filter separately. */
-static inline void sonde_mark_rec_(uint32_t rec, uint8_t marker)
+SONDE_API_INLINE void sonde_mark_rec_(uint32_t rec, uint8_t marker)
 {
 	if (sonde_rec_on_(rec) && sonde_obj_on_(SONDE_OF_LOCAL, marker))
 		sonde_w_obj(rec, marker);
 }
 
-static inline void sonde_mark(uint8_t marker)
+SONDE_API_INLINE void sonde_mark(uint8_t marker)
 {
 	sonde_mark_rec_(SONDE_REC_MARK, marker);
 }
 
-static inline void sonde_mark_begin(uint8_t marker)
+SONDE_API_INLINE void sonde_mark_begin(uint8_t marker)
 {
 	sonde_mark_rec_(SONDE_REC_MARK_BEGIN, marker);
 }
 
-static inline void sonde_mark_end(uint8_t marker)
+SONDE_API_INLINE void sonde_mark_end(uint8_t marker)
 {
 	sonde_mark_rec_(SONDE_REC_MARK_END, marker);
 }
 
 /* COUNTER: the object id, then the value in 4 bytes (32-bit) or 8. */
-static inline void sonde_counter(uint8_t counter, int32_t value)
+SONDE_API_INLINE void sonde_counter(uint8_t counter, int32_t value)
 {
 	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
 		sonde_w_words(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)value, 0u,
 			      SONDE_WW_SHAPE(1u, 1u, 0u));
 }
 
-static inline void sonde_counter64(uint8_t counter, int64_t value)
+SONDE_API_INLINE void sonde_counter64(uint8_t counter, int64_t value)
 {
 	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
 		sonde_w_words(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)(uint64_t)value,
 			      (uint32_t)((uint64_t)value >> 32), SONDE_WW_SHAPE(1u, 2u, 0u));
 }
 
-static inline void sonde_func_enter(uint16_t func)
+SONDE_API_INLINE void sonde_func_enter(uint16_t func)
 {
 	if (sonde_rec_on_(SONDE_REC_FUNC_ENTER))
 		sonde_w_small(SONDE_REC_FUNC_ENTER | 2u << 8, func);
@@ -237,7 +246,7 @@ static inline void sonde_func_enter(uint16_t func)
 /* The address in SONDE_ADDR_SIZE bytes. */
 void sonde_func_enter_addr(const void *addr);
 
-static inline void sonde_func_exit(void)
+SONDE_API_INLINE void sonde_func_exit(void)
 {
 	if (sonde_rec_on_(SONDE_REC_FUNC_EXIT))
 		sonde_w_small(SONDE_REC_FUNC_EXIT, 0u);
@@ -283,26 +292,26 @@ void sonde_arg_func(const void *addr);
 void sonde_arg_enum(uint8_t group, uint8_t value);
 
 /* Common shapes in one call (one critical section, no per-argument calls). */
-static inline void sonde_user_u32(uint8_t rec, uint32_t a)
+SONDE_API_INLINE void sonde_user_u32(uint8_t rec, uint32_t a)
 {
 	if (sonde_obj_on_(SONDE_OF_USER, rec))
 		sonde_w_words(rec, a, 0u, SONDE_WW_SHAPE(0u, 1u, 1u));
 }
 
-static inline void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b)
+SONDE_API_INLINE void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b)
 {
 	if (sonde_obj_on_(SONDE_OF_USER, rec))
 		sonde_w_u32x2(rec, a, b);
 }
 
-static inline void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a)
+SONDE_API_INLINE void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a)
 {
 	if (sonde_rec_on_(SONDE_REC_LOG))
 		sonde_w_words(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, 0u,
 			      SONDE_WW_SHAPE(3u, 1u, 1u));
 }
 
-static inline void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b)
+SONDE_API_INLINE void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b)
 {
 	if (sonde_rec_on_(SONDE_REC_LOG))
 		sonde_w_words(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, b,

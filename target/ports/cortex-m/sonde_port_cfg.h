@@ -27,6 +27,11 @@
  *   SONDE_CM_TS_TIMER_VALUE address of the free-running down-counter's
  *                           current-value register (SONDE_CM_TS_TIMER only;
  *                           default 0x40002004, MPS2 dual timer 1).
+ *   SONDE_CM_TS_TIMER_VAR   instead of that register, a volatile uint32_t
+ *                           variable of this name that the program itself
+ *                           counts down (benchmarks: the clock they set
+ *                           costs the same three instructions as the
+ *                           timer).
  *   SONDE_CM_TICK_HOOK      1 (default): sonde_cm_systick_tick() calls the
  *                           core's sonde_tick(); 0: it only reads a SysTick
  *                           clock (sonde_cm.h).
@@ -144,7 +149,12 @@ SONDE_CM_INLINE uint32_t sonde_cm_ts_masked(void)
 #elif SONDE_CM_TS == SONDE_CM_TS_TIMER
 /* A free-running 32-bit down-counter: its complement counts up and wraps at
  * 2^32 like the clock the library expects.  One load and one inversion. */
+#ifdef SONDE_CM_TS_TIMER_VAR
+extern volatile uint32_t SONDE_CM_TS_TIMER_VAR;
+#define SONDE_PORT_TS() (~SONDE_CM_TS_TIMER_VAR)
+#else
 #define SONDE_PORT_TS() (~SONDE_CM_REG32(SONDE_CM_TS_TIMER_VALUE))
+#endif
 
 #elif SONDE_CM_TS == SONDE_CM_TS_DWT
 #define SONDE_PORT_TS() (SONDE_CM_REG32(0xE0001004u))  /* DWT_CYCCNT */
