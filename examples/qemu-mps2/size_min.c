@@ -4,9 +4,10 @@
  * size_report.py): sonde_init, the drain, and every ISR, task, marker,
  * counter, user and log record in their one-call forms.  Built like the
  * other images (--gc-sections), so only what these calls pull in is
- * counted.  Optional parts are measured by adding their calls: -DSIZE_FUNC
- * (function records), -DSIZE_BUILDER (the argument-by-argument builder),
- * -DSIZE_DICT (dictionary entries), -DSIZE_RX (the receive channel).
+ * counted.  Optional parts are measured by adding their calls: -DSIZE_TICK
+ * (the periodic tick), -DSIZE_FUNC (function records), -DSIZE_BUILDER (the
+ * argument-by-argument builder), -DSIZE_DICT (dictionary entries),
+ * -DSIZE_RX (the receive channel).
  * Not run: only linked.
  */
 #include <stdint.h>
@@ -37,10 +38,12 @@ int main(void)
 	sonde_user_u32x2(0x41, sink, sink);
 	sonde_log_u32(SONDE_LVL_INFO, 1, sink);
 	sonde_log_u32x2(SONDE_LVL_INFO, 2, sink, sink);
+#ifdef SIZE_TICK
 	sonde_tick();
+#endif
 #ifdef SIZE_FUNC
 	sonde_func_enter(5);
-	sonde_func_enter_addr((const void *)main);
+	sonde_func_enter_addr((const void *)&sink);
 	sonde_func_exit();
 #endif
 #ifdef SIZE_BUILDER

@@ -139,19 +139,21 @@ SONDE_API_INLINE int sonde_rec_on_(uint32_t rec)
 
 /* The record functions proper, called once the filters passed (not for
  * application use: call the sonde_* functions below).  Records of one shape
- * share one function, which keeps the library small:
- *   sonde_w_obj     ts and a one-byte object id (ISR enter, TASK_IN, ...)
- *   sonde_w_small   up to 4 payload bytes in v, id | n << 8
- *   sonde_w_words   prefix bytes (in hdr above the id) then one or two
- *                   32-bit words, each after an U32 type code if typed
- *   sonde_w_u32x2   a user record with two U32 arguments */
+ * share one function:
+ *   sonde_w_obj     a one-byte object id (ISR enter, TASK_IN, markers)
+ *   sonde_w_small   0 or 2 payload bytes: hdr = id | b0 << 8 | b1 << 16 |
+ *                   n << 24 (ISR exit, TASK_OUT, FUNC_ENTER, ...)
+ *   sonde_w_u32x2   a user record with two U32 arguments
+ *   sonde_w_gen     up to 3 prefix bytes (in hdr above the id), then 0, 1
+ *                   or 2 32-bit words, each after an U32 type code if
+ *                   typed (shape: SONDE_W_SHAPE): counters, logs, ... */
 void sonde_w_obj(uint32_t id, uint32_t obj);
-void sonde_w_small(uint32_t id_n, uint32_t v);
-void sonde_w_words(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape);
+void sonde_w_small(uint32_t hdr);
 void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b);
+void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape);
 
-/* sonde_w_words shape: prefix bytes (0..3), words (1 or 2), typed. */
-#define SONDE_WW_SHAPE(npre, nwords, typed) ((npre) | (nwords) << 2 | (typed) << 4)
+/* sonde_w_gen shape: prefix bytes (0..3), words (0..2), typed (0, 1). */
+#define SONDE_W_SHAPE(npre, nwords, typed) ((npre) | (nwords) << 2 | (typed) << 4)
 
 /* ---- system events ---------------------------------------------------- */
 
@@ -166,13 +168,13 @@ SONDE_API_INLINE void sonde_isr_enter(uint8_t isr)
 SONDE_API_INLINE void sonde_isr_exit(uint8_t isr)
 {
 	if (sonde_obj_on_(SONDE_OF_ISR_EXIT, isr))
-		sonde_w_small(SONDE_REC_ISR_EXIT, 0u);
+		sonde_w_small(SONDE_REC_ISR_EXIT);
 }
 
 SONDE_API_INLINE void sonde_task_create(uint8_t task, uint8_t prio)
 {
 	if (sonde_rec_on_(SONDE_REC_TASK_CREATE) && sonde_obj_on_(SONDE_OF_LOCAL, task))
-		sonde_w_small(SONDE_REC_TASK_CREATE | 2u << 8, task | (uint32_t)prio << 8);
+		sonde_w_small(SONDE_REC_TASK_CREATE | (uint32_t)task << 8 | (uint32_t)prio << 16 | 2u << 24);
 }
 
 SONDE_API_INLINE void sonde_task_in(uint8_t task)
@@ -185,7 +187,7 @@ SONDE_API_INLINE void sonde_task_in(uint8_t task)
 SONDE_API_INLINE void sonde_task_out(uint8_t task, uint8_t reason)
 {
 	if (sonde_obj_on_(SONDE_OF_TASK_OUT, task))
-		sonde_w_small(SONDE_REC_TASK_OUT | 2u << 8, task | (uint32_t)reason << 8);
+		sonde_w_small(SONDE_REC_TASK_OUT | (uint32_t)task << 8 | (uint32_t)reason << 16 | 2u << 24);
 }
 
 SONDE_API_INLINE void sonde_task_ready(uint8_t task)
@@ -197,7 +199,7 @@ SONDE_API_INLINE void sonde_task_ready(uint8_t task)
 SONDE_API_INLINE void sonde_idle(void)
 {
 	if (sonde_rec_on_(SONDE_REC_IDLE))
-		sonde_w_small(SONDE_REC_IDLE, 0u);
+		sonde_w_small(SONDE_REC_IDLE);
 }
 
 /* Markers test the global and the local filter separately. */
@@ -226,21 +228,21 @@ SONDE_API_INLINE void sonde_mark_end(uint8_t marker)
 SONDE_API_INLINE void sonde_counter(uint8_t counter, int32_t value)
 {
 	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
-		sonde_w_words(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)value, 0u,
-			      SONDE_WW_SHAPE(1u, 1u, 0u));
+		sonde_w_gen(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)value, 0u,
+			      SONDE_W_SHAPE(1u, 1u, 0u));
 }
 
 SONDE_API_INLINE void sonde_counter64(uint8_t counter, int64_t value)
 {
 	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
-		sonde_w_words(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)(uint64_t)value,
-			      (uint32_t)((uint64_t)value >> 32), SONDE_WW_SHAPE(1u, 2u, 0u));
+		sonde_w_gen(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)(uint64_t)value,
+			      (uint32_t)((uint64_t)value >> 32), SONDE_W_SHAPE(1u, 2u, 0u));
 }
 
 SONDE_API_INLINE void sonde_func_enter(uint16_t func)
 {
 	if (sonde_rec_on_(SONDE_REC_FUNC_ENTER))
-		sonde_w_small(SONDE_REC_FUNC_ENTER | 2u << 8, func);
+		sonde_w_small(SONDE_REC_FUNC_ENTER | (uint32_t)func << 8 | 2u << 24);
 }
 
 /* The address in SONDE_ADDR_SIZE bytes. */
@@ -249,7 +251,7 @@ void sonde_func_enter_addr(const void *addr);
 SONDE_API_INLINE void sonde_func_exit(void)
 {
 	if (sonde_rec_on_(SONDE_REC_FUNC_EXIT))
-		sonde_w_small(SONDE_REC_FUNC_EXIT, 0u);
+		sonde_w_small(SONDE_REC_FUNC_EXIT);
 }
 
 /* ---- user records and logs ------------------------------------------- */
@@ -295,7 +297,7 @@ void sonde_arg_enum(uint8_t group, uint8_t value);
 SONDE_API_INLINE void sonde_user_u32(uint8_t rec, uint32_t a)
 {
 	if (sonde_obj_on_(SONDE_OF_USER, rec))
-		sonde_w_words(rec, a, 0u, SONDE_WW_SHAPE(0u, 1u, 1u));
+		sonde_w_gen(rec, a, 0u, SONDE_W_SHAPE(0u, 1u, 1u));
 }
 
 SONDE_API_INLINE void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b)
@@ -307,15 +309,15 @@ SONDE_API_INLINE void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b)
 SONDE_API_INLINE void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a)
 {
 	if (sonde_rec_on_(SONDE_REC_LOG))
-		sonde_w_words(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, 0u,
-			      SONDE_WW_SHAPE(3u, 1u, 1u));
+		sonde_w_gen(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, 0u,
+			      SONDE_W_SHAPE(3u, 1u, 1u));
 }
 
 SONDE_API_INLINE void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b)
 {
 	if (sonde_rec_on_(SONDE_REC_LOG))
-		sonde_w_words(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, b,
-			      SONDE_WW_SHAPE(3u, 2u, 1u));
+		sonde_w_gen(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, b,
+			      SONDE_W_SHAPE(3u, 2u, 1u));
 }
 
 /* ---- drain (transport side) ------------------------------------------ */

@@ -24,6 +24,15 @@
 #define SONDE_ENABLED 1
 #endif
 
+/* 1 (default): every timed record has a fast path of its own shape (about
+ * 45 to 110 Cortex-M3 instructions a record, docs/performance.md) -- the
+ * library is then about 3 KB of code.  0: every record is written by the
+ * slow path's byte-by-byte writer (a few hundred instructions a record),
+ * and the library is half that size (for a very small flash). */
+#ifndef SONDE_CFG_FAST_PATH
+#define SONDE_CFG_FAST_PATH 1
+#endif
+
 /* Longest string sent (DICT names, STR arguments), in characters without the
  * NUL.  Longer strings are cut.  At most 255 (docs/protocol.md section 4). */
 #ifndef SONDE_STR_MAX

@@ -107,6 +107,9 @@ int sonde_log_begin(uint8_t level, uint16_t fmt)
  */
 static int end_fast(void)
 {
+#if !SONDE_CFG_FAST_PATH
+	return 0;
+#else
 	struct sonde_state *g = &sonde_g;
 	uint8_t *p = g->wp, *d = bld.d;
 	uint32_t n = bld.n, now = bld.now, seq, hdr, sum, chk, esc, enc, w, i;
@@ -136,6 +139,7 @@ static int end_fast(void)
 	sonde_st16(p + 2 + n + w, chk | (uint32_t)SONDE_FLAG << 8);
 	sonde_fast_done(p + 4 + n + w, 4u + n + w, seq, now, esc);
 	return 1;
+#endif
 }
 
 void sonde_user_end(void)

@@ -146,14 +146,19 @@ int sonde_object_enabled(uint8_t obj)
 	return (sonde_filters_.obj[obj] & SONDE_OF_LOCAL) != 0u;
 }
 
-/* sonde_init(), inside its critical section: everything on. */
+/* sonde_init(), inside its critical section: everything on -- every bit of
+ * every byte, but the user-record bit outside 0x40..0x7F (written out here
+ * rather than through objects(), so that an application that never changes
+ * a filter does not link the filter code). */
 void sonde_filter_reset(void)
 {
 	unsigned i;
 
 	for (i = 0; i < sizeof sonde_filters_.rec; i++)
 		sonde_filters_.rec[i] = 0xFFu;
-	objects(NULL, 0u, 256u, 1);
+	for (i = 0; i < 256u; i++)
+		sonde_filters_.obj[i] = i >= SONDE_REC_USER_FIRST && i <= SONDE_REC_USER_LAST
+					       ? 0xFFu : (uint8_t)~SONDE_OF_USER;
 }
 
 #endif /* SONDE_ENABLED */

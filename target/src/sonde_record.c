@@ -19,7 +19,7 @@
  */
 #include "sonde_internal.h"
 
-#if SONDE_ENABLED
+#if SONDE_ENABLED && SONDE_CFG_FAST_PATH
 
 /* The flag after CHK, in the halfword that ends every frame. */
 #define FLAG_HI ((uint32_t)SONDE_FLAG << 8)
@@ -77,31 +77,30 @@ slow:
 	SONDE_PORT_CRIT_EXIT();
 }
 
-/* Up to 4 payload bytes, little-endian in v (the bytes above n zero):
- * ISR_EXIT, IDLE, FUNC_EXIT (none), TASK_OUT, TASK_CREATE, FUNC_ENTER (2),
- * FUNC_ENTER_A (4 on a 32-bit CPU).  id_n = id | n << 8. */
-void sonde_w_small(uint32_t id_n, uint32_t v)
+/* Up to 2 payload bytes, in hdr above the id (hdr = id | b0 << 8 | b1 <<
+ * 16 | n << 24): ISR_EXIT, IDLE, FUNC_EXIT (n = 0), TASK_OUT, TASK_CREATE,
+ * FUNC_ENTER (n = 2).  SEQ, ID and the payload make one word. */
+void sonde_w_small(uint32_t hdr)
 {
 	struct sonde_state *g = &sonde_g;
-	uint32_t id = id_n & 0xFFu, n = id_n >> 8, now, enc, w, seq, hdr, hi, chk, esc;
+	uint32_t n = hdr >> 24, now, enc, w, seq, h, chk, esc;
 	uint8_t *p;
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
 	now = SONDE_PORT_TS();
 	p = g->wp;
+	hdr &= 0xFFFFFFu;
 	if (SONDE_LIKELY((uintptr_t)p <= g->wlim && (w = sonde_ts_field(now - g->last, &enc)) != 0u)) {
 		seq = g->seq + 1u;
-		hdr = seq | id << 8 | v << 16;
-		hi = v >> 16;
-		chk = ~(seq + id + sonde_sum32(v) + sonde_sum32(enc)) & 0xFFu;
-		esc = sonde_esc_maybe(hdr) | sonde_esc_maybe(hi | chk << 24) | sonde_esc_maybe(enc);
-		sonde_st32(p, hdr);
-		sonde_st32(p + 4, hi);
+		h = seq | hdr << 8;
+		chk = ~(seq + sonde_sum32(hdr) + sonde_sum32(enc)) & 0xFFu;
+		esc = sonde_esc_maybe(h) | sonde_esc_maybe(enc) | sonde_esc_maybe(chk);
+		sonde_st32(p, h);
 		sonde_fast_done(put_tail(p + 2 + n, enc, w, chk), 4u + n + w, seq, now, esc);
 	} else {
-		sonde_st32(g->xd, v);
-		sonde_slow(id_n, now);
+		sonde_st32(g->xd, hdr >> 8);
+		sonde_slow((hdr & 0xFFu) | n << 8, now);
 	}
 	SONDE_PORT_CRIT_EXIT();
 }
@@ -139,17 +138,24 @@ void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
 }
 
 /*
- * Prefix bytes, then one or two 32-bit words, each after an U32 type code
- * when typed (shape: SONDE_WW_SHAPE):
- *   COUNTER      obj a (b)                  prefix 1, untyped
- *   user u32     03 a                       prefix 0, typed
- *   LOG u32(x2)  level fmt(2) 03 a (03 b)   prefix 3, typed
- * hdr = id | prefix << 8; b is 0 when there is one word.
+ * Every other timed record: prefix bytes, then none, one or two 32-bit
+ * words, each after an U32 type code when typed (shape: SONDE_W_SHAPE):
+ *   ISR_EXIT, IDLE, FUNC_EXIT            (nothing)
+ *   TASK_OUT, TASK_CREATE, FUNC_ENTER    2 prefix bytes
+ *   COUNTER                              obj, then 1 or 2 words, untyped
+ *   FUNC_ENTER_A                         1 or 2 words, untyped
+ *   user u32, u32x2                      03 a (03 b)
+ *   LOG u32, u32x2                       level fmt(2) 03 a (03 b)
+ * hdr = id | prefix << 8; unused words are 0.  The layout is stored with
+ * word stores at offsets that depend on the shape; a store may put junk
+ * bytes past the payload, which the next store or the timestamp field
+ * overwrites (or which fall into the free room after the frame).
  */
-void sonde_w_words(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
+void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
 {
 	struct sonde_state *g = &sonde_g;
-	uint32_t now, enc, w, seq, h, pre_hi, chk, esc, sum, k, typed = shape >> 4, two = shape & 8u;
+	uint32_t now, enc, w, seq, h, pre2, chk, esc, sum, k;
+	uint32_t words = shape >> 2 & 3u, typed = shape >> 4;
 	uint8_t *p;
 	SONDE_PORT_CRIT_DECL;
 
@@ -159,25 +165,26 @@ void sonde_w_words(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
 	if (SONDE_LIKELY((uintptr_t)p <= g->wlim && (w = sonde_ts_field(now - g->last, &enc)) != 0u)) {
 		seq = g->seq + 1u;
 		h = seq | hdr << 8;
-		pre_hi = hdr >> 24; /* the third prefix byte */
-		sum = seq + sonde_sum32(hdr) + sonde_sum32(a) + sonde_sum32(b) + sonde_sum32(enc);
+		pre2 = hdr >> 24;
+		sum = seq + sonde_sum32(hdr) + sonde_sum32(a) + sonde_sum32(b) + sonde_sum32(enc) +
+		      (typed ? words * SONDE_ARG_U32 : 0u);
 		sonde_st32(p, h);
-		sonde_st32(p + 4, pre_hi);
+		sonde_st32(p + 4, pre2);
 		k = 2u + (shape & 3u);
-		if (typed) {
-			p[k++] = SONDE_ARG_U32;
-			sum += two ? 2u * SONDE_ARG_U32 : SONDE_ARG_U32;
-		}
-		sonde_st32(p + k, a);
-		k += 4u;
-		if (two) {
+		if (words != 0u) {
 			if (typed)
 				p[k++] = SONDE_ARG_U32;
-			sonde_st32(p + k, b);
+			sonde_st32(p + k, a);
 			k += 4u;
+			if (words == 2u) {
+				if (typed)
+					p[k++] = SONDE_ARG_U32;
+				sonde_st32(p + k, b);
+				k += 4u;
+			}
 		}
 		chk = ~sum & 0xFFu;
-		esc = sonde_esc_maybe(h) | sonde_esc_maybe(pre_hi | chk << 8) | sonde_esc_maybe(a) |
+		esc = sonde_esc_maybe(h) | sonde_esc_maybe(pre2 | chk << 8) | sonde_esc_maybe(a) |
 		      sonde_esc_maybe(b) | sonde_esc_maybe(enc);
 		sonde_fast_done(put_tail(p + k, enc, w, chk), k + 2u + w, seq, now, esc);
 	} else {
@@ -185,32 +192,85 @@ void sonde_w_words(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
 
 		sonde_st32(x, hdr >> 8);
 		x += shape & 3u;
-		if (typed)
-			*x++ = SONDE_ARG_U32;
-		sonde_st32(x, a);
-		x += 4;
-		if (two) {
+		if (words != 0u) {
 			if (typed)
 				*x++ = SONDE_ARG_U32;
-			sonde_st32(x, b);
+			sonde_st32(x, a);
 			x += 4;
+			if (words == 2u) {
+				if (typed)
+					*x++ = SONDE_ARG_U32;
+				sonde_st32(x, b);
+				x += 4;
+			}
 		}
 		sonde_slow((hdr & 0xFFu) | (uint32_t)(x - g->xd) << 8, now);
 	}
 	SONDE_PORT_CRIT_EXIT();
 }
 
+#elif SONDE_ENABLED /* !SONDE_CFG_FAST_PATH: the smallest library */
+
+/* Every record through the slow path: the payload in sonde_g.xd, one
+ * reading of the clock inside the critical section. */
+static void w_slow(uint32_t id_n, const uint8_t *d)
+{
+	uint32_t n = id_n >> 8;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	sonde_copy(sonde_g.xd, d, n);
+	sonde_slow(id_n, SONDE_PORT_TS());
+	SONDE_PORT_CRIT_EXIT();
+}
+
+void sonde_w_obj(uint32_t id, uint32_t obj)
+{
+	uint8_t d = (uint8_t)obj;
+
+	w_slow(id | 1u << 8, &d);
+}
+
+void sonde_w_small(uint32_t hdr)
+{
+	uint8_t d[4];
+
+	sonde_st32(d, hdr >> 8);
+	w_slow((hdr & 0xFFu) | (hdr >> 24) << 8, d);
+}
+
+void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
+{
+	uint8_t d[16], *x = d;
+	uint32_t words = shape >> 2 & 3u, k;
+
+	sonde_st32(x, hdr >> 8);
+	x += shape & 3u;
+	for (k = 0; k < words; k++) {
+		if (shape >> 4)
+			*x++ = SONDE_ARG_U32;
+		sonde_st32(x, k ? b : a);
+		x += 4;
+	}
+	w_slow((hdr & 0xFFu) | (uint32_t)(x - d) << 8, d);
+}
+
+void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
+{
+	sonde_w_gen(rec, a, b, SONDE_W_SHAPE(0u, 2u, 1u));
+}
+
+#endif /* SONDE_CFG_FAST_PATH */
+
+#if SONDE_ENABLED
 void sonde_func_enter_addr(const void *addr)
 {
 	uint64_t a = (uint64_t)(uintptr_t)addr;
 
 	if (!sonde_rec_on_(SONDE_REC_FUNC_ENTER_A))
 		return;
-#if SONDE_ADDR_SIZE == 4
-	sonde_w_small(SONDE_REC_FUNC_ENTER_A | 4u << 8, (uint32_t)a);
-#else
-	sonde_w_words(SONDE_REC_FUNC_ENTER_A, (uint32_t)a, (uint32_t)(a >> 32), SONDE_WW_SHAPE(0u, 2u, 0u));
-#endif
+	sonde_w_gen(SONDE_REC_FUNC_ENTER_A, (uint32_t)a, (uint32_t)(a >> 32),
+		    SONDE_W_SHAPE(0u, SONDE_ADDR_SIZE / 4u, 0u));
 }
 
 #endif /* SONDE_ENABLED */
