@@ -238,7 +238,7 @@ static void test_escape_everywhere(void **state)
 		assert_int_equal(tgt_le32(d + 1), 0x7E7D7E7Du);
 		assert_int_equal(tgt_le32(d + 6), 0x7D7E7D7Eu);
 		/* the gap, or 0 right after a TIME_SYNC (rule 4, or a DROPS) */
-		if (fr.f[i - 1].id != SONDE_REC_TIME_SYNC && fr.f[i - 1].id != SONDE_REC_DROPS) {
+		if (i > 0 && fr.f[i - 1].id != SONDE_REC_TIME_SYNC && fr.f[i - 1].id != SONDE_REC_DROPS) {
 			assert_int_equal(tgt_le32(d + 10), 0xE07E7D7Eu);
 			assert_int_equal(fr.f[i].len, (fr.f[i].id == SONDE_REC_LOG ? 13u : 10u) + 4u);
 		}
