@@ -83,7 +83,7 @@ slow:
 void sonde_w_small(uint32_t hdr)
 {
 	struct sonde_state *g = &sonde_g;
-	uint32_t n = hdr >> 24, now, enc, w, seq, h, chk, esc;
+	uint32_t n = hdr >> 24, now, d, enc, w, seq, h, chk, esc;
 	uint8_t *p;
 	SONDE_PORT_CRIT_DECL;
 
@@ -91,17 +91,31 @@ void sonde_w_small(uint32_t hdr)
 	now = SONDE_PORT_TS();
 	p = g->wp;
 	hdr &= 0xFFFFFFu;
-	if (SONDE_LIKELY((uintptr_t)p <= g->wlim && (w = sonde_ts_field(now - g->last, &enc)) != 0u)) {
-		seq = g->seq + 1u;
-		h = seq | hdr << 8;
+	if ((uintptr_t)p > g->wlim)
+		goto slow;
+	d = now - g->last;
+	seq = g->seq + 1u;
+	h = seq | hdr << 8;
+	if (SONDE_LIKELY(d < SONDE_TS_ONE)) {
+		/* the timestamp byte, CHK and the flag in one word after the payload */
+		chk = (0xFFu - seq - d - sonde_sum32(hdr)) & 0xFFu;
+		esc = sonde_esc_maybe(h) | sonde_esc_maybe(chk);
+		sonde_st32(p, h);
+		sonde_st32(p + 2 + n, d | chk << 8 | FLAG_HI << 8);
+		sonde_fast_done(p + 5 + n, 5u + n, seq, now, esc);
+	} else {
+		if ((w = sonde_ts_field(d, &enc)) == 0u)
+			goto slow;
 		chk = ~(seq + sonde_sum32(hdr) + sonde_sum32(enc)) & 0xFFu;
 		esc = sonde_esc_maybe(h) | sonde_esc_maybe(enc) | sonde_esc_maybe(chk);
 		sonde_st32(p, h);
 		sonde_fast_done(put_tail(p + 2 + n, enc, w, chk), 4u + n + w, seq, now, esc);
-	} else {
-		sonde_st32(g->xd, hdr >> 8);
-		sonde_slow((hdr & 0xFFu) | n << 8, now);
 	}
+	SONDE_PORT_CRIT_EXIT();
+	return;
+slow:
+	sonde_st32(g->xd, hdr >> 8);
+	sonde_slow((hdr & 0xFFu) | n << 8, now);
 	SONDE_PORT_CRIT_EXIT();
 }
 
