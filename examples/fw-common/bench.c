@@ -45,6 +45,9 @@
 /* The trace clock, counting like the clock it stands for: down (a Cortex-M
  * timer, read inverted; BENCH_CLOCK_DOWN) or up (RISC-V mtime). */
 volatile uint32_t sonde_bench_clock;
+/* A capture task's stand-in, for a clock read through a capture register
+ * (SONDE_CM_TS_CAPTURE_TASK_VAR): written before each read, like the task. */
+volatile uint32_t sonde_bench_capture;
 
 static uint8_t big_buf[BOARD_BENCH_BUF];
 static uint8_t small_buf[512];

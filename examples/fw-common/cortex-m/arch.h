@@ -104,7 +104,9 @@ static inline void arch_wait(void)
 /* Exactly 2 * n instructions (n >= 1): the benchmark's calibration. */
 static inline void arch_spin(uint32_t n)
 {
-	__asm__ __volatile__("1: subs %0, %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
+	/* GCC hands Thumb-1 inline asm to the assembler in the old "divided"
+	 * syntax; unified is what this is written in. */
+	__asm__ __volatile__(".syntax unified\n1:\tsubs %0, #1\n\tbne 1b" : "+l"(n) : : "cc");
 }
 
 /* A comment in the generated code: keeps identical benchmark loops apart. */

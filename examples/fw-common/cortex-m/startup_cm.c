@@ -39,6 +39,7 @@ void Reset_Handler(void)
 __attribute__((naked)) void HardFault_Handler(void)
 {
 	__asm__ __volatile__(
+		".syntax unified\n\t"
 		"movs r0, #4\n\t"
 		"mov r1, lr\n\t"
 		"tst r0, r1\n\t"
