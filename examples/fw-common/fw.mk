@@ -15,7 +15,7 @@
 #                firmware see the same)
 #   BENCH_DEFS   the benchmark's trace clock: a variable read like the real
 #                one, so that each case can set any gap
-#   LINK_LD      linker script
+#   LINK_LD      linker script; BOARD_LDFLAGS anything else the link needs
 #   QEMU_RUN     QEMU up to -serial/-kernel (machine, semihosting, ...)
 #   CHECK_OPTS   check_trace.py options that hold on the exact clock
 #
@@ -61,7 +61,7 @@ CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=c99 -pedantic -Wall -Wextra -Werror \
 	  -ffreestanding -ffunction-sections -fdata-sections -MMD -MP $(EXTRA_CFLAGS)
 CPPFLAGS := -I$(BOARD_DIR) -I$(COMMON_DIR) -I$(ARCH_DIR) $(SONDE_INCLUDES) -I$(PORT_DIR) \
 	    $(SONDE_DEFS) $(FW_DEFS)
-LDFLAGS := $(ARCH_FLAGS) -L$(ARCH_DIR) -T $(LINK_LD) -nostartfiles $(LIBC_SPECS) -Wl,--gc-sections
+LDFLAGS := $(ARCH_FLAGS) -L$(ARCH_DIR) -T $(LINK_LD) -nostartfiles $(LIBC_SPECS) -Wl,--gc-sections $(BOARD_LDFLAGS)
 # The tracer's objects also say what each function keeps on the stack and
 # whom it calls (stack_depth.py adds them up along the record path).
 TRACER_CFLAGS := -fstack-usage -fcallgraph-info=su
