@@ -19,6 +19,8 @@ PKGS=(
   python3                                   # tests: JSON validation
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # RISC-V firmware
+  qemu-system-misc                          # runs it (qemu-system-riscv32)
 )
 
 missing=()

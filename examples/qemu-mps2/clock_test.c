@@ -12,9 +12,23 @@
 #include "sonde.h"
 #include "sonde_cm.h"
 
-static inline uint32_t clk(void)
+/* The stopwatch: TIMER0 free-running (board_stopwatch). */
+#define clk() board_stopwatch()
+
+/* TIMER1 counting down from period-1, interrupting at 0. */
+static void timer1_start(uint32_t period)
 {
-	return ~TIMER_VALUE(TIMER0_BASE);
+	TIMER_CTRL(TIMER1_BASE) = 0;
+	TIMER_RELOAD(TIMER1_BASE) = period - 1u;
+	TIMER_VALUE(TIMER1_BASE) = period - 1u;
+	TIMER_INTCLEAR(TIMER1_BASE) = 1u;
+	TIMER_CTRL(TIMER1_BASE) = TIMER_CTRL_EN | TIMER_CTRL_IRQEN;
+}
+
+static void timer1_stop(void)
+{
+	TIMER_CTRL(TIMER1_BASE) = 0;
+	TIMER_INTCLEAR(TIMER1_BASE) = 1u;
 }
 
 /* ---- clock test: the port's clock against the stopwatch --------------
@@ -37,7 +51,7 @@ static int ck_have;
 
 static void clock_check(void)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 	uint32_t t0 = sonde_port_ts();
 	uint32_t t = sonde_port_ts(); /* a second read within the same tick, often */
 	uint32_t s = clk();
@@ -57,7 +71,7 @@ static void clock_check(void)
 		ck_bad++;
 	ck_prev = t;
 	ck_reads++;
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 }
 
 static void clock_loop(uint32_t n)
@@ -76,10 +90,10 @@ static volatile int ck_oneshot, ck_fired, ck_hooked;
 static volatile uint32_t ck_race;
 
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-/* Some 200 instructions (5 ticks) before the hook: the window in which a
- * preempting ISR sees the wrap taken but not yet accounted by the handler. */
-void SysTick_Handler(void);
-void SysTick_Handler(void)
+/* The SysTick handler (the board's tick vector).  Some 200 instructions (5
+ * ticks) before the hook: the window in which a preempting ISR sees the
+ * wrap taken but not yet accounted by the handler. */
+void app_isr_tick(void)
 {
 	uint32_t n = 100;
 
@@ -90,11 +104,10 @@ void SysTick_Handler(void)
 }
 #endif
 
-#define SCB_SHCSR MPS2_REG(0xE000ED24u)
 #define SHCSR_SYSTICKACT (1u << 11)
 
-void TIMER1_Handler(void);
-void TIMER1_Handler(void)
+/* TIMER1 (the board's sample vector). */
+void app_isr_sample(void)
 {
 	TIMER_INTCLEAR(TIMER1_BASE) = 1u;
 	if ((SCB_SHCSR & SHCSR_SYSTICKACT) && !ck_hooked)
@@ -102,7 +115,7 @@ void TIMER1_Handler(void)
 	clock_check();
 	ck_isr_reads++;
 	if (ck_oneshot) {
-		board_timer_stop(TIMER1_BASE);
+		timer1_stop();
 		ck_fired = 1;
 	}
 }
@@ -121,7 +134,7 @@ static void clock_aimed(void)
 			;
 		c = SYST_CVR;
 		ck_fired = 0;
-		board_timer_start(TIMER1_BASE, c + k, 1);
+		timer1_start(c + k);
 		while (!ck_fired)
 			clock_check();
 	}
@@ -135,20 +148,20 @@ static void clock_test(void)
 
 	clock_loop(n); /* masked: no handler */
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	SCB_SHPR_SYSTICK = PRIO_SYSTICK;
+	arch_set_prio_systick(PRIO_SYSTICK);
 	SYST_CSR = 7u; /* interrupt on */
 #endif
-	__asm__ __volatile__("cpsie i" : : : "memory");
+	arch_irq_on();
 	clock_loop(n); /* SysTick handler live */
-	board_timer_start(TIMER1_BASE, 997u, 1);
-	mps2_irq_enable(IRQ_TIMER1, PRIO_TIMER1);
+	timer1_start(997u);
+	arch_irq_enable(IRQ_TIMER1, PRIO_TIMER1);
 	clock_loop(n); /* and TIMER1 preempting it */
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
 	clock_aimed();
 #endif
-	mps2_irq_disable(IRQ_TIMER1);
-	board_timer_stop(TIMER1_BASE);
-	__asm__ __volatile__("cpsid i" : : : "memory");
+	arch_irq_disable(IRQ_TIMER1);
+	timer1_stop();
+	arch_irq_off();
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
 	SYST_CSR = 5u;
 #endif
@@ -165,25 +178,21 @@ static void clock_test(void)
 	board_uart_puts(ck_bad == 0 ? " ticks: ok\n" : " ticks: FAIL\n");
 }
 
-void app_fault(const uint32_t *frame, uint32_t exc_return)
+void app_fault(uint32_t pc, uint32_t cause)
 {
-	(void)exc_return;
+	(void)cause;
 	board_uart_puts("clock test: fault at pc ");
-	board_uart_put_u32(frame[6]);
+	board_uart_put_u32(pc);
 	board_uart_putc('\n');
 }
 
 int main(void)
 {
-	__asm__ __volatile__("cpsid i" : : : "memory");
-	board_uart_init(0);
-	board_timer_start(TIMER0_BASE, 0, 0); /* reload 0xFFFFFFFF: the stopwatch */
+	arch_irq_off();
+	board_init(); /* the trace clock runs */
+	board_stopwatch_start();
 #if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	sonde_cm_ts_init();
 	SYST_CSR = 5u; /* SysTick counting on the core clock, interrupt off */
-#else
-	board_dualtimer_free_run();
-	sonde_cm_ts_init();
 #endif
 	clock_test();
 	board_uart_flush();

@@ -46,7 +46,7 @@ timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/ra
 	--output "$WORK/live1.jsonl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/live1.err"; fail "counts: sonde live exit status $rc"; }
 wait "$QEMU" || fail "counts: QEMU exit status $? (firmware fault?)"
-python3 "$EX/check_trace.py" "$WORK/raw1.bin" --decoded "$WORK/live1.jsonl" >"$WORK/check1.log" ||
+python3 "$SRC/examples/fw-common/check_trace.py" "$WORK/raw1.bin" --decoded "$WORK/live1.jsonl" >"$WORK/check1.log" ||
 	{ cat "$WORK/check1.log"; fail "counts: the capture or sonde's decoding of it does not check"; }
 grep -E "^(FW_COUNTS|decoded|check_trace)" "$WORK/check1.log"
 python3 - "$WORK/live1.jsonl" "$WORK/live1.err" <<'PY' || fail "counts: sonde's summary differs from FW_COUNTS"

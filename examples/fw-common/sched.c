@@ -1,39 +1,32 @@
 /*
- * sched.c -- the example's preemptive scheduler (see sched.h).
+ * sched.c -- the example's preemptive scheduler (see sched.h), the part
+ * that is the same on every CPU.
  *
- * All scheduler state changes happen with PRIMASK set (mps2_irq_save), so
- * ISRs of any priority may give semaphores and put into queues.  A task
- * that must yield pends PendSV; PendSV has the lowest priority, so the
- * switch runs once no ISR is active, and switch.S saves r4-r11 on the
- * outgoing task's stack and calls sched_switch() to choose.
+ * All scheduler state changes happen with interrupts masked
+ * (arch_irq_save), so ISRs of any priority may give semaphores and put into
+ * queues.  A task that must yield pends a switch (sched_arch_pend: PendSV
+ * on Cortex-M, the supervisor software interrupt on RISC-V), which runs
+ * once no ISR is active: the CPU's switch code saves the outgoing task's
+ * registers on its stack and calls sched_switch() to choose.
  */
 #include "sched.h"
 
+#include "board.h"
 #include "fw_trace.h"
-#include "mps2.h"
 
 static sched_task_t *sched_tasks[SCHED_MAX_TASKS];
 static uint8_t sched_ntasks;
 static volatile uint32_t sched_ticks;
-sched_task_t *sched_cur; /* read by switch.S */
+sched_task_t *sched_cur; /* read by the switch code */
 
-sched_task_t *sched_switch(void);
 static void sched_task_exit(void);
 
 void sched_task_create(sched_task_t *t, uint8_t id, uint8_t prio,
 		       void (*entry)(void), uint32_t *stack, size_t words)
 {
-	uint32_t *sp = stack + (words & ~(size_t)1);
-	int i;
-
-	/* The frame an exception return pops (xPSR, PC, LR, r12, r3-r0),
-	 * below it r11-r4 for switch.S. */
-	*--sp = 0x01000000u; /* xPSR: Thumb */
-	*--sp = (uint32_t)entry & ~1u;
-	*--sp = (uint32_t)sched_task_exit;
-	for (i = 0; i < 5 + 8; i++)
-		*--sp = 0;
-	t->sp = sp;
+	/* The top stays 16-byte aligned (the stacks are, and words is
+	 * rounded down to 4): AAPCS wants 8, the RISC-V ABI 16. */
+	t->sp = sched_arch_frame(stack + (words & ~(size_t)3), entry, sched_task_exit);
 	t->id = id;
 	t->prio = prio;
 	t->state = SCHED_READY;
@@ -65,10 +58,10 @@ static void sched_trace_in(const sched_task_t *t)
 		fw_task_in(t->id);
 }
 
-/* Called by PendSV (switch.S) with the outgoing context saved. */
+/* Called by the switch code with the outgoing context saved. */
 sched_task_t *sched_switch(void)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 	sched_task_t *cur = sched_cur;
 	sched_task_t *next = sched_pick();
 
@@ -80,16 +73,16 @@ sched_task_t *sched_switch(void)
 		sched_trace_in(next);
 		sched_cur = next;
 	}
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 	return next;
 }
 
 static void sched_yield_pend(void)
 {
-	SCB_ICSR = ICSR_PENDSVSET;
+	sched_arch_pend();
 }
 
-/* With PRIMASK set. */
+/* With interrupts masked. */
 static void sched_make_ready(sched_task_t *t)
 {
 	t->state = SCHED_READY;
@@ -100,32 +93,26 @@ static void sched_make_ready(sched_task_t *t)
 
 void sched_start(void)
 {
-	SCB_SHPR_PENDSV = PRIO_PENDSV;
-	SCB_SHPR_SVCALL = 0;
 	sched_cur = sched_pick();
 	sched_trace_in(sched_cur);
-	/* SVC_Handler (switch.S) loads the task's frame and returns into it
-	 * on the process stack. */
-	__asm__ __volatile__("cpsie i\n\tsvc 0" : : : "memory");
-	for (;;)
-		;
+	sched_arch_start();
 }
 
 /* A task function that returns ends here: it is deleted. */
 static void sched_task_exit(void)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 
 	sched_cur->state = SCHED_DELETED;
 	sched_yield_pend();
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 	for (;;)
 		;
 }
 
 void sched_tick(void)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 	uint32_t now = ++sched_ticks;
 	uint8_t i;
 
@@ -136,7 +123,7 @@ void sched_tick(void)
 			sched_make_ready(t);
 		}
 	}
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 }
 
 uint32_t sched_now(void)
@@ -146,16 +133,16 @@ uint32_t sched_now(void)
 
 void sched_delay(uint32_t ticks)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 
 	sched_cur->wake = sched_ticks + (ticks ? ticks : 1u);
 	sched_cur->delayed = 1;
 	sched_cur->state = SCHED_BLOCKED;
 	sched_yield_pend();
-	mps2_irq_restore(m); /* PendSV switches away here */
+	arch_irq_restore(m); /* the pended switch happens here */
 }
 
-/* ---- wait queues: with PRIMASK set ------------------------------------ */
+/* ---- wait queues: with interrupts masked ------------------------------------ */
 
 static void sched_wait(sched_waitq_t *wq)
 {
@@ -181,45 +168,45 @@ static void sched_wake_one(sched_waitq_t *wq)
 void sched_sem_take(sched_sem_t *s)
 {
 	for (;;) {
-		uint32_t m = mps2_irq_save();
+		uint32_t m = arch_irq_save();
 		if (s->count) {
 			s->count--;
-			mps2_irq_restore(m);
+			arch_irq_restore(m);
 			return;
 		}
 		sched_wait(&s->wq);
-		mps2_irq_restore(m);
+		arch_irq_restore(m);
 	}
 }
 
 void sched_sem_give(sched_sem_t *s)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 
 	s->count++;
 	sched_wake_one(&s->wq);
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 }
 
 uint32_t sched_queue_get(sched_queue_t *q)
 {
 	for (;;) {
-		uint32_t m = mps2_irq_save();
+		uint32_t m = arch_irq_save();
 		if (q->count) {
 			uint32_t v = q->items[q->head];
 			q->head = (uint8_t)((q->head + 1u) % q->size);
 			q->count--;
-			mps2_irq_restore(m);
+			arch_irq_restore(m);
 			return v;
 		}
 		sched_wait(&q->wq);
-		mps2_irq_restore(m);
+		arch_irq_restore(m);
 	}
 }
 
 int sched_queue_put(sched_queue_t *q, uint32_t v)
 {
-	uint32_t m = mps2_irq_save();
+	uint32_t m = arch_irq_save();
 	int ok = q->count < q->size;
 
 	if (ok) {
@@ -227,7 +214,7 @@ int sched_queue_put(sched_queue_t *q, uint32_t v)
 		q->count++;
 		sched_wake_one(&q->wq);
 	}
-	mps2_irq_restore(m);
+	arch_irq_restore(m);
 	return ok;
 }
 

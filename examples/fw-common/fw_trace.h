@@ -18,16 +18,26 @@
 
 #include <stdint.h>
 
+#include "arch.h"
 #include "sonde.h"
 
 #define FW_REC_COUNTS SONDE_REC_USER_LAST
 
 extern uint32_t fw_calls[SONDE_REC_COUNT];
 
-/* Atomic (LDREX/STREX): tasks and ISRs of every priority count here. */
+/* Tasks and ISRs of every priority count here: an atomic add where the CPU
+ * has one (LDREX/STREX, AMOADD.W), else with interrupts masked (ARMv6-M:
+ * GCC would call a library function that newlib does not have). */
 static inline void fw_count(uint8_t rec)
 {
+#if __GCC_ATOMIC_INT_LOCK_FREE == 2
 	__atomic_fetch_add(&fw_calls[rec], 1u, __ATOMIC_RELAXED);
+#else
+	uint32_t m = arch_irq_save();
+
+	fw_calls[rec]++;
+	arch_irq_restore(m);
+#endif
 }
 
 static inline void fw_dict(uint8_t kind, uint32_t id, const char *name)

@@ -1,14 +1,17 @@
 /*
- * main.c -- example firmware for QEMU's mps2-an385 (Cortex-M3), traced with
- * Sonde over UART0.
+ * app.c -- the example firmware that every board of the examples runs
+ * (examples/qemu-*), traced with Sonde over the board's UART.
  *
  * Five tasks on the preemptive scheduler of sched.c plus the idle task, fed
- * by three periodic interrupts:
- *   SysTick 1 kHz   scheduler tick, Sonde's tick hook (and, with TS=systick,
- *                   the trace clock)
- *   TIMER0  500 Hz  checksums a block (long enough for TIMER1 to nest into it
- *                   now and then) and gives a semaphore to "ctrl" (prio 4)
- *   TIMER1 ~1.3 kHz puts samples into a queue read by "sensor" (prio 3);
+ * by three periodic interrupts (board.h names their roles; each board says
+ * which peripheral plays which):
+ *   tick    1 kHz   scheduler tick, Sonde's tick hook (and, with a SysTick
+ *                   trace clock, its extension)
+ *   work    500 Hz  checksums 1 KiB (about 45 us at one instruction per ns,
+ *                   2 % of the time: the sample interrupt nests into it a
+ *                   dozen times in half a second whatever the two periods)
+ *                   and gives a semaphore to "ctrl" (prio 4)
+ *   sample ~1.3 kHz puts samples into a queue read by "sensor" (prio 3);
  *                   most urgent, so it nests into the others
  *   "comm" (prio 2) sends messages every 7 ms, "bg" (prio 1) burns CPU and
  *   is preempted by everything; "boot" (prio 5) starts the timers and exits.
@@ -16,16 +19,16 @@
  *
  * After FW_RUN_MS ticks the idle task stops the interrupts, writes the
  * firmware's own counts (FW_COUNTS, see fw_trace.h), drains the buffer and
- * leaves QEMU through semihosting (or parks, without -semihosting).
+ * leaves QEMU (board_exit).
  *
- * The trace leaves through UART0: from its TX interrupt (FW_DRAIN_IRQ 1,
- * kicked every tick and before idling) or polled from the idle task
- * (FW_DRAIN_IRQ 0).  UART0's own interrupt is not traced: its records would
- * feed themselves.
+ * The trace leaves through the UART: from its transmit interrupt
+ * (FW_DRAIN_IRQ 1, kicked every tick and before idling) or polled from the
+ * idle task (FW_DRAIN_IRQ 0).  The transmit interrupt is not traced: its
+ * records would feed themselves.
  *
- * The host can send commands back on UART0 (docs/protocol.md §9): the RX
- * interrupt feeds them to sonde_rx_byte(); the host may PEEK fw_status and
- * set the blink period of a simulated LED with APP command 1.
+ * The host can send commands back on the UART (docs/protocol.md §9): the
+ * receive interrupt feeds them to sonde_rx_byte(); the host may PEEK
+ * fw_status and set the blink period of a simulated LED with APP command 1.
  */
 #include <stdint.h>
 
@@ -33,7 +36,7 @@
 #include "fw_trace.h"
 #include "sched.h"
 #include "sonde.h"
-#include "sonde_cm.h"
+#include "sonde_port.h" /* sonde_port_ts(): the trace clock */
 
 #ifndef FW_RUN_MS
 #define FW_RUN_MS 2000u
@@ -42,34 +45,41 @@
 #define FW_DRAIN_IRQ 1
 #endif
 #ifndef FW_TRACE_BUF
-#define FW_TRACE_BUF 8192u
+#define FW_TRACE_BUF BOARD_TRACE_BUF
+#endif
+#ifndef FW_STACK_WORDS
+#define FW_STACK_WORDS BOARD_STACK_WORDS
 #endif
 
 /* Object ids: ISRs, tasks, markers and counters share one space. */
 enum {
-	ISR_SYSTICK = 1, ISR_TIMER0 = 2, ISR_TIMER1 = 3, ISR_UART0_RX = 4,
+	ISR_TICK = 1, ISR_WORK = 2, ISR_SAMPLE = 3, ISR_UART_RX = 4,
 	TASK_CTRL = 10, TASK_SENSOR = 11, TASK_COMM = 12, TASK_BG = 13, TASK_BOOT = 14,
 	MARK_CTRL_CYCLE = 20, MARK_QUEUE_FULL = 21, MARK_BG_PASS = 22,
 	CNT_QUEUE = 30, CNT_SAMPLE = 31, CNT_BG_WORK = 32
 };
 enum { REC_CTRL_STEP = SONDE_REC_USER_FIRST, REC_SAMPLE, REC_COMM_MSG };
-enum { FMT_BOOT = 1, FMT_CTRL_LATE, FMT_SENSOR, FMT_COMM, FMT_BG, FMT_FAULT };
+enum { FMT_BOOT = 1, FMT_CTRL_LATE, FMT_SENSOR, FMT_COMM, FMT_BG, FMT_FAULT, FMT_FP_LOST };
 enum { FN_CRC = 1 };
 enum { GRP_LEVEL = 1, LEVEL_LOW = 0, LEVEL_OK = 1, LEVEL_HIGH = 2 };
 
-#define TIMER0_PERIOD (MPS2_SYSCLK_HZ / 500u)
-#define TIMER1_PERIOD 19251u /* 1298.6 Hz: its phase drifts against the others */
+/* The work interrupt checksums bg_data (256 bytes) this many times. */
+#define FW_WORK_BLOCKS 4u
+
+/* A control step later than 80 us after its work interrupt is logged. */
+#define CTRL_LATE_TICKS (BOARD_TS_HZ / 12500u)
 
 static void bg_work(void);
-/* Code addresses go out as the PC holds them: Thumb bit clear. */
-#define BG_WORK_ADDR ((const void *)((uintptr_t)bg_work & ~(uintptr_t)1))
+static void drain_polled(void);
+/* Code addresses go out as the PC holds them (Thumb bit clear). */
+#define BG_WORK_ADDR ARCH_CODE_ADDR(bg_work)
 
 static void fw_dictionaries(void)
 {
-	fw_dict(SONDE_DICT_ISR, ISR_SYSTICK, "SysTick");
-	fw_dict(SONDE_DICT_ISR, ISR_TIMER0, "TIMER0");
-	fw_dict(SONDE_DICT_ISR, ISR_TIMER1, "TIMER1");
-	fw_dict(SONDE_DICT_ISR, ISR_UART0_RX, "UART0_RX");
+	fw_dict(SONDE_DICT_ISR, ISR_TICK, BOARD_TICK_NAME);
+	fw_dict(SONDE_DICT_ISR, ISR_WORK, BOARD_WORK_NAME);
+	fw_dict(SONDE_DICT_ISR, ISR_SAMPLE, BOARD_SAMPLE_NAME);
+	fw_dict(SONDE_DICT_ISR, ISR_UART_RX, BOARD_UART_RX_NAME);
 	fw_dict(SONDE_DICT_TASK, TASK_CTRL, "ctrl");
 	fw_dict(SONDE_DICT_TASK, TASK_SENSOR, "sensor");
 	fw_dict(SONDE_DICT_TASK, TASK_COMM, "comm");
@@ -90,7 +100,8 @@ static void fw_dictionaries(void)
 	fw_dict(SONDE_DICT_FORMAT, FMT_SENSOR, "sensor %d is %s");
 	fw_dict(SONDE_DICT_FORMAT, FMT_COMM, "comm round %u, ratio %f");
 	fw_dict(SONDE_DICT_FORMAT, FMT_BG, "bg crc %x after %u passes");
-	fw_dict(SONDE_DICT_FORMAT, FMT_FAULT, "fault: pc %x, ipsr %u");
+	fw_dict(SONDE_DICT_FORMAT, FMT_FAULT, "fault: pc %x, cause %u");
+	fw_dict(SONDE_DICT_FORMAT, FMT_FP_LOST, "task %u lost its floating-point state");
 	fw_dict(SONDE_DICT_FUNCTION, FN_CRC, "crc_block");
 	fw_dict(SONDE_DICT_FUNCTION, (uint32_t)(uintptr_t)BG_WORK_ADDR, "bg_work");
 	fw_dict(SONDE_DICT_ENUM_GROUP, GRP_LEVEL, "level");
@@ -101,23 +112,19 @@ static void fw_dictionaries(void)
 
 /* ---- tasks ------------------------------------------------------------ */
 
-#define STACK_WORDS 256
-static uint32_t stacks[6][STACK_WORDS] __attribute__((aligned(8)));
+static uint32_t stacks[6][FW_STACK_WORDS] __attribute__((aligned(16)));
 static sched_task_t t_ctrl, t_sensor, t_comm, t_bg, t_boot, t_idle;
 
 static sched_sem_t ctrl_sem;
 static uint32_t sample_items[8];
 static sched_queue_t sample_q = { { 0 }, sample_items, 8, 0, 0 };
-static volatile uint32_t timer0_stamp; /* trace clock at the last TIMER0 */
+static volatile uint32_t work_stamp; /* trace clock at the last work interrupt */
 static volatile int fw_stop;
 
 static void boot_task(void)
 {
 	fw_log_u32x2(SONDE_LVL_INFO, FMT_BOOT, 5, 1000);
-	board_timer_start(TIMER0_BASE, TIMER0_PERIOD, 1);
-	board_timer_start(TIMER1_BASE, TIMER1_PERIOD, 1);
-	mps2_irq_enable(IRQ_TIMER0, PRIO_TIMER0);
-	mps2_irq_enable(IRQ_TIMER1, PRIO_TIMER1);
+	board_timers_start();
 	/* returning deletes the task (TASK_OUT reason "deleted") */
 }
 
@@ -128,23 +135,46 @@ static void ctrl_task(void)
 	for (;;) {
 		sched_sem_take(&ctrl_sem);
 		fw_mark_begin(MARK_CTRL_CYCLE);
-		uint32_t latency = sonde_port_ts() - timer0_stamp;
+		uint32_t latency = sonde_port_ts() - work_stamp;
 		fw_user_u32x2(REC_CTRL_STEP, cycle, latency);
-		if (latency > 2000u)
+		if (latency > CTRL_LATE_TICKS)
 			fw_log_u32x2(SONDE_LVL_WARN, FMT_CTRL_LATE, cycle, latency);
 		cycle++;
 		fw_mark_end(MARK_CTRL_CYCLE);
 	}
 }
 
+/* A floating-point sum kept across blocking calls (in a callee-saved FPU
+ * register with a hard-float ABI) must still equal its integer twin after
+ * every context switch; otherwise the switch lost the task's FPU state:
+ * the run ends with a fault status. */
+static void fp_check(int ok, uint8_t task)
+{
+	if (!ok) {
+		arch_irq_off();
+		fw_log_u32(SONDE_LVL_ERROR, FMT_FP_LOST, task);
+		drain_polled();
+		board_uart_flush();
+		board_exit(3);
+	}
+}
+
 static void sensor_task(void)
 {
 	uint32_t n = 0;
+	float fsum = 0.0f; /* integers below 2^24: exact */
+	int32_t isum = 0;
 
 	for (;;) {
 		uint32_t raw = sched_queue_get(&sample_q);
 		int32_t v = (int32_t)(raw % 2000u) - 1000;
 		uint8_t level = v < -500 ? LEVEL_LOW : v > 500 ? LEVEL_HIGH : LEVEL_OK;
+
+		fp_check((int32_t)fsum == isum, TASK_SENSOR);
+		if (isum > 1000000 || isum < -1000000)
+			fsum = 0.0f, isum = 0;
+		fsum += (float)v;
+		isum += v;
 
 		fw_counter(CNT_SAMPLE, v);
 		if (fw_user_begin(REC_SAMPLE)) {
@@ -169,9 +199,18 @@ static void comm_task(void)
 	/* '~' and '}' are the framing bytes 0x7E and 0x7D: they get escaped. */
 	static const uint8_t payload[6] = { 0x7E, 0x7D, 0x00, 0xFF, 0x5E, 0x5D };
 	uint32_t round = 0;
+	double dsum = 0.0;  /* integers below 2^53: exact */
+	float fsum = 0.0f;  /* round mod 4096, summed: below 2^24 in this run */
+	uint32_t isum = 0;
 
 	for (;;) {
 		sched_delay(7);
+		fp_check(dsum == (double)round * (round + 1u) / 2.0 && (uint32_t)fsum == isum, TASK_COMM);
+		dsum += (double)(round + 1u);
+		fsum += (float)(round % 4096u);
+		isum += round % 4096u;
+		if (isum > 1000000u)
+			fsum = 0.0f, isum = 0;
 		if (fw_user_begin(REC_COMM_MSG)) {
 			sonde_arg_str(round % 2u ? "ping" : "pong~}");
 			sonde_arg_mem(payload, (uint8_t)(1u + round % sizeof payload));
@@ -192,7 +231,7 @@ static void comm_task(void)
 
 static uint8_t bg_data[256];
 static uint32_t bg_crc = 0xFFFFFFFFu;
-static uint32_t timer0_crc = 0xFFFFFFFFu;
+static uint32_t work_crc = 0xFFFFFFFFu;
 
 static uint32_t crc_block(const uint8_t *p, unsigned n, uint32_t crc)
 {
@@ -235,25 +274,27 @@ static void bg_task(void)
 /* ---- transport --------------------------------------------------------- */
 
 #if FW_DRAIN_IRQ
-/* Sends while the UART takes bytes.  On hardware that is one or two bytes
- * per interrupt; QEMU's UART takes them instantly, so one interrupt empties
- * the buffer.  With nothing left it just returns: the next kick (tick or
+/* Sends while the UART takes bytes.  On hardware that is one or a few bytes
+ * per interrupt; QEMU's UARTs take them at once, so one interrupt empties
+ * the buffer.  With nothing left the UART goes idle: the next kick (tick or
  * idle) restarts it. */
-void UART0TX_Handler(void);
-void UART0TX_Handler(void)
+void app_isr_uart_tx(void)
 {
-	UART0_INTSTATUS = UART_INT_TX;
-	while (!(UART0_STATE & UART_STATE_TXFULL)) {
+	board_uart_tx_ack();
+	while (board_uart_tx_ready()) {
 		int b = sonde_drain_byte();
-		if (b < 0)
+		if (b < 0) {
+			board_uart_tx_idle();
 			break;
-		UART0_DATA = (uint32_t)b;
+		}
+		board_uart_tx_put((uint8_t)b);
 	}
 }
-
-static void uart_kick(void)
+#else
+void app_isr_uart_tx(void)
 {
-	NVIC_ISPR = 1u << IRQ_UART0_TX;
+	board_uart_tx_ack();
+	board_uart_tx_idle();
 }
 #endif
 
@@ -286,7 +327,8 @@ struct fw_status {
 
 static volatile struct fw_status fw_status = { FW_MAGIC, 0, 500, 0, 0 };
 
-/* Called by sonde_rx_byte() in the UART0 RX interrupt for an APP command. */
+/* Called by sonde_rx_byte() in the UART receive interrupt for an APP
+ * command. */
 static int fw_command(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
 	(void)b;
@@ -302,19 +344,18 @@ static int fw_command(uint8_t cmd, uint32_t a, uint32_t b, uint32_t c)
 
 /* Every received byte goes to the command parser; a command runs (and
  * writes its reply into the trace) when its closing flag arrives.  Only
- * this handler feeds the parser.  The flag is cleared before reading, so a
- * byte arriving after the loop raises the interrupt again. */
-void UART0RX_Handler(void);
-void UART0RX_Handler(void)
+ * this handler feeds the parser.  The interrupt is acknowledged before
+ * reading, so a byte arriving after the loop raises it again. */
+void app_isr_uart_rx(void)
 {
-	fw_isr_enter(ISR_UART0_RX);
-	UART0_INTSTATUS = UART_INT_RX;
-	while (UART0_STATE & UART_STATE_RXFULL)
-		sonde_rx_byte((uint8_t)UART0_DATA);
-	fw_isr_exit(ISR_UART0_RX);
+	fw_isr_enter(ISR_UART_RX);
+	board_uart_rx_ack();
+	while (board_uart_rx_avail())
+		sonde_rx_byte(board_uart_rx_get());
+	fw_isr_exit(ISR_UART_RX);
 }
 
-/* The simulated LED, from SysTick. */
+/* The simulated LED, from the tick. */
 static void fw_blink(void)
 {
 	static uint32_t n;
@@ -330,13 +371,8 @@ static void fw_blink(void)
 
 static void fw_finish(void)
 {
-	__asm__ __volatile__("cpsid i" : : : "memory");
-	mps2_irq_disable(IRQ_TIMER0);
-	mps2_irq_disable(IRQ_TIMER1);
-	mps2_irq_disable(IRQ_UART0_TX);
-	mps2_irq_disable(IRQ_UART0_RX);
-	board_timer_stop(TIMER0_BASE);
-	board_timer_stop(TIMER1_BASE);
+	arch_irq_off();
+	board_stop();
 	fw_trace_report();
 	drain_polled();
 	board_uart_flush();
@@ -349,67 +385,64 @@ static void idle_task(void)
 		if (fw_stop)
 			fw_finish();
 #if FW_DRAIN_IRQ
-		uart_kick();
+		board_uart_tx_kick();
 #else
 		drain_polled();
 #endif
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
-		 * pending interrupt even with PRIMASK set. */
-		__asm__ __volatile__("cpsid i" : : : "memory");
+		 * pending interrupt even with interrupts masked. */
+		arch_irq_off();
 		if (!fw_stop && sonde_pending() == 0)
-			__asm__ __volatile__("wfi");
-		__asm__ __volatile__("cpsie i" : : : "memory");
+			arch_wait();
+		arch_irq_on();
 	}
 }
 
 /* ---- interrupts ------------------------------------------------------- */
 
-void SysTick_Handler(void);
-void SysTick_Handler(void)
+void app_isr_tick(void)
 {
-	sonde_cm_systick_tick(); /* sonde_tick(): 64-bit time, TIME_SYNC after long silences */
-	fw_isr_enter(ISR_SYSTICK);
+	board_trace_tick(); /* the port's tick hook: 64-bit time, TIME_SYNC after long silences */
+	fw_isr_enter(ISR_TICK);
+	board_tick_ack();
 	sched_tick();
 	fw_blink();
 	if (sched_now() == FW_RUN_MS)
 		fw_stop = 1;
 #if FW_DRAIN_IRQ
-	uart_kick();
+	board_uart_tx_kick();
 #endif
-	fw_isr_exit(ISR_SYSTICK);
+	fw_isr_exit(ISR_TICK);
 }
 
-void TIMER0_Handler(void);
-void TIMER0_Handler(void)
+void app_isr_work(void)
 {
-	fw_isr_enter(ISR_TIMER0);
-	TIMER_INTCLEAR(TIMER0_BASE) = 1u;
-	timer0_stamp = sonde_port_ts();
-	timer0_crc = crc_block(bg_data, 128u, timer0_crc);
+	unsigned i;
+
+	fw_isr_enter(ISR_WORK);
+	board_work_ack();
+	work_stamp = sonde_port_ts();
+	for (i = 0; i < FW_WORK_BLOCKS; i++)
+		work_crc = crc_block(bg_data, sizeof bg_data, work_crc);
 	sched_sem_give(&ctrl_sem);
-	fw_isr_exit(ISR_TIMER0);
+	fw_isr_exit(ISR_WORK);
 }
 
-void TIMER1_Handler(void);
-void TIMER1_Handler(void)
+void app_isr_sample(void)
 {
 	static uint32_t lcg = 12345u;
 
-	fw_isr_enter(ISR_TIMER1);
-	TIMER_INTCLEAR(TIMER1_BASE) = 1u;
+	fw_isr_enter(ISR_SAMPLE);
+	board_sample_ack();
 	lcg = lcg * 1103515245u + 12345u;
 	if (!sched_queue_put(&sample_q, lcg >> 8))
 		fw_mark(MARK_QUEUE_FULL);
-	fw_isr_exit(ISR_TIMER1);
+	fw_isr_exit(ISR_SAMPLE);
 }
 
-void app_fault(const uint32_t *frame, uint32_t exc_return)
+void app_fault(uint32_t pc, uint32_t cause)
 {
-	uint32_t ipsr;
-
-	(void)exc_return;
-	__asm__ __volatile__("mrs %0, ipsr" : "=r"(ipsr));
-	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, frame[6], ipsr);
+	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, pc, cause);
 	drain_polled();
 	board_uart_flush();
 }
@@ -422,34 +455,24 @@ int main(void)
 {
 	unsigned i;
 
+	arch_irq_off(); /* until the first task runs */
 	for (i = 0; i < sizeof bg_data; i++)
 		bg_data[i] = (uint8_t)(i * 7u);
-	board_uart_init(FW_DRAIN_IRQ);
-#if SONDE_CM_TS == SONDE_CM_TS_SYSTICK
-	sonde_cm_ts_init(); /* SysTick: trace clock and scheduler tick */
-#else
-	board_dualtimer_free_run(); /* the trace clock */
-	sonde_cm_ts_init();
-	board_systick_start(MPS2_SYSCLK_HZ / 1000u);
-#endif
-	SCB_SHPR_SYSTICK = PRIO_SYSTICK;
+	board_init(); /* the trace clock runs from here on */
+	board_tick_start();
 	sonde_init(trace_buf, sizeof trace_buf, SONDE_MODE_OVERWRITE);
 	sonde_set_dict_callback(fw_dictionaries);
 	fw_dictionaries();
 	/* Commands: the LED's state may be read, the blink period set. */
 	sonde_rx_region((const void *)&fw_status, sizeof fw_status, SONDE_RX_READ);
 	sonde_rx_set_app_callback(fw_command);
-	board_uart_rx_start();
-	mps2_irq_enable(IRQ_UART0_RX, PRIO_UART);
-#if FW_DRAIN_IRQ
-	mps2_irq_enable(IRQ_UART0_TX, PRIO_UART);
-#endif
+	board_uart_irqs_start(FW_DRAIN_IRQ);
 
-	sched_task_create(&t_boot, TASK_BOOT, 5, boot_task, stacks[0], STACK_WORDS);
-	sched_task_create(&t_ctrl, TASK_CTRL, 4, ctrl_task, stacks[1], STACK_WORDS);
-	sched_task_create(&t_sensor, TASK_SENSOR, 3, sensor_task, stacks[2], STACK_WORDS);
-	sched_task_create(&t_comm, TASK_COMM, 2, comm_task, stacks[3], STACK_WORDS);
-	sched_task_create(&t_bg, TASK_BG, 1, bg_task, stacks[4], STACK_WORDS);
-	sched_task_create(&t_idle, SCHED_IDLE_ID, 0, idle_task, stacks[5], STACK_WORDS);
+	sched_task_create(&t_boot, TASK_BOOT, 5, boot_task, stacks[0], FW_STACK_WORDS);
+	sched_task_create(&t_ctrl, TASK_CTRL, 4, ctrl_task, stacks[1], FW_STACK_WORDS);
+	sched_task_create(&t_sensor, TASK_SENSOR, 3, sensor_task, stacks[2], FW_STACK_WORDS);
+	sched_task_create(&t_comm, TASK_COMM, 2, comm_task, stacks[3], FW_STACK_WORDS);
+	sched_task_create(&t_bg, TASK_BG, 1, bg_task, stacks[4], FW_STACK_WORDS);
+	sched_task_create(&t_idle, SCHED_IDLE_ID, 0, idle_task, stacks[5], FW_STACK_WORDS);
 	sched_start();
 }

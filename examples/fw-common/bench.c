@@ -2,17 +2,20 @@
  * bench.c -- what a Sonde record costs this CPU, in instructions and in
  * bytes on the wire, at every distance from the previous record, measured
  * under QEMU with -icount shift=0 (one instruction = 1 ns of virtual time;
- * the 25 MHz stopwatch, TIMER0, advances one tick per 40 instructions).
- * Prints its tables on UART0 as text (`make bench` runs it); `make insns`
- * runs a shorter build of it under QEMU's execution log, from which
+ * the board's stopwatch, e.g. a 25 MHz timer, advances one tick per 40
+ * instructions).  The same source runs on every board of the examples.
+ * Prints its tables on the UART as text (`make bench` runs it); `make
+ * insns` runs a shorter build of it under QEMU's execution log, from which
  * insn_count.py takes the exact count of every call.
  *
  * The trace clock here is a variable, sonde_bench_clock, read by the port
- * exactly as it reads the free-running timer (SONDE_CM_TS_TIMER_VAR: load
- * of its address, load, invert -- the same three instructions), so that
- * each case can put any gap between two records: 1 and 10 ticks (records
- * back to back), 1000, 70 000 and 10 000 000, and more than 2^32, where
- * sonde_tick() runs every 2^27 ticks of the silence as an RTOS tick would.
+ * exactly as it reads its hardware clock (BENCH_DEFS in the board's
+ * Makefile: on Cortex-M SONDE_CM_TS_TIMER_VAR, load of its address, load,
+ * invert -- the same three instructions as the free-running timer; on
+ * RISC-V SONDE_RV_TS_VAR, the two of an mtime load), so that each case can
+ * put any gap between two records: 1 and 10 ticks (records back to back),
+ * 1000, 70 000 and 10 000 000, and more than 2^32, where sonde_tick() runs
+ * every 2^27 ticks of the silence as an RTOS tick would.
  *
  * Method: interrupts are masked and nothing else runs.  A loop of N calls
  * is timed and the same loop without the call is subtracted, so the cost is
@@ -28,10 +31,9 @@
 
 #include "board.h"
 #include "sonde.h"
-#include "sonde_cm.h"
 
 #ifndef BENCH_N
-#define BENCH_N 2048u
+#define BENCH_N BOARD_BENCH_N
 #endif
 #ifndef BENCH_N_LONG
 #define BENCH_N_LONG 32u /* records after a silence of more than 2^32 ticks */
@@ -40,27 +42,32 @@
 #define CAL_N 1000000u
 #endif
 
-/* The trace clock, counting down like the timer it stands for. */
+/* The trace clock, counting like the clock it stands for: down (a Cortex-M
+ * timer, read inverted; BENCH_CLOCK_DOWN) or up (RISC-V mtime). */
 volatile uint32_t sonde_bench_clock;
+/* A capture task's stand-in, for a clock read through a capture register
+ * (SONDE_CM_TS_CAPTURE_TASK_VAR): written before each read, like the task. */
+volatile uint32_t sonde_bench_capture;
 
-static uint8_t big_buf[160 * 1024];
+static uint8_t big_buf[BOARD_BENCH_BUF];
 static uint8_t small_buf[512];
 
-static inline uint32_t clk(void)
-{
-	return ~TIMER_VALUE(TIMER0_BASE);
-}
+#define clk() board_stopwatch()
 
-/* 2 * n + a few instructions: subs/bne per iteration. */
+/* 2 * n + a few instructions: a decrement and a branch per iteration. */
 __attribute__((noinline)) static uint32_t cal_spin(uint32_t n)
 {
 	uint32_t t0 = clk();
-	__asm__ __volatile__("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+	arch_spin(n);
 	return clk() - t0;
 }
 
 /* Advance the trace clock by g ticks. */
+#if defined(BENCH_CLOCK_DOWN)
 #define GAP(g) (sonde_bench_clock -= (g))
+#else
+#define GAP(g) (sonde_bench_clock += (g))
+#endif
 
 /* The silence of more than 2^32 ticks: 32 ticks of sonde_tick(), 2^27
  * apart (each writes a TIME_SYNC), then 100 000 ticks more.  The record
@@ -88,7 +95,7 @@ static inline void silence(void)
 		for (i = (n); i != 0; i--) {                        \
 			pre;                                        \
 			body;                                       \
-			__asm__ __volatile__("@ " #name ::: "memory"); \
+			ARCH_ASM_MARK(name);                        \
 		}                                                   \
 		return clk() - t0;                                  \
 	}
@@ -135,7 +142,7 @@ RECORDS(REC_LOOPS)
 
 BENCH_LOOP(b_g10_filtered, BENCH_N, GAP(10u), sonde_isr_enter(1))
 BENCH_LOOP(b_g10_overwrite, BENCH_N, GAP(10u), sonde_isr_enter(1))
-BENCH_LOOP(b_g1k_tick, BENCH_N, GAP(1000u), sonde_cm_systick_tick())
+BENCH_LOOP(b_g1k_tick, BENCH_N, GAP(1000u), board_trace_tick())
 
 /* ---- the realistic mix -------------------------------------------------- */
 
@@ -176,7 +183,7 @@ __attribute__((noinline)) static uint32_t b_mix(void)
 	for (i = 0; i < 2u * BENCH_MIX_N; i++) {
 		GAP(bench_mix[i % BENCH_MIX_N].gap);
 		mix_call(bench_mix[i % BENCH_MIX_N].rec, i);
-		__asm__ __volatile__("@ b_mix" ::: "memory");
+		ARCH_ASM_MARK(b_mix);
 	}
 	return clk() - t0;
 }
@@ -262,11 +269,11 @@ static void fresh(void)
 	sonde_time_sync();
 }
 
-void app_fault(const uint32_t *frame, uint32_t exc_return)
+void app_fault(uint32_t pc, uint32_t cause)
 {
-	(void)exc_return;
+	(void)cause;
 	board_uart_puts("bench: fault at pc ");
-	board_uart_put_u32(frame[6]);
+	board_uart_put_u32(pc);
 	board_uart_putc('\n');
 }
 
@@ -301,11 +308,11 @@ int main(void)
 	sonde_stats_t st;
 	unsigned i;
 
-	__asm__ __volatile__("cpsid i" : : : "memory");
-	board_uart_init(0);
-	board_timer_start(TIMER0_BASE, 0, 0); /* reload 0xFFFFFFFF: free-running */
+	arch_irq_off();
+	board_init();
+	board_stopwatch_start();
 
-	board_uart_puts("sonde bench: Cortex-M3 (QEMU mps2-an385), run with -icount shift=0\n");
+	board_uart_puts("sonde bench: " BOARD_NAME ", run with -icount shift=0\n");
 	t = cal_spin(CAL_N);
 	ipt_milli = (uint32_t)(((uint64_t)2u * CAL_N * 1000u + t / 2u) / t);
 	board_uart_puts("calibration: ");
@@ -331,7 +338,7 @@ int main(void)
 	board_uart_putc('\n');
 
 	fresh();
-	put_str("sonde_cm_systick_tick (once per tick)", 38);
+	put_str("tick hook (once per tick)", 38);
 	put_fixed(per_call(b_g1k_tick(), base_g1k, BENCH_N), 8);
 	board_uart_putc('\n');
 

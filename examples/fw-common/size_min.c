@@ -63,9 +63,9 @@ int main(void)
 	board_exit(0);
 }
 
-void app_fault(const uint32_t *frame, uint32_t exc_return)
+void app_fault(uint32_t pc, uint32_t cause)
 {
-	(void)frame;
-	(void)exc_return;
+	(void)pc;
+	(void)cause;
 	board_exit(2);
 }
