@@ -114,6 +114,7 @@ struct sonde_session {
 	uint32_t buffer_size;
 	int buffer_mode;      /* SONDE_MODE_*, -1 unknown */
 	uint32_t version;     /* protocol version reported by the target */
+	const char *variant;  /* which version or variant the decoder met, for people ("v2"), or NULL */
 	int big_endian;
 	/* Loss accounting (decoders with sequence numbers fill what they can;
 	 * cumulative over the whole input, across target resets). */

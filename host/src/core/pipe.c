@@ -202,6 +202,12 @@ void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n)
 	p->dec->feed(p->dec_state, buf, n);
 }
 
+void sonde_pipe_rejoin(struct sonde_pipe *p)
+{
+	if (p->dec && p->dec_state && p->dec->rejoin)
+		p->dec->rejoin(p->dec_state);
+}
+
 int sonde_pipe_flush(struct sonde_pipe *p)
 {
 	int rc = 0;

@@ -98,6 +98,9 @@ int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *p
 int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, const uint8_t *head,
 		     size_t n);
 void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n);
+/* The next chunk fed follows a break in the input (a reconnected link):
+ * tells the decoder (sonde_decoder_ops.rejoin).  Nothing before begin. */
+void sonde_pipe_rejoin(struct sonde_pipe *p);
 int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 
