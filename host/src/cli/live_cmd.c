@@ -82,6 +82,10 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 	(void)fseq;
 	if (!sonde_stream(lv))
 		return;
+	if (!lv->rw.info_seen && lv->began > 0) /* the decoder's version: -o version=, or assumed */
+		lv->rw.version = lv->pipe->session.version;
+	if (rxwatch_fields(&lv->rw, id, &d, &n) != 0)
+		return;
 	if (id == SONDE_REC_CMD_STATUS) {
 		uint8_t seq, cmd, st;
 		if (rxcmd_status(d, n, &seq, &cmd, &st) != 0)
@@ -95,8 +99,8 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		if (st == SONDE_ST_OK && cmd == SONDE_CMD_START)
 			lv->stopped = 0;
 		live_msg(lv, "<- %s (seq %u): %s", rxcmd_name(cmd), seq, rxcmd_status_name(st));
-	} else if (id == SONDE_REC_TARGET_STATS && n == 18) {
-		uint32_t bytes = le32(d + 14);
+	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
+		uint32_t bytes = le32(d + 12);
 		int64_t now = live_now_ms();
 		if (lv->have_tstats && now - lv->tstats_t >= 200 && bytes >= lv->tstats_bytes)
 			lv->produced_rate = (double)(bytes - lv->tstats_bytes) * 1000.0 / (double)(now - lv->tstats_t);
@@ -108,7 +112,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 			mine |= lv->pend[i].used && lv->pend[i].cmd == SONDE_CMD_STATS;
 		if (mine)
 			live_msg(lv, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
-				 le32(d + 2), le32(d + 6), le32(d + 10), bytes);
+				 le32(d), le32(d + 4), le32(d + 8), bytes);
 	}
 }
 
