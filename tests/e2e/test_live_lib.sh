@@ -113,6 +113,23 @@ def ts2(delta):
     raise ValueError("delta %d needs a TIME_SYNC" % delta)
 
 
+def good_frames(raw):
+    """The frames of a whole capture whose checksum is good, un-escaped:
+    SEQ, ID, DATA..., CHK."""
+    frames, buf, esc = [], bytearray(), False
+    for b in raw:
+        if b == FLAG:
+            if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF:
+                frames.append(bytes(buf))
+            buf, esc = bytearray(), False
+        elif b == ESC:
+            esc = True
+        else:
+            buf.append(b ^ 0x20 if esc else b)
+            esc = False
+    return frames
+
+
 class Deframer:
     def __init__(self):
         self.buf = bytearray()

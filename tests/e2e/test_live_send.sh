@@ -104,16 +104,11 @@ wait "$live" || true
 # the reports in the stream: the refused records after START (reset count
 # 0), the zeroed totals after RESET_CTRS (reset count 1); the summary
 # counts the refused ones once and nothing for the reset
-refused=$(python3 - "$WORK/raw.bin" <<'PY'
+refused=$(python3 - "$WORK/raw.bin" "$WORK" <<'PY'
 import struct, sys
-raw = open(sys.argv[1], "rb").read()
-frames, buf, esc = [], bytearray(), False
-for b in raw:
-    if b == 0x7E:
-        if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF: frames.append(bytes(buf))
-        buf, esc = bytearray(), False
-    elif b == 0x7D: esc = True
-    else: buf.append(b ^ 0x20 if esc else b); esc = False
+sys.path.insert(0, sys.argv[2])
+import fake_target
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
 drops = [struct.unpack("<IIB", f[2:11]) for f in frames if f[1] == 0x03]
 assert len(drops) == 2 and drops[0][0] == 0 and drops[0][1] > 0 and drops[0][2] == 0, drops
 assert drops[1] == (0, 0, 1), drops
@@ -126,17 +121,12 @@ grep -q "^target drops           0 overwritten, $refused refused$" "$WORK/live.e
 # The filters as the stream shows them: no COUNTER between the reply to
 # '-COUNTER' and the reply to 'all', none of ISR 5's records after
 # 'loc-filter all -5', and COUNTER records again after 'all'.
-python3 - "$WORK/raw.bin" "$seq_off" "$seq_loc" "$seq_on" <<'PY' || fail "the stream does not show the filters"
+python3 - "$WORK/raw.bin" "$seq_off" "$seq_loc" "$seq_on" "$WORK" <<'PY' || fail "the stream does not show the filters"
 import sys
-raw = open(sys.argv[1], "rb").read()
+sys.path.insert(0, sys.argv[5])
+import fake_target
 s_off, s_loc, s_on = (int(x) for x in sys.argv[2:5])
-frames, buf, esc = [], bytearray(), False
-for b in raw:
-    if b == 0x7E:
-        if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF: frames.append(bytes(buf))
-        buf, esc = bytearray(), False
-    elif b == 0x7D: esc = True
-    else: buf.append(b ^ 0x20 if esc else b); esc = False
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
 def reply(seq, cmd):  # CMD_STATUS: seq, cmd, status, then its timestamp field
     for i, f in enumerate(frames):
         if f[1] == 0x20 and f[2] == seq and f[3] == cmd: return i
