@@ -115,20 +115,15 @@ rc=0
 wait "$live" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/live2.err"; fail "commands: sonde live exit status $rc"; }
 wait "$QEMU" || fail "commands: QEMU exit status $?"
-python3 - "$WORK/raw2.bin" "$s_off" "$s_on" <<'PY' || fail "the stream does not show the filter"
+python3 - "$WORK/raw2.bin" "$s_off" "$s_on" "$WORK" <<'PY' || fail "the stream does not show the filter"
 import sys
-raw = open(sys.argv[1], "rb").read()
+sys.path.insert(0, sys.argv[4])
+import fake_target
 s_off, s_on = int(sys.argv[2]), int(sys.argv[3])
-frames, buf, esc = [], bytearray(), False
-for b in raw:
-    if b == 0x7E:
-        if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF: frames.append(bytes(buf))
-        buf, esc = bytearray(), False
-    elif b == 0x7D: esc = True
-    else: buf.append(b ^ 0x20 if esc else b); esc = False
-def reply(seq):
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
+def reply(seq):  # CMD_STATUS (protocol version 2): seq, cmd, status, its timestamp field (1..4 bytes)
     for i, f in enumerate(frames):
-        if f[1] == 0x20 and len(f) == 8 and f[4] == seq and f[5] == 2: return i
+        if f[1] == 0x20 and 7 <= len(f) <= 10 and f[2] == seq and f[3] == 2: return i
     sys.exit("no CMD_STATUS for GLB_FILTER seq %d" % seq)
 a, b = reply(s_off), reply(s_on)
 ids = lambda x, y: [f[1] for f in frames[x + 1:y]]
