@@ -99,9 +99,11 @@ int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size
 enum sts_status srec_fields(unsigned version, const struct srec_layout *l, const uint8_t *data, size_t dlen,
 			    struct sts *fl);
 /* Does this frame step the time (and where by)?  1: yes, *ts says by what;
- * 0: no (not a timed record, or in version 1 one of the wrong length, as
- * version 1 always did); -1: a timed record whose timestamp field cannot
- * be read (version 2), which breaks the chain of deltas like a lost frame. */
+ * 0: no (not a timed record, or in version 1 one of the wrong length or an
+ * unknown id, as version 1 always did); -1: version 2, a timed record whose
+ * timestamp field cannot be read, or a record of an unknown id (which may
+ * have had one), either of which breaks the chain of deltas like a lost
+ * frame. */
 int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dlen, unsigned addr_size,
 		    struct sts *ts);
 /* Turn one good frame into its event (and diagnostics). */

@@ -107,7 +107,9 @@ int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dl
 		    struct sts *ts)
 {
 	const struct srec_layout *l = srec_layout(id);
-	if (!l || !l->timed)
+	if (!l) /* version 2: it may have carried a delta, unlike version 1's absolute times */
+		return version == 1 ? 0 : -1;
+	if (!l->timed)
 		return 0;
 	enum sts_status st = sts_split(version, data, dlen, ts);
 	if (version == 1) {
