@@ -25,12 +25,12 @@ for VER in 1 2; do
 	tsync 504 1 >>"$F"                      # frame 6: 1 tick after frame 5
 	LAST_T=504
 	o_unk=$(off)
-	sf 0x14 1 2 3 >>"$F"                    # frame 7: unknown record id
-	o_mal=$(off)
+	sf 0x14 1 2 3 >>"$F"                    # frame 7: unknown record id (v2: the time is
+	o_mal=$(off)                            # unknown after it: it may have had a delta)
 	tf 0x40 505 3 1 0 >>"$F"                # frame 8: U32 with 2 bytes
-	LAST_T=505
+	tsync 506 1 >>"$F"                      # frame 9
 	o_tail=$(off)
-	tf 0x0c 506 1 | head -c 4 >>"$F"        # frame 9: cut short
+	tf 0x0c 507 1 | head -c 4 >>"$F"        # frame 10: cut short
 
 	expect_rc 1 "$SONDE" decode "$F"
 	[[ $(wc -l <"$ERR") == 5 ]] || { cat "$ERR"; fail "5 diagnostics expected"; }
@@ -38,12 +38,13 @@ for VER in 1 2; do
 	expect_line "$ERR" "$F: offset $o_gap, frame 5: seq-gap: sequence gap: 1 frames lost (seq 5 after 3)"
 	expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x14 (3 data bytes) skipped"
 	expect_line "$ERR" "$F: offset $(( o_mal + 2 + (VER == 1 ? 2 : 0) )), frame 8: malformed: USER_0x40: argument 1: needs 4 bytes, 2 left"
-	expect_line "$ERR" "$F: offset $o_tail, frame 9: truncated: input ends inside a frame: 4 bytes discarded"
+	expect_line "$ERR" "$F: offset $o_tail, frame 10: truncated: input ends inside a frame: 4 bytes discarded"
 	# decoded anyway: the MARKs around the damage, the malformed record
 	expect_line "$OUT" "         503     0.503000000 MARK marker=1"
 	expect_line "$OUT" "         505     0.505000000 USER_0x40 (malformed)"
 	[[ $(grep -c ' MARK ' "$OUT") == 2 ]] || fail "2 MARKs expected"
 	expect_line "$OUT" "         504     0.504000000 TIME_SYNC since_prev=1"
+	expect_line "$OUT" "         506     0.506000000 TIME_SYNC since_prev=1"
 done
 # two streams: version 1's 2-byte timestamps are one byte more than version
 # 2's 1-byte deltas, in each of the 4 whole timed records
