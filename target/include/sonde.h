@@ -28,7 +28,10 @@ extern "C" {
  * call site, and GCC at -Os would otherwise outline some into a second call
  * level. */
 #if defined(__GNUC__)
-#define SONDE_API_INLINE static inline __attribute__((always_inline))
+/* no_instrument_function: in a program built with -finstrument-functions
+ * (Sonde's own function profiling) an inline record call would otherwise
+ * get the hooks too, and the exit hook would call itself. */
+#define SONDE_API_INLINE static inline __attribute__((always_inline, no_instrument_function))
 #else
 #define SONDE_API_INLINE static inline
 #endif

@@ -52,7 +52,8 @@
 #define SONDE_INFO_TS_VARIABLE 0u
 
 /* TIME_SYNC: u64 time, u32 since_prev (ticks since the previous timed
- * record); since_prev when the target does not know it. */
+ * frame: record or TIME_SYNC); since_prev when the target does not know
+ * it. */
 #define SONDE_SYNC_BYTES         12u
 #define SONDE_SYNC_SINCE_UNKNOWN 0xFFFFFFFFu
 
