@@ -40,7 +40,7 @@ static int decode_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 }
 
 /* The command's option table: its own options, then the shared ones. */
-static struct cli_opt all_opts[sizeof(decode_opts) / sizeof(decode_opts[0]) + 8];
+static struct cli_opt all_opts[sizeof(decode_opts) / sizeof(decode_opts[0]) + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
