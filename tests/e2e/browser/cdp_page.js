@@ -15,6 +15,9 @@ const { spawn } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+// Node >= 20.10 has WebSocket built in (behind --experimental-websocket
+// before 22); older ones take the npm package `ws` (NODE_PATH, package.json).
+const WS = typeof WebSocket === "function" ? WebSocket : require("ws");
 
 const [url, readyExpr, checkFile, outJson, shot] = process.argv.slice(2);
 const check = fs.readFileSync(checkFile, "utf8");
@@ -45,7 +48,7 @@ chrome.stderr.on("data", (d) => {
 chrome.on("exit", (c) => finish(1, "chromium exited (" + c + ") before the test was done"));
 
 async function run(wsUrl) {
-  const ws = new WebSocket(wsUrl);
+  const ws = new WS(wsUrl);
   await new Promise((ok, ko) => { ws.onopen = ok; ws.onerror = ko; });
   let id = 0;
   const pending = new Map();
