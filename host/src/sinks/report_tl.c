@@ -396,11 +396,17 @@ static int item_cmp(const void *a, const void *b)
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-static void pool_json(FILE *out, const struct namepool *np, void (*jstr)(FILE *, const char *, size_t))
+/* Only the strings that kept items use go out (thinning drops items, not
+ * pool entries): map[id] becomes the new id, written in that order. */
+static void pool_json(FILE *out, const struct namepool *np, uint32_t *map,
+		      void (*jstr)(FILE *, const char *, size_t))
 {
-	uint32_t n = namepool_count(np);
+	uint32_t n = namepool_count(np), k = 0;
 	fputs("[\"\"", out);
 	for (uint32_t i = 1; i <= n; i++) {
+		if (!map[i])
+			continue;
+		map[i] = ++k;
 		const char *s = namepool_str(np, i);
 		fputc(',', out);
 		jstr(out, s, strlen(s));
@@ -433,18 +439,38 @@ void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *,
 			fprintf(out, "%s%" PRIu32, k ? "," : "", l->count[k]);
 		fputc(']', out);
 	}
-	fputs("]},\n\"items\":[", out);
+	fputs("]},\n", out);
+	uint32_t *nmap = calloc((size_t)namepool_count(r->names) + 1, sizeof(*nmap));
+	uint32_t *amap = calloc((size_t)namepool_count(r->args) + 1, sizeof(*amap));
+	for (uint32_t i = 0; nmap && amap && i < r->n; i++) {
+		nmap[r->it[i].name] = 1;
+		amap[r->it[i].args] = 1;
+	}
+	if (nmap)
+		nmap[0] = 0; /* id 0 is "none": always written as 0 */
+	if (amap)
+		amap[0] = 0;
+	fputs("\"names\":", out);
+	if (nmap)
+		pool_json(out, r->names, nmap, jstr);
+	else
+		fputs("[\"\"]", out);
+	fputs(",\n\"args\":", out);
+	if (amap)
+		pool_json(out, r->args, amap, jstr);
+	else
+		fputs("[\"\"]", out);
+	fputs(",\n\"items\":[", out);
 	qsort(r->it, r->n, sizeof(*r->it), item_cmp);
 	for (uint32_t i = 0; i < r->n; i++) {
 		const struct rtl_item *x = &r->it[i];
 		fprintf(out, "%s[%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%u,%" PRId64 "]",
-			i ? (i % 8 ? "," : ",\n") : "", x->lane, x->type, x->t0, x->t1 - x->t0, x->depth, x->name, x->args,
-			x->cat, x->value);
+			i ? (i % 8 ? "," : ",\n") : "", x->lane, x->type, x->t0, x->t1 - x->t0, x->depth,
+			nmap ? nmap[x->name] : 0, amap ? amap[x->args] : 0, x->cat, x->value);
 	}
-	fputs("],\n\"names\":", out);
-	pool_json(out, r->names, jstr);
-	fputs(",\n\"args\":", out);
-	pool_json(out, r->args, jstr);
+	fputc(']', out);
+	free(nmap);
+	free(amap);
 	fprintf(out, ",\n\"detail\":{\"spacing\":%" PRIu64 ",\"window\":%u,\"dropped\":%" PRIu64
 		     ",\"max_items\":%" PRIu32 ",\"lanes_over\":%" PRIu64 "},\n",
 		r->spacing, RTL_WINDOW_NS, r->dropped, r->max_items, r->lanes_over);
