@@ -10,20 +10,7 @@
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup
-command -v chromium >/dev/null || { echo "SKIP: chromium is not installed (scripts/deps.sh)"; exit 77; }
-command -v node >/dev/null || { echo "SKIP: node is not installed (scripts/deps.sh)"; exit 77; }
-CDP=(node --no-warnings --experimental-websocket "$SONDE_SRC/tests/e2e/browser/cdp_page.js")
-# A Node without a built-in WebSocket (Debian 12's 18) gets the npm package
-# ws, from the lock file, installed once into the build directory.
-if ! node --no-warnings --experimental-websocket -e 'process.exit(typeof WebSocket === "function" ? 0 : 1)' 2>/dev/null; then
-	DEPS=$SONDE_BUILD/browser-deps
-	if [[ ! -d $DEPS/node_modules/ws ]]; then
-		mkdir -p "$DEPS" && cp "$SONDE_SRC"/tests/e2e/browser/package*.json "$DEPS"/ &&
-			(cd "$DEPS" && timeout 120 npm ci --no-audit --no-fund --silent) || fail "npm ci (ws) failed"
-	fi
-	export NODE_PATH=$DEPS/node_modules
-	CDP=(node "$SONDE_SRC/tests/e2e/browser/cdp_page.js")
-fi
+source "$SONDE_SRC/tests/e2e/browser/lib.sh"
 ART=$SONDE_BUILD/test-artifacts
 mkdir -p "$ART"
 
