@@ -25,6 +25,16 @@ if [[ -x /usr/bin/time ]]; then
     "$SONDE" stats -q - >/dev/null || true
 fi
 
+if [[ -x /usr/bin/time ]]; then
+  echo
+  echo "== 1b. Reports and analyses on 64 MiB generated (about 7.6 M records) =="
+  "$BUILD/host/sonde_bench" --emit 16 >"$OUT/gen64.bin"
+  /usr/bin/time -f "sonde stats (with the timing analyses): %e s, peak RSS %M KiB" "$SONDE" stats -q "$OUT/gen64.bin" >/dev/null || true
+  /usr/bin/time -f "sonde report (HTML): %e s, peak RSS %M KiB" "$SONDE" report -q "$OUT/gen64.bin" -o "$OUT/gen64.html" || true
+  echo "report.html: $(stat -c %s "$OUT/gen64.html") bytes"
+  rm -f "$OUT/gen64.bin"
+fi
+
 echo
 echo "== 2. Foreign decoders on replicated reference captures =="
 replicate() { # file times out

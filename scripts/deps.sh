@@ -17,6 +17,8 @@ PKGS=(
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
   python3                                   # tests: JSON validation
+  chromium                                  # tests: the HTML report in a real browser
+  nodejs                                    # tests: drives chromium over the DevTools protocol
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # RISC-V firmware
@@ -29,6 +31,9 @@ for p in "${PKGS[@]}"; do
     missing+=("$p")
   fi
 done
+# npm (for the browser tests' lock file when Node has no WebSocket of its
+# own): Debian's package, unless a Node that bundles npm is installed.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -91,9 +91,9 @@ static void fw_dictionaries(void)
 	fw_dict(SONDE_DICT_COUNTER, CNT_QUEUE, "queue_depth");
 	fw_dict(SONDE_DICT_COUNTER, CNT_SAMPLE, "sample");
 	fw_dict(SONDE_DICT_COUNTER, CNT_BG_WORK, "bg_bytes_total");
-	fw_dict(SONDE_DICT_RECORD, REC_CTRL_STEP, "CTRL_STEP");
-	fw_dict(SONDE_DICT_RECORD, REC_SAMPLE, "SAMPLE");
-	fw_dict(SONDE_DICT_RECORD, REC_COMM_MSG, "COMM_MSG");
+	fw_dict(SONDE_DICT_RECORD, REC_CTRL_STEP, "CTRL_STEP(cycle,latency)");
+	fw_dict(SONDE_DICT_RECORD, REC_SAMPLE, "SAMPLE(seq,value,scaled,level)");
+	fw_dict(SONDE_DICT_RECORD, REC_COMM_MSG, "COMM_MSG(text,payload,tag,delta,task,func)");
 	fw_dict(SONDE_DICT_RECORD, FW_REC_COUNTS, "FW_COUNTS");
 	fw_dict(SONDE_DICT_FORMAT, FMT_BOOT, "boot: %u tasks, tick %u Hz");
 	fw_dict(SONDE_DICT_FORMAT, FMT_CTRL_LATE, "ctrl cycle %u late by %u ticks");

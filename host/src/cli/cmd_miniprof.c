@@ -304,6 +304,10 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	}
 	sonde_opt_track(kv);
 	sonde_pipe_init(&p, kv);
+	rc = cli_stages_open(&a->c);
+	if (rc)
+		goto done;
+	cli_stages_apply(&a->c, &p);
 	p.diag_out = a->c.quiet ? NULL : stderr;
 	p.max_diags = a->c.max_diags;
 	p.output_name = out_name;
@@ -329,6 +333,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	}
 done:
 	sonde_pipe_destroy(&p);
+	cli_stages_close(&a->c);
 	errno = 0;
 	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
 		if (!p.write_error)

@@ -123,6 +123,10 @@ struct sonde_session {
 	uint64_t drops_refused;     /* records the target reported refused (sum of DROPS increases) */
 	uint64_t lost_link;         /* frames of sequence gaps not explained by the next DROPS: lost on the link */
 	uint64_t lost_unexplained;  /* frames of sequence gaps no DROPS came to explain (end of input, restart) */
+	/* Time origin, set by the pipe (core/pipe.c): ts of the first timed
+	 * record of the session.  Timelines count from it. */
+	int have_origin;
+	uint64_t origin;
 };
 
 #endif /* SONDE_EVENT_H */

@@ -11,6 +11,8 @@
 #include "event_desc.h"
 #include "opts.h"
 #include "pipe.h"
+#include "select.h"
+#include "symbolize.h"
 #include "sources/source.h"
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
@@ -52,6 +54,14 @@ int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l
 
 void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev)
 {
+	if (!p->session.have_origin && (ev->ts_flags & SONDE_TS_VALID)) {
+		p->session.have_origin = 1;
+		p->session.origin = ev->ts;
+	}
+	if (p->select && !sonde_select_accept(p->select, ev, &p->session))
+		return;
+	if (p->symbols)
+		ev = sonde_symbolize(p->symbols, ev);
 	for (size_t i = 0; i < p->nsinks; i++)
 		p->sinks[i].ops->event(p->sinks[i].sink, ev, &p->session);
 	for (size_t i = 0; i < p->nlisteners; i++)

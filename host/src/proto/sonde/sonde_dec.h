@@ -13,6 +13,7 @@
 #include "framers/framer_hdlc.h"
 #include "pipeline.h"
 #include "sonde_args.h"
+#include "sonde_fields.h"
 #include "sonde_dict.h"
 #include "sonde_hold.h"
 #include "sonde_logfmt.h"
@@ -73,6 +74,7 @@ struct sdec {
 	struct sonde_arg args[SARGS_MAX];
 	char text[SLOG_TEXT_MAX];
 	char user_names[64][12];
+	struct sfields fields[64];  /* user records' names and field names */
 };
 
 /* sonde_records.c */

@@ -622,8 +622,11 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 	if (id >= SONDE_REC_USER_FIRST) {
 		ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
 		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
-		ev.rec_name = name ? name : d->user_names[id - SONDE_REC_USER_FIRST];
+		struct sfields *names = &d->fields[id - SONDE_REC_USER_FIRST];
+		ev.rec_name = name ? sfields_name(names, name) : d->user_names[id - SONDE_REC_USER_FIRST];
 		take_args(d, &fl, 0, &ev);
+		if (name)
+			sfields_apply(names, d->args, ev.nargs);
 		emit(d, &ev);
 		return;
 	}
