@@ -21,26 +21,26 @@ F=$TMP/a.bin
 	sf 4 2 $(le32 2) $(strz b)
 	sf 4 3 $(le32 5) $(strz irqA)
 	sf 4 3 $(le32 6) $(strz irqB)
-	sf 2 $(le64 1000) $(le32 0xffffffff)
-	sf 0x0a $(le16 1000) 1          # READY a
-	sf 0x08 $(le16 1002) 1          # IN a
-	sf 0x05 $(le16 1004) 5          # ISR irqA
-	sf 0x05 $(le16 1005) 6          # ISR irqB nested
-	sf 0x06 $(le16 1006)            # exit irqB
-	sf 0x06 $(le16 1006)            # exit irqA
-	sf 0x0a $(le16 1008) 2          # READY b
-	sf 0x09 $(le16 1010) 1 1        # OUT a blocked
-	sf 0x08 $(le16 1010) 2          # IN b
-	sf 0x09 $(le16 1014) 2 1        # OUT b blocked
-	sf 0x0b $(le16 1014)            # IDLE
-	sf 0x0a $(le16 1018) 1          # READY a
-	sf 0x08 $(le16 1020) 1          # IN a
+	tsync 1000 0xffffffff
+	tf 0x0a 1000 1          # READY a
+	tf 0x08 1002 1          # IN a
+	tf 0x05 1004 5          # ISR irqA
+	tf 0x05 1005 6          # ISR irqB nested
+	tf 0x06 1006            # exit irqB
+	tf 0x06 1006            # exit irqA
+	tf 0x0a 1008 2          # READY b
+	tf 0x09 1010 1 1        # OUT a blocked
+	tf 0x08 1010 2          # IN b
+	tf 0x09 1014 2 1        # OUT b blocked
+	tf 0x0b 1014            # IDLE
+	tf 0x0a 1018 1          # READY a
+	tf 0x08 1020 1          # IN a
 	skip_seq 2                      # 2 frames lost while a runs
-	sf 2 $(le64 1025) $(le32 5)
-	sf 3 $(le16 1025) $(le32 2) $(le32 0)
-	sf 0x09 $(le16 1030) 1 1        # OUT a
-	sf 0x0b $(le16 1030)
-	sf 0x0c $(le16 1040) 0          # a last MARK ends the trace at 1040
+	tsync 1025 5
+	tf 3 1025 $(le32 2) $(le32 0) 0   # DROPS: 2 overwritten, no counter reset
+	tf 0x09 1030 1 1        # OUT a
+	tf 0x0b 1030
+	tf 0x0c 1040 0          # a last MARK ends the trace at 1040
 } >"$F"
 
 expect_rc 1 "$SONDE" stats -q "$F" --format jsonl
