@@ -11,13 +11,15 @@
  *   ctrl     4     every 10 ms: take tick_sem (given by the interrupt), take
  *                  and give the mutex bus, send to work_q (every 8th cycle a
  *                  burst that fills it: some sends fail, one waits), every
- *                  4th cycle set an event bit; ends the run
+ *                  4th cycle set an event bit; ends the run: asks the other
+ *                  tasks to park (suspend themselves at the top of their
+ *                  loop, where their counts are complete), then reports
  *   worker   3     receive from work_q, every 3rd item notify logger
  *   monitor  2     delay 7 ticks, peek work_q, wait up to 20 ticks for the
  *                  event bit
  *   sleeper  2     suspends itself; the timer resumes it
  *   logger   1     wait up to 50 ticks for a notification, then hold bus
- *                  for 3 ticks: ctrl blocks on it, logger inherits prio 4
+ *                  for 12 ticks: ctrl blocks on it, logger inherits prio 4
  *   oneshot  1     delays once, deletes itself
  *   timer "blink", 25 ticks, auto-reload: resumes sleeper
  */
@@ -67,6 +69,7 @@ static uint32_t n_cycles;
 #define MAX_TASKS 12
 struct task_count {
 	const void *h;
+	uint8_t id; /* its Sonde id, kept: a deleted task has none any more */
 	uint32_t in, out[4];
 };
 static struct task_count tasks[MAX_TASKS];
@@ -78,7 +81,13 @@ struct obj_count {
 };
 static struct obj_count c_q, c_sem, c_bus;
 static volatile uint32_t c_inherit, c_disinherit, c_notify, c_notify_take, c_expired, c_resumes,
-	c_suspends, c_ev_set, c_ev_ok, c_ev_timeout;
+	c_ev_set, c_ev_ok, c_ev_timeout;
+
+/* The end of the run: ctrl sets stopping, each of the four looping tasks
+ * parks once (parked counts them). */
+static volatile int stopping;
+static volatile uint32_t parked;
+#define LOOPING_TASKS 4u
 
 static struct task_count *task_slot(const void *h)
 {
@@ -89,6 +98,7 @@ static struct task_count *task_slot(const void *h)
 			return &tasks[i];
 		if (tasks[i].h == NULL) {
 			tasks[i].h = h;
+			tasks[i].id = (uint8_t)uxTaskGetTaskNumber((TaskHandle_t)h);
 			return &tasks[i];
 		}
 	}
@@ -159,6 +169,22 @@ static void spin_ticks(TickType_t n)
 
 static void report(void);
 
+/* At the top of a task's loop: once the run is stopping, say so (once) and
+ * stay suspended. */
+static void park_if_stopping(int *acked)
+{
+	if (!stopping)
+		return;
+	if (!*acked) {
+		*acked = 1;
+		taskENTER_CRITICAL();
+		parked++;
+		taskEXIT_CRITICAL();
+	}
+	for (;;)
+		vTaskSuspend(NULL);
+}
+
 static void ctrl_task(void *arg)
 {
 	uint32_t i, k;
@@ -181,15 +207,22 @@ static void ctrl_task(void *arg)
 			c_ev_set++;
 		}
 	}
+	stopping = 1;
+	/* wake the worker, which waits on the queue without a timeout */
+	count(xQueueSend(work_q, &i, portMAX_DELAY), &c_q.put_ok, &c_q.put_fail);
+	while (parked < LOOPING_TASKS)
+		vTaskDelay(1);
 	report();
 }
 
 static void worker_task(void *arg)
 {
 	uint32_t v, n = 0;
+	int acked = 0;
 
 	(void)arg;
 	for (;;) {
+		park_if_stopping(&acked);
 		count(xQueueReceive(work_q, &v, portMAX_DELAY), &c_q.get_ok, &c_q.get_fail);
 		if (++n % 3u == 0u) {
 			xTaskNotifyGive(t_logger);
@@ -201,9 +234,11 @@ static void worker_task(void *arg)
 static void monitor_task(void *arg)
 {
 	uint32_t v;
+	int acked = 0;
 
 	(void)arg;
 	for (;;) {
+		park_if_stopping(&acked);
 		vTaskDelay(7);
 		count(xQueuePeek(work_q, &v, 0), &c_q.peek_ok, &c_q.peek_fail);
 		if (xEventGroupWaitBits(evts, EV_TICK, pdTRUE, pdFALSE, 20) & EV_TICK)
@@ -215,21 +250,26 @@ static void monitor_task(void *arg)
 
 static void sleeper_task(void *arg)
 {
+	int acked = 0;
+
 	(void)arg;
 	for (;;) {
-		c_suspends++;
+		park_if_stopping(&acked);
 		vTaskSuspend(NULL);
 	}
 }
 
 static void logger_task(void *arg)
 {
+	int acked = 0;
+
 	(void)arg;
 	for (;;) {
+		park_if_stopping(&acked);
 		(void)ulTaskNotifyTake(pdTRUE, 50);
 		c_notify_take++;
 		count(xSemaphoreTake(bus, portMAX_DELAY), &c_bus.get_ok, &c_bus.get_fail);
-		spin_ticks(3);
+		spin_ticks(12);
 		count(xSemaphoreGive(bus), &c_bus.put_ok, &c_bus.put_fail);
 	}
 }
@@ -294,7 +334,7 @@ static void put_task(const struct task_count *t)
 	unsigned i;
 
 	if (sonde_user_begin(APP_REC_TASK)) {
-		sonde_arg_obj(sonde_frtos_id(t->h));
+		sonde_arg_obj(t->id);
 		sonde_arg_u32(t->in);
 		for (i = 0; i < 4u; i++)
 			sonde_arg_u32(t->out[i]);
@@ -319,16 +359,20 @@ static void put_obj(const void *h, const struct obj_count *c, UBaseType_t level)
 
 /* The end: nothing else runs or records from here.  The buffer is drained
  * first, so that the report overwrites nothing and the statistics in it
- * are the totals the host must find. */
+ * are the totals the host must find (the loss report that a drained
+ * buffer lets through comes first). */
 static void report(void)
 {
 	sonde_stats_t st;
 	unsigned i;
 	const uint32_t run[] = { c_inherit, c_disinherit, c_notify, c_notify_take, c_expired,
-				 c_resumes, c_suspends, c_ev_set, c_ev_ok, c_ev_timeout };
+				 c_resumes, c_ev_set, c_ev_ok, c_ev_timeout };
 
 	taskENTER_CRITICAL();
 	port_drain(1);
+	/* the names again (TARGET_INFO, every object, the application's): a
+	 * buffer that overflowed has lost the first ones */
+	sonde_send_info();
 	for (i = 0; i < MAX_TASKS && tasks[i].h != NULL; i++)
 		put_task(&tasks[i]);
 	put_obj(work_q, &c_q, uxQueueMessagesWaiting(work_q));

@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 	sonde_init(trace_buf, size, mode);
 	sonde_frtos_init(app_dict);
 	app_start((uint32_t)cycles);
+	port_drain(1); /* the start of the stream, whatever overflows later */
 	vTaskStartScheduler();
 	fprintf(stderr, "freertos-posix: the scheduler did not start\n");
 	return 1;

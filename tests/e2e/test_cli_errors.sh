@@ -20,7 +20,7 @@ SEQ=5
 sf 0x0c $(le16 503) 1 >>"$F"                # frame 5: seq 5 after 3
 sf 2 $(le64 504) $(le32 1) >>"$F"           # frame 6: 1 tick after frame 5
 o_unk=$(off)
-sf 0x14 1 2 3 >>"$F"                        # frame 7: unknown record id
+sf 0x1F 1 2 3 >>"$F"                        # frame 7: unknown record id
 o_mal=$(off)
 sf 0x40 $(le16 505) 3 1 0 >>"$F"            # frame 8: U32 with 2 bytes
 o_tail=$(off)
@@ -30,7 +30,7 @@ expect_rc 1 "$SONDE" decode "$F"
 [[ $(wc -l <"$ERR") == 5 ]] || { cat "$ERR"; fail "5 diagnostics expected"; }
 expect_line "$ERR" "$F: offset $o_bad, frame 4: bad-checksum: bad checksum: 7 bytes discarded"
 expect_line "$ERR" "$F: offset $o_gap, frame 5: seq-gap: sequence gap: 1 frames lost (seq 5 after 3)"
-expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x14 (3 data bytes) skipped"
+expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x1F (3 data bytes) skipped"
 expect_line "$ERR" "$F: offset $(( o_mal + 4 )), frame 8: malformed: USER_0x40: argument 1: needs 4 bytes, 2 left"
 expect_line "$ERR" "$F: offset $o_tail, frame 9: truncated: input ends inside a frame: 4 bytes discarded"
 # decoded anyway: the MARKs around the damage, the malformed record

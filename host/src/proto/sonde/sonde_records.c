@@ -15,7 +15,7 @@
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 
-static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
+static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
 	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
@@ -36,6 +36,9 @@ static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
 	[SONDE_REC_FUNC_ENTER_A] = { "FUNC_ENTER_A", 1, SREC_ADDR, SREC_ADDR },
 	[SONDE_REC_FUNC_EXIT]    = { "FUNC_EXIT",    1, 2, 2 },
 	[SONDE_REC_LOG]          = { "LOG",          1, 5, SREC_VAR },
+	[SONDE_REC_TASK_SWITCH]  = { "TASK_SWITCH",  1, 6, 6 },  /* sonde_rtosrec.c */
+	[SONDE_REC_OBJ_CREATE]   = { "OBJ_CREATE",   1, 4, 8 },
+	[SONDE_REC_OBJ_OP]       = { "OBJ_OP",       1, 4, 8 },
 };
 
 /* The command channel's replies (protocol §9.2).  They are timed records
@@ -53,7 +56,7 @@ const struct srec_layout *srec_layout(uint8_t id)
 {
 	if (id >= SONDE_REC_USER_FIRST && id <= SONDE_REC_USER_LAST)
 		return &user_layout;
-	if (id <= SONDE_REC_LOG)
+	if (id <= SONDE_REC_OBJ_OP)
 		return &layouts[id];
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS)
 		return &replies[id - SONDE_REC_CMD_STATUS];
@@ -508,6 +511,10 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 
 	/* timed records */
 	take_time(d, f, le16(p));
+	if (id >= SONDE_REC_TASK_SWITCH && id <= SONDE_REC_OBJ_OP) {
+		srtos_record(d, f, id, p + SONDE_TS_BYTES, dlen - SONDE_TS_BYTES);
+		return;
+	}
 	static const enum sonde_ev_kind kinds[SONDE_REC_LOG + 1] = {
 		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
 		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
@@ -615,4 +622,23 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		break;
 	}
 	emit(d, &ev);
+}
+
+/* ---- for the record families in their own files ------------------------- */
+
+void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
+		  const char *name)
+{
+	ev_init(d, ev, f, k, name);
+}
+
+struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
+			       uint64_t v)
+{
+	return add_arg(d, ev, name, t, v);
+}
+
+void srec_emit(struct sdec *d, const struct sonde_event *ev)
+{
+	emit(d, ev);
 }
