@@ -34,6 +34,10 @@
  * SONDE_FRTOS_MAX_OBJECTS live ones gets id 0 (counted:
  * sonde_frtos_untracked()).
  *
+ * Interrupts are the application's to trace (sonde_isr_enter() and
+ * sonde_isr_exit() in each handler, the kernel's tick handler included):
+ * the kernel's traceISR_* macros do not pair up (see below).
+ *
  * Only the kernel's public API and the macros' documented arguments are
  * used, with two exceptions the kernel's own documentation names:
  * pxCurrentTCB in traceTASK_SWITCHED_IN (the task selected to run), and
@@ -66,12 +70,6 @@
 #endif
 #if SONDE_FRTOS_ID_FIRST < 1 || SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS > 256
 #error "SONDE_FRTOS_ID_FIRST and SONDE_FRTOS_MAX_OBJECTS must keep the ids within 1..255"
-#endif
-
-/* ISR id of traceISR_ENTER()/traceISR_EXIT(), which some ports call from
- * their tick interrupt (the macros name no interrupt). */
-#ifndef SONDE_FRTOS_ISR_ID
-#define SONDE_FRTOS_ISR_ID 31u
 #endif
 
 /* ---- what the kernel must offer ----------------------------------------- */
@@ -225,8 +223,6 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)                                 \
 	sonde_obj_op8(SONDE_OP_NOTIFY | SONDE_OP_F_ISR, (uint8_t)uxTaskGetTaskNumber(xTaskToNotify), \
 		      (uint8_t)(uxIndexToNotify))
-#define SONDE_FRTOS_ISR_ENTER() sonde_isr_enter(SONDE_FRTOS_ISR_ID)
-#define SONDE_FRTOS_ISR_EXIT() sonde_isr_exit(SONDE_FRTOS_ISR_ID)
 
 /* ---- queues, semaphores, mutexes (expanded in queue.c) ------------------- */
 
@@ -433,15 +429,12 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
 #define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify) SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)
 #endif
-#ifndef traceISR_ENTER
-#define traceISR_ENTER() SONDE_FRTOS_ISR_ENTER()
-#endif
-#ifndef traceISR_EXIT
-#define traceISR_EXIT() SONDE_FRTOS_ISR_EXIT()
-#endif
-#ifndef traceISR_EXIT_TO_SCHEDULER
-#define traceISR_EXIT_TO_SCHEDULER() SONDE_FRTOS_ISR_EXIT()
-#endif
+/* traceISR_ENTER/_EXIT/_EXIT_TO_SCHEDULER are left to the kernel's empty
+ * defaults: ports call the exits from portYIELD_FROM_ISR() in every
+ * interrupt that yields but the entry only in their tick handler, and name
+ * no interrupt, so they do not pair.  Trace interrupts with
+ * sonde_isr_enter()/sonde_isr_exit() around the handler (the tick's too),
+ * as with any Sonde firmware. */
 
 #ifndef traceQUEUE_CREATE
 #define traceQUEUE_CREATE(pxNewQueue) SONDE_FRTOS_QUEUE_CREATE(pxNewQueue)
