@@ -21,7 +21,10 @@ Checked, from the decoded events alone:
     of the running task, which then blocks on the mutex;
   * the target's own statistics: records and bytes written before the
     report equal the frames and bytes decoded (--lossy: only the loss
-    totals, which must equal the DROPS totals the decoder saw).
+    totals, which must equal the DROPS totals the decoder saw);
+  * names on request: the report begins with what the host's INFO command
+    gets (TARGET_INFO and the dictionary callback), which must announce
+    every task and object reported, with its kind and its name.
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
@@ -210,6 +213,28 @@ def main():
         if c["level"].get(obj) != level:
             bad.append("%s: level %d at the end, decoded %s" % (nm, level, c["level"].get(obj)))
         print("object %-8s %s level %d" % (nm, counts, level))
+
+    # The announcements of the INFO before the report: every task still
+    # alive and every object, with a kind and a name.
+    infos = [i for i, ev in enumerate(t.events[:t.report_at])
+             if ev["kind"] == "info" and ev.get("record") == "TARGET_INFO"]
+    if not infos:
+        bad.append("no TARGET_INFO before the report: the names were not sent again")
+    else:
+        announced, named = {}, set()
+        for ev in t.events[infos[-1]:t.report_at]:
+            if ev["kind"] == "object" and args_of(ev)[0].get("op") == "announced":
+                announced[ev["object"]] = ev.get("type_name")
+            elif ev["kind"] == "dict":
+                named.add(ev["id"])
+        want_ids = [args_of(ev)[1][0] for ev in t.report["APP_OBJ"]]
+        want_ids += [args_of(ev)[1][0] for ev in t.report["APP_TASK"]
+                     if c["out"][args_of(ev)[1][0]][DELETED] == 0]
+        for i in want_ids:
+            if i not in announced or i not in named:
+                bad.append("INFO: %s %s announced%s" % (names.get(i, i), "not" if i not in announced else "",
+                                                        "" if i in named else ", not named"))
+        print("INFO: %d objects announced, %d names" % (len(announced), len(named)))
 
     keys = ["priority inherit", "priority disinherit", "notify", "notify take", "timer expired",
             "resume", "set bits", "wait bits", "wait bits timed out"]
