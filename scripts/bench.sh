@@ -5,7 +5,9 @@
 #     Sonde stream, with each sink, and 1 GiB streamed through a pipe;
 #  2. the foreign decoders on the reference captures replicated to ~20 MB;
 #  3. instructions per target record on Cortex-M3 under QEMU (if the ARM
-#     toolchain and qemu-system-arm are installed).
+#     toolchain and qemu-system-arm are installed);
+#  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
+#     the same Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md).
 # docs/performance.md records the figures these commands printed.
 set -euo pipefail
 BUILD=${1:-build}
@@ -77,6 +79,19 @@ if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
   echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
 elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
   make -s -C examples/qemu-mps2 bench insns || echo "(QEMU measurement failed)"
+else
+  echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
+fi
+
+echo
+echo "== 4. FreeRTOS trace macros on Cortex-M3: instructions per kernel event (QEMU execution log) =="
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
+  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
+elif [[ -z ${FREERTOS_KERNEL_PATH:-} ]]; then
+  echo "(FREERTOS_KERNEL_PATH not set: skipped; docs/freertos.md says where to get a kernel)"
+elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  echo "kernel: $FREERTOS_KERNEL_PATH"
+  make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
 else
   echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
 fi
