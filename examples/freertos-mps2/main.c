@@ -26,6 +26,7 @@
 #include "sonde.h"
 #include "sonde_cm.h"
 #include "sonde_freertos.h"
+#include "uart_trace.h"
 
 #ifndef APP_CYCLES
 #define APP_CYCLES 150u
@@ -43,24 +44,17 @@ void xPortSysTickHandler(void); /* the kernel port's tick handler (port.c) */
 
 /* ---- transport ------------------------------------------------------------ */
 
-/* Sends while the UART takes bytes (QEMU's takes them at once, so one
- * interrupt empties the buffer); the next kick restarts it. */
 void UART0TX_Handler(void);
 void UART0TX_Handler(void)
 {
-	UART0_INTSTATUS = UART_INT_TX;
-	while (!(UART0_STATE & UART_STATE_TXFULL)) {
-		int b = sonde_drain_byte();
-
-		if (b < 0)
-			break;
-		UART0_DATA = (uint32_t)b;
-	}
+	uart_trace_irq();
 }
 
-static void uart_kick(void)
+/* Polled, for the end (interrupts masked by then). */
+void port_drain(int all)
 {
-	NVIC_ISPR = 1u << IRQ_UART0_TX;
+	(void)all;
+	uart_trace_drain();
 }
 
 /* Every received byte to Sonde's command parser (it calls no kernel API). */
@@ -70,18 +64,6 @@ void UART0RX_Handler(void)
 	UART0_INTSTATUS = UART_INT_RX;
 	while (UART0_STATE & UART_STATE_RXFULL)
 		sonde_rx_byte((uint8_t)UART0_DATA);
-}
-
-/* Polled, for the end (interrupts masked by then). */
-void port_drain(int all)
-{
-	uint8_t chunk[64];
-	size_t n, i;
-
-	(void)all;
-	while ((n = sonde_drain(chunk, sizeof chunk)) > 0)
-		for (i = 0; i < n; i++)
-			board_uart_putc(chunk[i]);
 }
 
 void port_end(int code)
@@ -131,12 +113,12 @@ void TIMER0_Handler(void)
 
 void vApplicationTickHook(void)
 {
-	uart_kick();
+	uart_trace_kick();
 }
 
 void vApplicationIdleHook(void)
 {
-	uart_kick();
+	uart_trace_kick();
 	/* sleep only if nothing arrived meanwhile: WFI wakes on a pending
 	 * interrupt even with PRIMASK set */
 	__asm__ __volatile__("cpsid i" : : : "memory");

@@ -34,6 +34,7 @@
 #include "sched.h"
 #include "sonde.h"
 #include "sonde_cm.h"
+#include "uart_trace.h"
 
 #ifndef FW_RUN_MS
 #define FW_RUN_MS 2000u
@@ -235,38 +236,14 @@ static void bg_task(void)
 /* ---- transport --------------------------------------------------------- */
 
 #if FW_DRAIN_IRQ
-/* Sends while the UART takes bytes.  On hardware that is one or two bytes
- * per interrupt; QEMU's UART takes them instantly, so one interrupt empties
- * the buffer.  With nothing left it just returns: the next kick (tick or
- * idle) restarts it. */
+/* The trace leaves from UART0's TX interrupt, kicked by the tick and the
+ * idle task (uart_trace.c). */
 void UART0TX_Handler(void);
 void UART0TX_Handler(void)
 {
-	UART0_INTSTATUS = UART_INT_TX;
-	while (!(UART0_STATE & UART_STATE_TXFULL)) {
-		int b = sonde_drain_byte();
-		if (b < 0)
-			break;
-		UART0_DATA = (uint32_t)b;
-	}
-}
-
-static void uart_kick(void)
-{
-	NVIC_ISPR = 1u << IRQ_UART0_TX;
+	uart_trace_irq();
 }
 #endif
-
-/* Polled: also how the end of the run flushes. */
-static void drain_polled(void)
-{
-	uint8_t chunk[64];
-	size_t n, i;
-
-	while ((n = sonde_drain(chunk, sizeof chunk)) > 0)
-		for (i = 0; i < n; i++)
-			board_uart_putc(chunk[i]);
-}
 
 /* ---- receive channel ------------------------------------------------------ */
 
@@ -338,7 +315,7 @@ static void fw_finish(void)
 	board_timer_stop(TIMER0_BASE);
 	board_timer_stop(TIMER1_BASE);
 	fw_trace_report();
-	drain_polled();
+	uart_trace_drain();
 	board_uart_flush();
 	board_exit(0);
 }
@@ -349,9 +326,9 @@ static void idle_task(void)
 		if (fw_stop)
 			fw_finish();
 #if FW_DRAIN_IRQ
-		uart_kick();
+		uart_trace_kick();
 #else
-		drain_polled();
+		uart_trace_drain();
 #endif
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
 		 * pending interrupt even with PRIMASK set. */
@@ -374,7 +351,7 @@ void SysTick_Handler(void)
 	if (sched_now() == FW_RUN_MS)
 		fw_stop = 1;
 #if FW_DRAIN_IRQ
-	uart_kick();
+	uart_trace_kick();
 #endif
 	fw_isr_exit(ISR_SYSTICK);
 }
@@ -410,7 +387,7 @@ void app_fault(const uint32_t *frame, uint32_t exc_return)
 	(void)exc_return;
 	__asm__ __volatile__("mrs %0, ipsr" : "=r"(ipsr));
 	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, frame[6], ipsr);
-	drain_polled();
+	uart_trace_drain();
 	board_uart_flush();
 }
 

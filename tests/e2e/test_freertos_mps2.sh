@@ -19,38 +19,13 @@
 # test is skipped (exit 77) and says why.
 set -euo pipefail
 
-SRC=${SONDE_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/freertos_lib.sh"
 EX=$SRC/examples/freertos-mps2
-CHECK=$SRC/examples/freertos-app/check_freertos.py
-
-if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
-	echo "SKIP: FREERTOS_KERNEL_PATH not set: the FreeRTOS Cortex-M3 example was not built or tested" \
-	     "(set it to a FreeRTOS-Kernel tree, see docs/freertos.md)"
-	exit 77
-fi
-for tool in arm-none-eabi-gcc qemu-system-arm python3 make; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP: $tool not found (needed to build and run the FreeRTOS Cortex-M3 firmware)"
-		exit 77
-	fi
-done
-if [ -z "${SONDE:-}" ] || [ ! -x "$SONDE" ]; then
-	echo "FAIL: \$SONDE (the host tool) not set or not executable"
-	exit 1
-fi
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+frtos_setup Cortex-M3 arm-none-eabi-gcc qemu-system-arm python3 make
 
 QEMU=(qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native
       -icount shift=0,sleep=off)
 
-echo "== kernel: $FREERTOS_KERNEL_PATH"
 run() {
 	local name=$1
 	shift

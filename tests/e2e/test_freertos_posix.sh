@@ -22,39 +22,10 @@
 # says why.  docs/freertos.md says where to get a kernel.
 set -euo pipefail
 
-SRC=${SONDE_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/freertos_lib.sh"
 EX=$SRC/examples/freertos-posix
-CHECK=$SRC/examples/freertos-app/check_freertos.py
+frtos_setup POSIX cmake cc python3
 
-if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
-	echo "SKIP: FREERTOS_KERNEL_PATH not set: the FreeRTOS POSIX example was not built or tested" \
-	     "(set it to a FreeRTOS-Kernel tree, see docs/freertos.md)"
-	exit 77
-fi
-if [ ! -f "$FREERTOS_KERNEL_PATH/tasks.c" ]; then
-	echo "FAIL: FREERTOS_KERNEL_PATH=$FREERTOS_KERNEL_PATH is not a FreeRTOS-Kernel tree (no tasks.c)"
-	exit 1
-fi
-for tool in cmake cc python3; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "SKIP: $tool not found (needed to build and check the FreeRTOS example)"
-		exit 77
-	fi
-done
-if [ -z "${SONDE:-}" ] || [ ! -x "$SONDE" ]; then
-	echo "FAIL: \$SONDE (the host tool) not set or not executable"
-	exit 1
-fi
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-echo "== kernel: $FREERTOS_KERNEL_PATH"
 # Sanitizer flags of the surrounding build stay out: the kernel's port
 # switches tasks from a signal handler, which is not what this test checks.
 env -u CFLAGS cmake -S "$EX" -B "$WORK/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -20,7 +20,8 @@
 static struct rtos_stats rs;
 static struct sonde_listener li;
 
-static void put(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name, uint64_t obj2)
+/* A timed event of kind k on object obj. */
+static struct sonde_event ev(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
 {
 	struct sonde_event e;
 
@@ -30,40 +31,42 @@ static void put(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *nam
 	e.ts_flags = SONDE_TS_VALID;
 	e.obj = obj;
 	e.obj_name = name;
-	e.obj2 = obj2;
-	li.event(li.ctx, &e, NULL);
+	return e;
 }
 
+static void send(const struct sonde_event *e)
+{
+	li.event(li.ctx, e, NULL);
+}
+
+static void put(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name, uint64_t obj2)
+{
+	struct sonde_event e = ev(k, ts, obj, name);
+
+	e.obj2 = obj2;
+	send(&e);
+}
+
+/* TASK_OUT of a task that waits on object obj. */
 static void put_wait(uint64_t ts, uint64_t task, uint64_t reason, uint64_t obj)
 {
-	struct sonde_event e;
+	struct sonde_event e = ev(SONDE_EV_TASK_OUT, ts, task, NULL);
 
-	memset(&e, 0, sizeof(e));
-	e.kind = SONDE_EV_TASK_OUT;
-	e.ts = ts;
-	e.ts_flags = SONDE_TS_VALID;
-	e.obj = task;
 	e.obj2 = reason;
 	e.flags = SONDE_EVF_REF;
 	e.ref = obj;
-	li.event(li.ctx, &e, NULL);
+	send(&e);
 }
 
 static void put_op(uint64_t ts, uint64_t obj, const char *name, uint64_t kind, uint32_t op, int64_t level)
 {
-	struct sonde_event e;
+	struct sonde_event e = ev(SONDE_EV_OBJ_OP, ts, obj, name);
 
-	memset(&e, 0, sizeof(e));
-	e.kind = SONDE_EV_OBJ_OP;
-	e.ts = ts;
-	e.ts_flags = SONDE_TS_VALID;
-	e.obj = obj;
-	e.obj_name = name;
 	e.obj2 = kind;
 	e.op = op;
 	e.value = level;
 	e.flags = SONDE_EVF_LEVEL;
-	li.event(li.ctx, &e, NULL);
+	send(&e);
 }
 
 static const struct rtos_task *task(uint64_t id)
@@ -126,11 +129,8 @@ static void test_states_waits_holds(void **state)
 	put_op(110, 7, "m", SONDE_OBJK_MUTEX, SONDE_OP_SEND, 1);
 	put(SONDE_EV_TASK_OUT, 110, 1, "A", SONDE_TASK_DELAYED);
 	put(SONDE_EV_IDLE, 110, 0, NULL, 0);
-	memset(&e, 0, sizeof(e));
-	e.kind = SONDE_EV_MARK; /* the end of the trace, at 200 */
-	e.ts = 200;
-	e.ts_flags = SONDE_TS_VALID;
-	li.event(li.ctx, &e, NULL);
+	e = ev(SONDE_EV_MARK, 200, 0, NULL); /* the end of the trace, at 200 */
+	send(&e);
 	assert_true(rs.seen);
 
 	a = task(1);
