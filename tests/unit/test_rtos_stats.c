@@ -15,24 +15,11 @@
 #include <cmocka.h>
 
 #include "analysis/rtos_stats.h"
+#include "sink_run.h" /* sink_ev */
 #include "sonde_proto.h"
 
 static struct rtos_stats rs;
 static struct sonde_listener li;
-
-/* A timed event of kind k on object obj. */
-static struct sonde_event ev(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
-{
-	struct sonde_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = k;
-	e.ts = ts;
-	e.ts_flags = SONDE_TS_VALID;
-	e.obj = obj;
-	e.obj_name = name;
-	return e;
-}
 
 static void send(const struct sonde_event *e)
 {
@@ -41,7 +28,7 @@ static void send(const struct sonde_event *e)
 
 static void put(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name, uint64_t obj2)
 {
-	struct sonde_event e = ev(k, ts, obj, name);
+	struct sonde_event e = sink_ev(k, ts, obj, name);
 
 	e.obj2 = obj2;
 	send(&e);
@@ -50,7 +37,7 @@ static void put(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *nam
 /* TASK_OUT of a task that waits on object obj. */
 static void put_wait(uint64_t ts, uint64_t task, uint64_t reason, uint64_t obj)
 {
-	struct sonde_event e = ev(SONDE_EV_TASK_OUT, ts, task, NULL);
+	struct sonde_event e = sink_ev(SONDE_EV_TASK_OUT, ts, task, NULL);
 
 	e.obj2 = reason;
 	e.flags = SONDE_EVF_REF;
@@ -60,7 +47,7 @@ static void put_wait(uint64_t ts, uint64_t task, uint64_t reason, uint64_t obj)
 
 static void put_op(uint64_t ts, uint64_t obj, const char *name, uint64_t kind, uint32_t op, int64_t level)
 {
-	struct sonde_event e = ev(SONDE_EV_OBJ_OP, ts, obj, name);
+	struct sonde_event e = sink_ev(SONDE_EV_OBJ_OP, ts, obj, name);
 
 	e.obj2 = kind;
 	e.op = op;
@@ -129,7 +116,7 @@ static void test_states_waits_holds(void **state)
 	put_op(110, 7, "m", SONDE_OBJK_MUTEX, SONDE_OP_SEND, 1);
 	put(SONDE_EV_TASK_OUT, 110, 1, "A", SONDE_TASK_DELAYED);
 	put(SONDE_EV_IDLE, 110, 0, NULL, 0);
-	e = ev(SONDE_EV_MARK, 200, 0, NULL); /* the end of the trace, at 200 */
+	e = sink_ev(SONDE_EV_MARK, 200, 0, NULL); /* the end of the trace, at 200 */
 	send(&e);
 	assert_true(rs.seen);
 
