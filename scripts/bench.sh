@@ -10,6 +10,8 @@
 #     than 2^32 ticks), the tracer code linked into a minimal image, its
 #     RAM and the worst-case stack depth of the record path; then a summary
 #     table; and the exact per-call counts of the Cortex-M3 (execution log).
+#  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
+#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md).
 # docs/performance.md records the figures these commands printed.
 set -euo pipefail
 BUILD=${1:-build}
@@ -136,4 +138,17 @@ else
     make -s -C examples/qemu-mps2 BUILD="$(pwd)/$OUT/fw-insns-m3" insns | grep -vE '^  (CC|AS|LD) ' ||
       echo "(QEMU measurement failed)"
   fi
+fi
+
+echo
+echo "== 4. FreeRTOS trace macros on Cortex-M3: instructions per kernel event (QEMU execution log) =="
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
+  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
+elif [[ -z ${FREERTOS_KERNEL_PATH:-} ]]; then
+  echo "(FREERTOS_KERNEL_PATH not set: skipped; docs/freertos.md says where to get a kernel)"
+elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  echo "kernel: $FREERTOS_KERNEL_PATH"
+  make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
+else
+  echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
 fi

@@ -196,11 +196,17 @@ static void test_python_json(void **state)
 			SONDE_EV_TASK_IN, SONDE_EV_TASK_OUT, SONDE_EV_IDLE, SONDE_EV_ISR_ENTER,
 			SONDE_EV_ISR_EXIT, SONDE_EV_FUNC_ENTER, SONDE_EV_FUNC_EXIT, SONDE_EV_MARK_BEGIN,
 			SONDE_EV_MARK_END, SONDE_EV_COUNTER, SONDE_EV_LOG, SONDE_EV_RECORD, SONDE_EV_QUEUE,
-			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS,
+			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS, SONDE_EV_OBJ_OP,
+			SONDE_EV_OBJECT, SONDE_EV_TASK_PRIO,
 		};
 		x = x * 1103515245u + 12345u;
-		e = sink_ev(kinds[(x >> 8) % 16], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
+		e = sink_ev(kinds[(x >> 8) % 19], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
 		e.obj2 = (x >> 24) % 4;
+		if (e.kind == SONDE_EV_OBJ_OP || e.kind == SONDE_EV_OBJECT) { /* RTOS objects: mutexes, queues, sends */
+			e.obj2 = (x >> 24) % 2 ? SONDE_OBJK_MUTEX : SONDE_OBJK_QUEUE;
+			e.op = (x >> 25) % 2 ? SONDE_OP_SEND : SONDE_OP_RECEIVE;
+			e.flags = SONDE_EVF_LEVEL;
+		}
 		e.value = (x >> 4) % 3;
 		e.core = (x >> 28) % 2;
 		e.text = hostile;
@@ -223,6 +229,8 @@ static void test_python_json(void **state)
 	assert_non_null(strstr(out, "E="));
 	assert_non_null(strstr(out, "C="));
 	assert_non_null(strstr(out, "i="));
+	assert_non_null(strstr(out, "s=")); /* flows from sends to receives */
+	assert_non_null(strstr(out, "f="));
 	unlink(r.path);
 }
 

@@ -158,6 +158,14 @@ static void cjw_track(void *vw, const struct tmap_track *t)
 	cjw_puts(w, "}}");
 }
 
+static void cjw_flow(struct cjw *w, char ph, uint64_t ns, const struct tmap_track *t, uint64_t id)
+{
+	cjw_open(w, ph, t, 1);
+	cjw_ts(w, ns);
+	cjw_printf(w, ",\"cat\":\"flow\",\"name\":\"flow\",\"id\":%" PRIu64 "%s}", id,
+		   ph == 'f' ? ",\"bp\":\"e\"" : "");
+}
+
 static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
 		      const struct tmap_slice *s)
 {
@@ -178,6 +186,12 @@ static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct t
 	}
 	cjw_args(w, s->args, s->nargs);
 	cjw_puts(w, "}");
+	/* flows (v1): a start or an end bound to the slice around this point
+	 * of the thread, at the same time */
+	if (s->flow_out)
+		cjw_flow(w, 's', ns, t, s->flow_out);
+	if (s->flow_in)
+		cjw_flow(w, 'f', ns, t, s->flow_in);
 }
 
 static void cjw_counter(void *vw, uint64_t ns, const struct tmap_track *t, int64_t value)

@@ -74,6 +74,8 @@ struct tmap_slice {
 	size_t nargs;
 	const char *ended;    /* TMAP_END: the name of the slice it ends, for
 			       * formats that repeat it (Chrome JSON "E") */
+	uint64_t flow_out;    /* a flow starts here (e.g. a send), 0 none */
+	uint64_t flow_in;     /* the flow of that id ends here (its receive), 0 none */
 };
 
 struct tmap_writer_ops {
