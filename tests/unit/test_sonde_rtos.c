@@ -4,7 +4,12 @@
  * the state and the object waited on) and TASK_IN or IDLE, OBJ_CREATE into
  * TASK_CREATE or OBJECT, OBJ_OP into OBJ_OP with the level after the
  * operation, TASK_PRIO, and OBJECT for deletion; malformed values,
- * lengths, and a target reset.
+ * lengths, and a target reset.  Every test runs on protocol version 2 and
+ * on version 1 (the same fields after a 2-byte timestamp: the decoder
+ * reads them from the split DATA either way, although no version-1 target
+ * sent them).  test_target_roundtrip has the real target library write
+ * them (version 2) with 0x7D/0x7E in every field, at gaps of every
+ * timestamp width, and checks what the decoder makes of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,13 +18,18 @@
 
 #include <cmocka.h>
 
+#include "sonde.h"
+#include "sonde_posix.h"
+#include "sonde_rtos.h"
 #include "test_sonde_helpers.h"
 
 #define T0 0x1000000ULL
 
+static unsigned version; /* of the group running */
+
 static void start(struct tstream *s)
 {
-	ts_init(s, 0);
+	ts_init_v(s, 0, version);
 	ts_session(s, 1000000, 4);
 	ts_sync(s, T0, TS_UNKNOWN);
 }
@@ -346,7 +356,10 @@ static void test_malformed(void **state)
 	t_decode(s.wire.p, s.wire.n, T_WHOLE, &r);
 	assert_int_equal(t_count_diags(&r, SONDE_D_MALFORMED), 5);
 	assert_int_equal(r.dg[0].frame, f_state);
-	assert_int_equal(r.dg[0].offset, s.starts[f_state] + 5); /* the state byte */
+	/* the state byte: after SEQ, ID (and version 1's timestamp), out */
+	assert_int_equal(r.dg[0].offset, s.starts[f_state] + 2 + ts_fields_at(&s) + 1);
+	assert_int_equal(r.dg[1].offset, s.starts[f_kind] + 2 + ts_fields_at(&s) + 1);
+	assert_int_equal(r.dg[2].offset, s.starts[f_op] + 2 + ts_fields_at(&s));
 	assert_int_equal(r.dg[1].frame, f_kind);
 	assert_int_equal(r.dg[2].frame, f_op);
 	assert_int_equal(r.dg[3].frame, f_short);
@@ -363,6 +376,138 @@ static void test_malformed(void **state)
 	tb_free(&s.wire);
 }
 
+/* ---- the real target's records, decoded ----------------------------------- */
+
+static uint32_t clk;
+static uint64_t t64;
+
+static uint32_t test_clock(void)
+{
+	return clk;
+}
+
+static void tick(uint64_t dt)
+{
+	clk += (uint32_t)dt;
+	t64 += dt;
+}
+
+static const struct tev *next_ev(const struct trec *r, size_t *i)
+{
+	while (*i < r->nev && (r->ev[*i].ev.kind == SONDE_EV_TIME_SYNC || r->ev[*i].ev.kind == SONDE_EV_INFO ||
+			       r->ev[*i].ev.kind == SONDE_EV_DICT))
+		(*i)++;
+	assert_true(*i < r->nev);
+	return &r->ev[(*i)++];
+}
+
+static void expect_ev(const struct tev *e, enum sonde_ev_kind kind, uint64_t ts, uint64_t obj, uint64_t obj2,
+		      int64_t value)
+{
+	assert_int_equal(e->ev.kind, kind);
+	assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+	assert_int_equal(e->ev.ts, ts);
+	assert_int_equal(e->ev.obj, obj);
+	assert_int_equal(e->ev.obj2, obj2);
+	assert_int_equal(e->ev.value, value);
+}
+
+static void test_target_roundtrip(void **state)
+{
+	static uint8_t ring[4096];
+	uint8_t wire[4096];
+	uint64_t t[10];
+	struct trec r;
+	const struct tev *e;
+	size_t n, i = 0;
+
+	(void)state;
+	sonde_posix_set_clock(test_clock);
+	clk = 0xFFFFFF00u; /* the 32-bit clock wraps on the way */
+	t64 = clk;
+	sonde_init(ring, sizeof ring, SONDE_MODE_DROP_NEW);
+	sonde_dict(SONDE_DICT_OBJECT, 0x7E, "q~");
+	sonde_dict(SONDE_DICT_TASK, 0x7D, "task}");
+	tick(1);
+	sonde_obj_create(0x7E, SONDE_OBJK_QUEUE, 0x7E);
+	t[0] = t64;
+	tick(0x7E);
+	sonde_obj_create(0x7D, SONDE_OBJK_TASK, 3);
+	t[1] = t64;
+	tick(0x7D00);
+	sonde_obj_create(0x20, SONDE_OBJK_EVENT_GROUP, 0);
+	t[2] = t64;
+	tick(70000);
+	sonde_task_switch(0x7D, SONDE_TASK_WAIT_RECV, 0x7E, 0x10);
+	t[3] = t64;
+	tick(0xFFFFFFF);
+	sonde_obj_op16(SONDE_OP_SEND, 0x7E, 0x7D);
+	t[4] = t64;
+	tick(0x10000000); /* a TIME_SYNC first (rule 2) */
+	sonde_obj_op16(SONDE_OP_RECEIVE | SONDE_OP_F_ISR, 0x7E, 0x7E);
+	t[5] = t64;
+	tick(0x7C);
+	sonde_obj_op8(SONDE_OP_PRIO_INHERIT, 0x7D, 0x7E);
+	t[6] = t64;
+	tick(2);
+	sonde_obj_op32(SONDE_OP_SET_BITS, 0x20, 0x7E7D7E7Du);
+	t[7] = t64;
+	tick(0x7E7D);
+	sonde_obj_op(SONDE_OP_RESUME, 0x7D);
+	t[8] = t64;
+	tick(3);
+	sonde_task_switch_w(0x7D00027Eu); /* out 0x7E (not a task known: shown by number) */
+	t[9] = t64;
+	n = sonde_drain(wire, sizeof wire);
+	sonde_posix_set_clock(NULL);
+
+	t_decode(wire, n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 0);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_OBJECT, t[0], 0x7E, SONDE_OBJK_QUEUE, 0x7E);
+	assert_string_equal(e->obj_name, "q~");
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_TASK_CREATE, t[1], 0x7D, 3, 0);
+	assert_string_equal(e->obj_name, "task}");
+	expect_ev(next_ev(&r, &i), SONDE_EV_OBJECT, t[2], 0x20, SONDE_OBJK_EVENT_GROUP, 0);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_TASK_OUT, t[3], 0x7D, SONDE_TASK_WAIT_RECV, 0);
+	assert_int_equal(e->ev.ref, 0x7E);
+	assert_string_equal(e->ref_name, "q~");
+	expect_ev(next_ev(&r, &i), SONDE_EV_TASK_IN, t[3], 0x10, 0, 0);
+	/* levels after the operation: 0x7D before a send, 0x7E before a receive */
+	expect_ev(next_ev(&r, &i), SONDE_EV_OBJ_OP, t[4], 0x7E, SONDE_OBJK_QUEUE, 0x7E);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_OBJ_OP, t[5], 0x7E, SONDE_OBJK_QUEUE, 0x7D);
+	assert_int_equal(e->ev.op, SONDE_OP_RECEIVE | SONDE_OP_F_ISR);
+	assert_int_equal(arg(e, "isr")->u, 1);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_TASK_PRIO, t[6], 0x7D, SONDE_OP_PRIO_INHERIT, 0x7E);
+	expect_ev(next_ev(&r, &i), SONDE_EV_OBJ_OP, t[7], 0x20, SONDE_OBJK_EVENT_GROUP, 0x7E7D7E7D);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_OBJ_OP, t[8], 0x7D, SONDE_OBJK_TASK, 0);
+	assert_int_equal(e->ev.op, SONDE_OP_RESUME);
+	e = next_ev(&r, &i);
+	expect_ev(e, SONDE_EV_TASK_OUT, t[9], 0x7E, SONDE_TASK_SUSPENDED, 0);
+	expect_ev(next_ev(&r, &i), SONDE_EV_TASK_IN, t[9], 0x7D, 0, 0);
+	assert_int_equal(i, r.nev);
+	trec_free(&r);
+}
+
+static int v2(void **state)
+{
+	(void)state;
+	version = SONDE_PROTO_VERSION;
+	return 0;
+}
+
+static int v1(void **state)
+{
+	(void)state;
+	version = SONDE_PROTO_VERSION_1;
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +518,12 @@ int main(void)
 		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_malformed),
 	};
+	/* the target writes version 2 only */
+	const struct CMUnitTest target[] = {
+		cmocka_unit_test(test_target_roundtrip),
+	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("protocol version 2", tests, v2, NULL) |
+	       cmocka_run_group_tests_name("protocol version 1", tests, v1, NULL) |
+	       cmocka_run_group_tests_name("the target library's records", target, v2, NULL);
 }
