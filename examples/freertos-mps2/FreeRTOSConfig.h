@@ -9,7 +9,8 @@
  * board has 3, so only multiples of 0x20 are used): the kernel (SysTick,
  * PendSV) at 0xE0, interrupts that call the kernel's FromISR API at 0x40 or
  * below in urgency (TIMER0 at 0x60), the UART that carries the trace at
- * 0xC0.
+ * 0xC0; TIMER1 (0x40) calls no kernel API.  The board sets them
+ * (examples/qemu-mps2/board_cfg.h).
  */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
@@ -26,9 +27,10 @@
 #define configKERNEL_INTERRUPT_PRIORITY         0xE0
 #define configMAX_SYSCALL_INTERRUPT_PRIORITY    0x40
 
-/* The port's exception handlers under the names of the vector table
- * (examples/qemu-mps2/startup.c); SysTick_Handler is main.c's, which
- * traces the kernel tick and calls xPortSysTickHandler(). */
+/* The port's exception handlers under the names of the board's vector
+ * table (examples/qemu-mps2/vectors.c); SysTick is the board's
+ * app_isr_tick(), main.c's, which traces the kernel tick and calls
+ * xPortSysTickHandler(). */
 #define vPortSVCHandler    SVC_Handler
 #define xPortPendSVHandler PendSV_Handler
 

@@ -1,16 +1,20 @@
 /*
  * bench.c -- instructions per FreeRTOS kernel event with Sonde's trace
  * macros (sonde_freertos.h) on the Cortex-M3, counted exactly by
- * examples/qemu-mps2/insn_count.py from a QEMU execution log (`make insns`).
+ * examples/fw-common/insn_count.py from a QEMU execution log (`make insns`).
  *
  * Each case is one trace macro, expanded as the kernel expands it, with real
  * kernel objects (created, the scheduler not started), in a function of its
- * own (h_*) that a loop (b_*) calls BENCH_N times.  insn_count.py counts
- * everything executed from the call to the return: the macro's own code,
- * the kernel API it calls for the object's id or level, and Sonde's record.
- * h_nothing, an empty hook, is the call's own share (bl's target, bx lr).
- * Each case starts from an empty 128 KiB buffer, so no record overwrites;
- * the TIME_SYNC Sonde writes once per 256 frames is part of the average.
+ * own (h_*) that a loop calls BENCH_N times.  insn_count.py counts the
+ * instructions of each iteration and takes off those of the group's empty
+ * loop, which calls an empty hook (h_nothing) instead: what remains is the
+ * macro's own code, the kernel API it calls for the object's id or level,
+ * and Sonde's record.  Loops b_gk_* share the base b_gk_empty; the switch
+ * loops (b_gs_*) set the running task before each call and have their own
+ * base, b_gs_empty, that does the same.  Each case starts from an empty
+ * 128 KiB buffer, so no record overwrites; the TIME_SYNC Sonde writes once
+ * per 256 frames is part of the mean.  The trace clock is the real one
+ * (the dual timer), so the records are 1-byte-timestamp back to back.
  *
  * The context switch macro reads pxCurrentTCB, the task the kernel has
  * chosen; here it is this file's own variable, set to the other task before
@@ -28,7 +32,6 @@
 
 #include "board.h"
 #include "sonde.h"
-#include "sonde_cm.h"
 #include "sonde_freertos.h"
 
 #ifndef BENCH_N
@@ -54,11 +57,11 @@ void app_assert(const char *file, int line)
 	board_exit(3);
 }
 
-void app_fault(const uint32_t *frame, uint32_t exc_return)
+void app_fault(uint32_t pc, uint32_t cause)
 {
-	(void)exc_return;
+	(void)cause;
 	board_uart_puts("bench: fault at pc ");
-	board_uart_put_u32(frame[6]);
+	board_uart_put_u32(pc);
 	board_uart_putc('\n');
 }
 
@@ -127,20 +130,21 @@ HOOK(h_tick, SONDE_FRTOS_TASK_INCREMENT_TICK(0))
 		}                                                   \
 	}
 
-BENCH_LOOP(b_nothing, h_nothing())
-BENCH_LOOP(b_switch, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch())
-BENCH_LOOP(b_switch_same, h_switch_same())
-BENCH_LOOP(b_ready, h_ready())
-BENCH_LOOP(b_delay, h_delay())
-BENCH_LOOP(b_block_queue, h_block_queue())
-BENCH_LOOP(b_queue_send, h_queue_send())
-BENCH_LOOP(b_queue_receive, h_queue_receive())
-BENCH_LOOP(b_give_from_isr, h_give_from_isr())
-BENCH_LOOP(b_prio_inherit, h_prio_inherit())
-BENCH_LOOP(b_notify, h_notify())
-BENCH_LOOP(b_timer_expired, h_timer_expired())
-BENCH_LOOP(b_event_set, h_event_set())
-BENCH_LOOP(b_tick, h_tick())
+BENCH_LOOP(b_gk_empty, h_nothing())
+BENCH_LOOP(b_gs_empty, pxCurrentTCB = (i & 1u) ? ta : tb; h_nothing())
+BENCH_LOOP(b_gs_switch, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch())
+BENCH_LOOP(b_gk_switch_same, h_switch_same())
+BENCH_LOOP(b_gk_ready, h_ready())
+BENCH_LOOP(b_gk_delay, h_delay())
+BENCH_LOOP(b_gk_block_queue, h_block_queue())
+BENCH_LOOP(b_gk_queue_send, h_queue_send())
+BENCH_LOOP(b_gk_queue_receive, h_queue_receive())
+BENCH_LOOP(b_gk_give_from_isr, h_give_from_isr())
+BENCH_LOOP(b_gk_prio_inherit, h_prio_inherit())
+BENCH_LOOP(b_gk_notify, h_notify())
+BENCH_LOOP(b_gk_timer_expired, h_timer_expired())
+BENCH_LOOP(b_gk_event_set, h_event_set())
+BENCH_LOOP(b_gk_tick, h_tick())
 
 static void fail(const char *why)
 {
@@ -155,12 +159,19 @@ static void fresh(void)
 	sonde_init(big_buf, sizeof big_buf, SONDE_MODE_OVERWRITE);
 }
 
+/* Each case from an empty buffer. */
+static void (*const cases[])(void) = {
+	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
+	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify,
+	b_gk_timer_expired, b_gk_event_set, b_gk_tick,
+};
+
 int main(void)
 {
-	__asm__ __volatile__("cpsid i" : : : "memory");
-	board_uart_init(0);
-	board_dualtimer_free_run();
-	sonde_cm_ts_init();
+	unsigned i;
+
+	arch_irq_off();
+	board_init(); /* UART0, the trace clock */
 	fresh();
 	if (xTaskCreate(task_fn, "a", configMINIMAL_STACK_SIZE, NULL, 2, &ta) != pdPASS ||
 	    xTaskCreate(task_fn, "b", configMINIMAL_STACK_SIZE, NULL, 1, &tb) != pdPASS)
@@ -176,34 +187,10 @@ int main(void)
 	sonde_frtos_run.tcb = ta;
 	sonde_frtos_run.id = (uint8_t)uxTaskGetTaskNumber(ta);
 
-	fresh();
-	b_nothing();
-	fresh();
-	b_switch();
-	fresh();
-	b_switch_same();
-	fresh();
-	b_ready();
-	fresh();
-	b_delay();
-	fresh();
-	b_block_queue();
-	fresh();
-	b_queue_send();
-	fresh();
-	b_queue_receive();
-	fresh();
-	b_give_from_isr();
-	fresh();
-	b_prio_inherit();
-	fresh();
-	b_notify();
-	fresh();
-	b_timer_expired();
-	fresh();
-	b_event_set();
-	fresh();
-	b_tick();
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fresh();
+		cases[i]();
+	}
 	board_uart_puts("bench: done\n");
 	board_exit(0);
 }

@@ -37,6 +37,7 @@
 #include "sched.h"
 #include "sonde.h"
 #include "sonde_port.h" /* sonde_port_ts(): the trace clock */
+#include "trace_uart.h"
 
 #ifndef FW_RUN_MS
 #define FW_RUN_MS 2000u
@@ -70,7 +71,6 @@ enum { GRP_LEVEL = 1, LEVEL_LOW = 0, LEVEL_OK = 1, LEVEL_HIGH = 2 };
 #define CTRL_LATE_TICKS (BOARD_TS_HZ / 12500u)
 
 static void bg_work(void);
-static void drain_polled(void);
 /* Code addresses go out as the PC holds them (Thumb bit clear). */
 #define BG_WORK_ADDR ARCH_CODE_ADDR(bg_work)
 
@@ -153,7 +153,7 @@ static void fp_check(int ok, uint8_t task)
 	if (!ok) {
 		arch_irq_off();
 		fw_log_u32(SONDE_LVL_ERROR, FMT_FP_LOST, task);
-		drain_polled();
+		trace_uart_drain();
 		board_uart_flush();
 		board_exit(3);
 	}
@@ -273,40 +273,16 @@ static void bg_task(void)
 
 /* ---- transport --------------------------------------------------------- */
 
+/* The trace leaves from the UART's transmit interrupt, kicked by the tick
+ * and the idle task (trace_uart.c), or polled from the idle task. */
+void app_isr_uart_tx(void)
+{
 #if FW_DRAIN_IRQ
-/* Sends while the UART takes bytes.  On hardware that is one or a few bytes
- * per interrupt; QEMU's UARTs take them at once, so one interrupt empties
- * the buffer.  With nothing left the UART goes idle: the next kick (tick or
- * idle) restarts it. */
-void app_isr_uart_tx(void)
-{
-	board_uart_tx_ack();
-	while (board_uart_tx_ready()) {
-		int b = sonde_drain_byte();
-		if (b < 0) {
-			board_uart_tx_idle();
-			break;
-		}
-		board_uart_tx_put((uint8_t)b);
-	}
-}
+	trace_uart_tx_irq();
 #else
-void app_isr_uart_tx(void)
-{
 	board_uart_tx_ack();
 	board_uart_tx_idle();
-}
 #endif
-
-/* Polled: also how the end of the run flushes. */
-static void drain_polled(void)
-{
-	uint8_t chunk[64];
-	size_t n, i;
-
-	while ((n = sonde_drain(chunk, sizeof chunk)) > 0)
-		for (i = 0; i < n; i++)
-			board_uart_putc(chunk[i]);
 }
 
 /* ---- receive channel ------------------------------------------------------ */
@@ -374,7 +350,7 @@ static void fw_finish(void)
 	arch_irq_off();
 	board_stop();
 	fw_trace_report();
-	drain_polled();
+	trace_uart_drain();
 	board_uart_flush();
 	board_exit(0);
 }
@@ -387,7 +363,7 @@ static void idle_task(void)
 #if FW_DRAIN_IRQ
 		board_uart_tx_kick();
 #else
-		drain_polled();
+		trace_uart_drain();
 #endif
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
 		 * pending interrupt even with interrupts masked. */
@@ -443,7 +419,7 @@ void app_isr_sample(void)
 void app_fault(uint32_t pc, uint32_t cause)
 {
 	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, pc, cause);
-	drain_polled();
+	trace_uart_drain();
 	board_uart_flush();
 }
 

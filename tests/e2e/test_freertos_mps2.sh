@@ -98,5 +98,5 @@ timeout -k 5 120 "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log" -s
 	-kernel "$WORK/primask-Os/bench.elf" </dev/null || rc=$?
 [ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/bench.txt" ||
 	{ cat "$WORK/bench.txt"; fail "benchmark firmware did not finish (status $rc)"; }
-python3 "$SRC/examples/qemu-mps2/insn_count.py" "$WORK/exec.log"
+python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/exec.log"
 echo "PASS"

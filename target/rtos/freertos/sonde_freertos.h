@@ -211,8 +211,10 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 		else                                                                      \
 			sonde_frtos_run.wait = 0u;                                        \
 	} while (0)
-/* The kernel tick keeps Sonde's 64-bit time exact across silences (and is
- * the tick hook of SONDE_CFG_TICK_HOOK). */
+/* The kernel tick is Sonde's optional tick (sonde.h, sonde_tick()): the
+ * 64-bit time stays exact across silences of any length, and a TIME_SYNC
+ * after 2^27 ticks without a record keeps the next record's timestamp
+ * field short. */
 #define SONDE_FRTOS_TASK_INCREMENT_TICK(xTickCount) sonde_tick()
 #define SONDE_FRTOS_TASK_NOTIFY_WAIT_BLOCK(uxIndexToWait) \
 	SONDE_FRTOS_WAIT(SONDE_TASK_WAIT_NOTIFY, (uxIndexToWait))
