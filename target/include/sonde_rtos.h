@@ -28,10 +28,11 @@ extern "C" {
 
 /* Like the records of sonde.h, each call below tests its filters inline at
  * the call site and then calls one of the shared record functions
- * (sonde_w_*, sonde.h).  TASK_SWITCH and the queue operations, the most
- * frequent kernel events, have one of their own: sonde_w_word, four untyped
- * bytes (a third cheaper than sonde_w_gen's general shapes; linked only
- * where they are used).  A filtered call costs the filter test alone. */
+ * (sonde_w_*, sonde.h).  TASK_SWITCH and the OBJ_OPs with a value of 1 or
+ * 2 bytes, the frequent kernel events, have one of their own: sonde_w_word,
+ * up to four untyped bytes (a third cheaper than sonde_w_gen's general
+ * shapes; linked only where they are used).  A filtered call costs the
+ * filter test alone. */
 
 /* OBJ_OP and OBJ_CREATE follow the global filter and the local filter of
  * their object, tested separately (like markers: the object byte's
@@ -48,7 +49,7 @@ SONDE_API_INLINE int sonde_obj_rec_on_(uint32_t rec, uint8_t obj)
 SONDE_API_INLINE void sonde_task_switch_w(uint32_t w)
 {
 	if (sonde_rec_on_(SONDE_REC_TASK_SWITCH))
-		sonde_w_word(SONDE_REC_TASK_SWITCH, w);
+		sonde_w_word(SONDE_REC_TASK_SWITCH | 4u << 8, w);
 }
 
 /* TASK_SWITCH: task `out` stops running, leaving in `state` (SONDE_TASK_*:
@@ -72,8 +73,9 @@ void sonde_obj_create(uint8_t obj, uint8_t kind, uint32_t cap);
  * SONDE_OP_F_ISR) on object obj, with a value of 0, 1, 2 or 4 bytes (the
  * operation says what it means: a fill level, bits, a priority, an
  * index).  op, obj and the value are, in wire order: two bytes
- * (sonde_w_small); three prefix bytes (sonde_w_gen); one word (sonde_w_word,
- * the queue operations); two prefix bytes and a word (sonde_w_gen). */
+ * (sonde_w_small); three or four bytes of one word (sonde_w_word: queue
+ * operations, priorities, notifications); two prefix bytes and a word
+ * (sonde_w_gen: bits, byte counts). */
 SONDE_API_INLINE void sonde_obj_op(uint8_t op, uint8_t obj)
 {
 	if (sonde_obj_rec_on_(SONDE_REC_OBJ_OP, obj))
@@ -83,14 +85,13 @@ SONDE_API_INLINE void sonde_obj_op(uint8_t op, uint8_t obj)
 SONDE_API_INLINE void sonde_obj_op8(uint8_t op, uint8_t obj, uint8_t v)
 {
 	if (sonde_obj_rec_on_(SONDE_REC_OBJ_OP, obj))
-		sonde_w_gen(SONDE_REC_OBJ_OP | (uint32_t)op << 8 | (uint32_t)obj << 16 | (uint32_t)v << 24, 0u,
-			    0u, SONDE_W_SHAPE(3u, 0u, 0u));
+		sonde_w_word(SONDE_REC_OBJ_OP | 3u << 8, (uint32_t)op | (uint32_t)obj << 8 | (uint32_t)v << 16);
 }
 
 SONDE_API_INLINE void sonde_obj_op16(uint8_t op, uint8_t obj, uint16_t v)
 {
 	if (sonde_obj_rec_on_(SONDE_REC_OBJ_OP, obj))
-		sonde_w_word(SONDE_REC_OBJ_OP, (uint32_t)op | (uint32_t)obj << 8 | (uint32_t)v << 16);
+		sonde_w_word(SONDE_REC_OBJ_OP | 4u << 8, (uint32_t)op | (uint32_t)obj << 8 | (uint32_t)v << 16);
 }
 
 SONDE_API_INLINE void sonde_obj_op32(uint8_t op, uint8_t obj, uint32_t v)

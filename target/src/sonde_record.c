@@ -151,15 +151,17 @@ void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
 	SONDE_PORT_CRIT_EXIT();
 }
 
-/* Four untyped payload bytes:  SEQ ID w ts CHK 7E  (TASK_SWITCH, OBJ_OP with
- * a 16-bit value; sonde_rtos.h).  sonde_w_gen writes the same frame, but
- * its shape decoding doubles the cost of the two most frequent kernel
- * events (docs/freertos.md, "Cost per kernel event").  Only images that
- * use these records link it. */
-void sonde_w_word(uint32_t id, uint32_t w)
+/* One to four untyped payload bytes, the low n of w (the bytes above them
+ * zero):  SEQ ID w[n] ts CHK 7E  (id_n = id | n << 8).  TASK_SWITCH (4) and
+ * OBJ_OP with a value of 1 or 2 bytes (3, 4; sonde_rtos.h).  sonde_w_gen
+ * writes the same frames, but its shape decoding makes them the dearest
+ * of the frequent kernel events (docs/freertos.md, "Cost per kernel
+ * event").  Only images that use these records link it.  The payload word
+ * is stored whole: the timestamp field overwrites its zero bytes past n. */
+void sonde_w_word(uint32_t id_n, uint32_t w)
 {
 	struct sonde_state *g = &sonde_g;
-	uint32_t now, enc, wd, seq, h, chk, esc;
+	uint32_t id = id_n & 0xFFu, n = id_n >> 8, now, enc, wd, seq, h, chk, esc;
 	uint8_t *p;
 	SONDE_PORT_CRIT_DECL;
 
@@ -173,10 +175,10 @@ void sonde_w_word(uint32_t id, uint32_t w)
 		esc = sonde_esc_maybe(h | chk << 16) | sonde_esc_maybe(w) | sonde_esc_maybe(enc);
 		sonde_st16(p, h);
 		sonde_st32(p + 2, w);
-		sonde_fast_done(put_tail(p + 6, enc, wd, chk), 8u + wd, seq, now, esc);
+		sonde_fast_done(put_tail(p + 2 + n, enc, wd, chk), 4u + n + wd, seq, now, esc);
 	} else {
 		sonde_st32(g->xd, w);
-		sonde_slow(id | 4u << 8, now);
+		sonde_slow(id_n, now);
 	}
 	SONDE_PORT_CRIT_EXIT();
 }
@@ -304,12 +306,12 @@ void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
 	sonde_w_gen(rec, a, b, SONDE_W_SHAPE(0u, 2u, 1u));
 }
 
-void sonde_w_word(uint32_t id, uint32_t w)
+void sonde_w_word(uint32_t id_n, uint32_t w)
 {
 	uint8_t d[4];
 
 	sonde_st32(d, w);
-	w_slow(id | 4u << 8, d);
+	w_slow(id_n, d);
 }
 
 #endif /* SONDE_CFG_FAST_PATH */
