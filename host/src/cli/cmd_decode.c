@@ -94,6 +94,7 @@ static int decode_run(int argc, char **argv)
 		fprintf(stderr, ")\n");
 		return SONDE_EXIT_USAGE;
 	}
+	a.c.output_by_sink = ops->create_at != NULL;
 	return cli_run(&a.c, decode_setup, NULL, (void *)ops);
 }
 
