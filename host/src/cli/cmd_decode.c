@@ -36,7 +36,8 @@ static int decode_arg(void *ctx, const char *arg)
 static int decode_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 {
 	const struct sonde_sink_ops *ops = ctx;
-	return sonde_pipe_add_sink(p, ops, out) == 0 ? 0 : SONDE_EXIT_USAGE;
+	int rc = sonde_pipe_add_sink(p, ops, out);
+	return rc == 0 ? 0 : rc == -2 ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 }
 
 /* The command's option table: its own options, then the shared ones. */

@@ -40,7 +40,10 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 			return -1;
 		}
 		out = NULL; /* nothing to flush */
+		errno = 0;
 		s = ops->create_at(p->output_path, p->opts);
+		if (!s && errno && errno != EINVAL)
+			return -2; /* the sink said why */
 	} else {
 		s = ops->create(out, p->opts);
 	}

@@ -77,8 +77,10 @@ struct sonde_pipe {
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
 /* Create a sink writing to out (a sink with create_at writes
- * p->output_path instead, and is refused without one).  Returns 0, or -1
- * if it could not be created (message printed to stderr). */
+ * p->output_path instead, and is refused without one).  Returns 0, -1 if
+ * it could not be created (a usage error: bad options, no path), or -2 if
+ * its path could not be written (an I/O error); the message is printed to
+ * stderr. */
 int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out);
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
 
