@@ -10,6 +10,7 @@
 
 static const struct cli_opt decode_opts[] = {
 	{ "format", 'f', "NAME", "output format (default: text)" },
+	{ "idle", 0, NULL, "keep the idle loop in the profile formats (speedscope; = -o idle=1)" },
 };
 
 struct decode_args {
@@ -23,7 +24,12 @@ static int decode_opt(void *ctx, const struct cli_opt *o, const char *val)
 	int rc;
 	if (cli_common_opt(&a->c, o, val, &rc))
 		return rc;
-	a->format = val; /* the only other option */
+	if (strcmp(o->name, "idle") == 0) {
+		static const struct cli_opt kv = { NULL, 'o', "KEY=VALUE", NULL };
+		cli_common_opt(&a->c, &kv, "idle=1", &rc);
+		return rc;
+	}
+	a->format = val;
 	return 0;
 }
 
