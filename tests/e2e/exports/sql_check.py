@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 
+from cli_tables import text_table
+
 db, sql_md, stats_txt, stats_jsonl, profile_txt, events_jsonl = sys.argv[1:7]
 fails = []
 checked = []
@@ -49,23 +51,6 @@ an = next((r for r in rows if r["type"] == "analysis"), {})
 freq = an.get("ts_freq") or 0
 origin = an.get("origin") or 0
 ev = [json.loads(l) for l in open(events_jsonl)]
-
-
-def text_table(lines, title):
-    """rows of a CLI table under the line starting with title: {first column: {column: text}}"""
-    idx = [k for k, l in enumerate(lines) if l.startswith(title)]
-    if not idx:
-        return {}
-    head = lines[idx[0] + 1].split()
-    out = {}
-    for l in lines[idx[0] + 2:]:
-        if not l.strip():
-            break
-        f = l.split()
-        # names may hold spaces: the columns are counted from the right
-        name = " ".join(f[:len(f) - len(head) + 1])
-        out[name] = dict(zip(head, [name] + f[len(f) - len(head) + 1:]))
-    return out
 
 
 # ---- records per type, diagnostics -------------------------------------------
