@@ -219,6 +219,26 @@ static void test_bad_option(void **state)
 	assert_null(sonde_sink_speedscope.create(stdout, opts));
 }
 
+/* A task named after its first run: the profile takes the name. */
+static void test_late_name(void **state)
+{
+	struct sink_run r;
+	struct doc d;
+
+	(void)state;
+	sink_run_open(&r, &sonde_sink_speedscope, NULL, 1000000000u);
+	sink_run_put(&r, ev(SONDE_EV_TASK_IN, 0, 3, NULL, 0));
+	sink_run_put(&r, ev(SONDE_EV_TASK_OUT, 10, 3, NULL, 0));
+	sink_run_put(&r, ev(SONDE_EV_TASK_IN, 20, 3, "late", 0));
+	sink_run_put(&r, ev(SONDE_EV_TASK_OUT, 25, 3, "late", 0));
+	assert_int_equal(sink_run_close(&r), 0);
+	read_doc(r.path, &d);
+	unlink(r.path);
+	assert_int_equal(d.np, 1);
+	assert_string_equal(d.p[0].name, "late");
+	assert_int_equal(total(&d, "late", "late") + total(&d, "late", "Task #3"), 15);
+}
+
 /* A trace without slices still opens: one empty profile says why. */
 static void test_nothing_ran(void **state)
 {
@@ -243,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_time),
 		cmocka_unit_test(test_idle_kept),
 		cmocka_unit_test(test_bad_option),
+		cmocka_unit_test(test_late_name),
 		cmocka_unit_test(test_nothing_ran),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,8 +64,10 @@ static void ss_track(void *vs, const struct tmap_track *t)
 		order = ORD_IDLE;
 	else
 		return;
-	if (ss_lane_of(s, t))
-		return; /* declared again under a new name: the profile keeps the first */
+	if (ss_lane_of(s, t)) { /* declared again: its name arrived late */
+		sw_rename(s->w, ss_lane_of(s, t)->prof, t->name);
+		return;
+	}
 	if (t->uuid >= s->nlane) {
 		uint32_t n = s->nlane ? s->nlane : 64;
 		while (n <= t->uuid)

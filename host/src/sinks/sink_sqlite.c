@@ -18,7 +18,7 @@
 #include "sqlite_rows.h"
 #include "sqlite_spans.h"
 
-#define SQLITE_SCHEMA_VERSION 1
+#define SONDE_SQL_SCHEMA 1
 
 struct sink_sqlite {
 	struct sqlw w;
@@ -101,7 +101,7 @@ static void sink_sqlite_session(struct sink_sqlite *s, const struct sonde_sessio
 	sqlw_i64(w, &r, 8, s->nrec);
 	sqlw_u64(w, &r, 9, s->ndiag);
 	sqlw_text(w, &r, 14, "sonde " SONDE_VERSION);
-	sqlw_i64(w, &r, 15, SQLITE_SCHEMA_VERSION);
+	sqlw_i64(w, &r, 15, SONDE_SQL_SCHEMA);
 	sqlw_row_end(w, &r);
 }
 

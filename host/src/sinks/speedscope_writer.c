@@ -100,6 +100,16 @@ int sw_profile(struct sw *w, const char *name, uint32_t core, int order)
 	return (int)w->nprof++;
 }
 
+void sw_rename(struct sw *w, int p, const char *name)
+{
+	char *c;
+
+	if (p < 0 || !(c = strdup(name)))
+		return; /* the old name stays */
+	free(w->prof[p].name);
+	w->prof[p].name = c;
+}
+
 static void sw_event(struct sw *w, int p, char type, uint32_t frame, uint64_t at)
 {
 	struct sw_prof *pr;

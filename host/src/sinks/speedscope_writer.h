@@ -38,6 +38,8 @@ uint32_t sw_frame(struct sw *w, const char *name);
  * are SW_MAX_PROFILES already (counted) or a temporary file could not be
  * made (said, and the export fails). */
 int sw_profile(struct sw *w, const char *name, uint32_t core, int order);
+/* Name profile p anew (its lane's name arrived late). */
+void sw_rename(struct sw *w, int p, const char *name);
 /* Open or close frame at time at (ns) in profile p.  Times that go back
  * are taken as the profile's latest. */
 void sw_open(struct sw *w, int p, uint32_t frame, uint64_t at);
