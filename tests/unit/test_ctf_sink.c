@@ -40,20 +40,7 @@ static char *file_of(const struct tdir *d, const char *name, size_t *len)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "%s/%s", d->path, name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc(n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
+	return sink_run_read(path, len);
 }
 
 static void put_file(const struct tdir *d, const char *name, const char *text)

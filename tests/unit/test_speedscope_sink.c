@@ -43,28 +43,11 @@ struct doc {
 	int np;
 };
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-	char *buf;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* The writer's output has a fixed shape; read it with sscanf. */
 static void read_doc(const char *path, struct doc *d)
 {
-	char *text = slurp(path), *s;
+	char *text = sink_run_read(path, NULL), *s;
+	assert_non_null(text);
 	memset(d, 0, sizeof(*d));
 	s = strstr(text, "\"frames\":[");
 	assert_non_null(s);
