@@ -42,7 +42,7 @@ export_miniprof() {
 	"$sim" --idle-exit 30 --packets 6 >"$log" 2>&1 &
 	local pid=$!
 	for ((i = 0; i < 200; i++)); do # until it says where it listens (10 s at most)
-		pty=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log")
+		pty=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log" 2>/dev/null) # (the log may not exist yet)
 		[[ -z $pty ]] || break
 		sleep 0.05
 	done
