@@ -9,7 +9,8 @@
 # POSIX demo (clean, with drops, damaged), the reference captures of QS,
 # SyS-T and Tonbandgeraet and a MiniProfiler capture (tests/e2e/exports/
 # inputs.sh).  One Chromium opens every file, one after the other.  Also:
-# idle is left out unless --idle / -o idle=1 asks for it.
+# idle is left out unless --idle / -o idle=1 asks for it, and kept, it has
+# the idle time of `sonde stats`.
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup
@@ -28,10 +29,12 @@ for spec in "${INPUTS[@]}"; do
 	args=("$f" --proto "$proto" -q $extra)
 	"$SONDE" decode "${args[@]}" -f speedscope -o "speedscope.name=$name" --output "$TMP/$name.json"
 	[[ $? -le 1 ]] || fail "$name: the speedscope export failed"
+	# against the CLI with idle kept: calls the trace places in the idle loop count too
+	"$SONDE" decode "${args[@]}" -f speedscope --idle --output "$TMP/$name.idle.json"
 	"$SONDE" stats "${args[@]}" --format jsonl >"$TMP/$name.stats"
 	"$SONDE" decode "${args[@]}" -f profile >"$TMP/$name.prof"
 	echo -n "$name: "
-	python3 "$CHECK" "$TMP/$name.json" "$TMP/$name.stats" "$TMP/$name.prof" || fail "$name: the export differs from the CLI"
+	python3 "$CHECK" "$TMP/$name.idle.json" "$TMP/$name.stats" "$TMP/$name.prof" || fail "$name: the export differs from the CLI"
 	names+=("$name")
 done
 
