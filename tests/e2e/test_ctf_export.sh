@@ -18,21 +18,25 @@ source "$SONDE_SRC/tests/e2e/exports/inputs.sh"
 CMP=$SONDE_SRC/tests/e2e/exports/ctf_compare.py
 export_inputs "$TMP"
 
-# check NAME DECODE-ARGUMENTS...: export, read back, compare
+# check NAME DECODE-ARGUMENTS...: export, read back, compare; the times in
+# seconds too (a second babeltrace2 run) for clocks of different rates: the
+# demo's 1 MHz, Tonbandgeraet's 1 GHz, SyS-T's, two cores merged
 check() {
-	local name=$1 d=$TMP/$1.ctf; shift
+	local name=$1 d=$TMP/$1.ctf sec=-; shift
 	local args=("$@")
 	"$SONDE" decode "${args[@]}" -q -f ctf --output "$d"
 	[[ $? -le 1 ]] || fail "$name: the CTF export failed"
 	"$SONDE" decode "${args[@]}" -f jsonl >"$TMP/$name.jsonl" 2>"$TMP/$name.diags"
 	babeltrace2 --clock-cycles "$d" >"$TMP/$name.cyc" 2>"$TMP/$name.bterr" || { cat "$TMP/$name.bterr"; fail "$name: babeltrace2 failed"; }
-	babeltrace2 --clock-seconds "$d" >"$TMP/$name.sec" 2>"$TMP/$name.bterr2" || fail "$name: babeltrace2 failed"
-	cat "$TMP/$name.bterr2" "$TMP/$name.bterr" | grep -v '^WARNING: Tracer discarded' | grep . &&
-		fail "$name: babeltrace2 complained"
+	if [[ $name == demo || $name == tband-freertos || $name == syst || $name == merged ]]; then
+		sec=$TMP/$name.sec
+		babeltrace2 --clock-seconds "$d" >"$sec" 2>/dev/null || fail "$name: babeltrace2 failed"
+	fi
+	grep -v '^WARNING: Tracer discarded' "$TMP/$name.bterr" | grep . && fail "$name: babeltrace2 complained"
 	local freq
 	freq=$("$SONDE" stats "${args[@]}" -q --format jsonl | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["ts_freq"])')
 	echo -n "$name: "
-	python3 "$CMP" "$TMP/$name.cyc" "$TMP/$name.sec" "$TMP/$name.jsonl" "$TMP/$name.diags" "$freq" ||
+	python3 "$CMP" "$TMP/$name.cyc" "$sec" "$TMP/$name.jsonl" "$TMP/$name.diags" "$freq" ||
 		fail "$name: babeltrace2's events differ from jsonl"
 }
 
@@ -50,7 +54,7 @@ print(max(e["refused_total"] + e["overwritten_total"] for e in d if e["kind"] ==
 told=$(sed -n 's/^WARNING: Tracer discarded \([0-9]*\) events.*/\1/p' "$TMP/drops.bterr" | awk '{ s += $1 } END { print s + 0 }')
 [[ $lost -gt 0 && $told == "$lost" ]] || fail "babeltrace2 says ${told:-no} events were discarded, the target $lost"
 # damaged: the bad frame is a diagnostic event
-grep -q ' diagnostic: ' "$TMP/damaged.sec" || fail "damaged: no diagnostic event"
+grep -q ' diagnostic: ' "$TMP/damaged.cyc" || fail "damaged: no diagnostic event"
 
 # the directory: an earlier export is replaced, anything else left alone
 expect_rc 0 "$SONDE" decode "$TMP/drops.bin" -f ctf --output "$TMP/merged.ctf"

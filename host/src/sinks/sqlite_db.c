@@ -54,7 +54,6 @@ static const char schema[] =
 	"CREATE INDEX diagnostics_ts ON diagnostics(ts);"
 	"BEGIN;";
 
-
 /* How each table's rows are inserted (the VALUES follow). */
 static const struct {
 	const char *insert;
