@@ -3,6 +3,8 @@
 #
 #  1. host decoder throughput (MB/s, records/s, peak RSS) on a generated
 #     Sonde stream, with each sink, and 1 GiB streamed through a pipe;
+#     the analyses, the report and the exports (sqlite, ctf, speedscope,
+#     perfetto) on 64 MiB of it;
 #  2. the foreign decoders on the reference captures replicated to ~20 MB;
 #  3. the target record path on five CPU families under QEMU (when their
 #     toolchains and QEMU are installed): per family, at -O2 and -Os, the
@@ -34,6 +36,22 @@ if [[ -x /usr/bin/time ]]; then
   /usr/bin/time -f "sonde stats (with the timing analyses): %e s, peak RSS %M KiB" "$SONDE" stats -q "$OUT/gen64.bin" >/dev/null || true
   /usr/bin/time -f "sonde report (HTML): %e s, peak RSS %M KiB" "$SONDE" report -q "$OUT/gen64.bin" -o "$OUT/gen64.html" || true
   echo "report.html: $(stat -c %s "$OUT/gen64.html") bytes"
+
+  echo
+  echo "== 1c. Exports on the same 64 MiB (records/s over the wall time; CPU time too, for a busy machine) =="
+  recs=$("$SONDE" stats -q "$OUT/gen64.bin" | awk '$1 == "records" { print $2 }')
+  export_bench() { # FORMAT OUTPUT
+    rm -rf "$2"
+    /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" "$SONDE" decode -q "$OUT/gen64.bin" -f "$1" --output "$2" || true
+    read -r wall user sys rss <"$OUT/time"
+    awk -v f="$1" -v n="$recs" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v b="$(du -sb "$2" | cut -f1)" \
+      'BEGIN { printf "--format %-10s %6.2f s = %5.2f M records/s (CPU %5.2f s = %5.2f M/s), peak RSS %6d KiB, %6.1f MB written\n", f, w, n / w / 1e6, u + s, n / (u + s) / 1e6, r, b / 1e6 }'
+    rm -rf "$2"
+  }
+  export_bench sqlite "$OUT/gen64.db"
+  export_bench ctf "$OUT/gen64.ctf"
+  export_bench speedscope "$OUT/gen64.speedscope.json"
+  export_bench perfetto "$OUT/gen64.pftrace"
   rm -f "$OUT/gen64.bin"
 fi
 

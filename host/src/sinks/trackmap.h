@@ -124,6 +124,10 @@ struct tmap_stats {
 };
 void tmap_get_stats(const struct tmap *m, struct tmap_stats *st);
 
+/* What a track shows: "process", "task", "isr", "idle", "notask" (the
+ * threads), "state", "marker", "diag" (named slice tracks), "counter". */
+const char *tmap_lane(const struct tmap_track *t);
+
 /* The annotation name of args[i]: its own, or "arg<i>" written into buf. */
 const char *tmap_arg_name(const struct sonde_arg *a, size_t i, char buf[24]);
 

@@ -182,6 +182,24 @@ struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id)
 	return c;
 }
 
+const char *tmap_lane(const struct tmap_track *t)
+{
+	/* every track the writers see is the first member of its node */
+	const struct tmap_node *n = (const struct tmap_node *)t;
+
+	switch (n->role) {
+	case R_PROCESS: return "process";
+	case R_TASK:    return "task";
+	case R_ISR:     return "isr";
+	case R_IDLE:    return "idle";
+	case R_NOTASK:  return "notask";
+	case R_TSTATE:  return "state";
+	case R_MARKER:  return "marker";
+	case R_DIAG:    return "diag";
+	default:        return "counter"; /* counters, queues, lost records */
+	}
+}
+
 /* The per-core tracks that exist once per core. */
 struct tmap_node *tmap_core_track(struct tmap *m, struct tmap_core *c, enum tmap_role role)
 {
