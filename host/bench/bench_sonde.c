@@ -197,7 +197,7 @@ static void count_diag(void *ctx, const struct sonde_diag *d) { (void)ctx; (void
 static void run_decoder(const struct gen *g)
 {
 	struct sonde_session ses = { .addr_size = 4, .buffer_mode = -1 };
-	struct sonde_out out = { count_event, count_diag, NULL, &ses };
+	struct sonde_out out = { .event = count_event, .diag = count_diag, .ctx = NULL, .session = &ses };
 	void *d = sonde_decoder_sonde.create(&out, NULL);
 	for (size_t i = 0; i < g->n; i += SONDE_PIPE_CHUNK) {
 		size_t k = g->n - i < SONDE_PIPE_CHUNK ? g->n - i : SONDE_PIPE_CHUNK;

@@ -102,7 +102,7 @@ static struct sonde_session ses;
  * chunk bytes (0: all at once). */
 static void decode(struct log *l, const uint8_t *buf, size_t n, const char *const *opts, size_t chunk)
 {
-	struct sonde_out out = { on_event, on_diag, l, &ses };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = l, .session = &ses };
 	void *d;
 
 	memset(l, 0, sizeof(*l));
@@ -394,7 +394,7 @@ static void test_calls_released_early(void **state)
 	size_t first = S.n;
 	put_records(&S, more, 1);
 	/* decode only the first packet, without finishing */
-	struct sonde_out out = { on_event, on_diag, &l, &ses };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = &l, .session = &ses };
 	memset(&l, 0, sizeof(l));
 	void *d = sonde_decoder_miniprof.create(&out, NULL);
 	sonde_decoder_miniprof.feed(d, S.b, first);
@@ -654,7 +654,7 @@ static void test_options(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 5; i++) {
-		struct sonde_out out = { on_event, on_diag, &l, &ses };
+		struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = &l, .session = &ses };
 
 		memset(&l, 0, sizeof(l));
 		assert_null(sonde_decoder_miniprof.create(&out, bad[i]));
@@ -761,7 +761,7 @@ static void count_event(void *ctx, const struct sonde_event *ev)
 static void test_bounded_window(void **state)
 {
 	struct counter cnt = { 0, 0, 0 };
-	struct sonde_out out = { count_event, NULL, &cnt, NULL };
+	struct sonde_out out = { .event = count_event, .diag = NULL, .ctx = &cnt, .session = NULL };
 	struct mp_calls *c;
 
 	(void)state;

@@ -138,7 +138,7 @@ static int decode_opts(struct cap *c, const uint8_t *buf, size_t n, size_t chunk
 	assert_non_null(c->mem);
 	c->sink = sonde_sink_qspy.create(c->mem, NULL);
 	assert_non_null(c->sink);
-	struct sonde_out out = { on_event, on_diag, c, &c->sess };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = c, .session = &c->sess };
 	void *d = sonde_decoder_qs.create(&out, opts);
 	if (d) {
 		if (chunk == 0)

@@ -141,7 +141,7 @@ static void run_decode(struct run *r, const uint8_t *buf, size_t n, size_t chunk
 	assert_non_null(r->mem);
 	r->sink = sonde_sink_qspy.create(r->mem, opts);
 	assert_non_null(r->sink);
-	struct sonde_out out = { on_event, on_diag, r, &r->sess };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = r, .session = &r->sess };
 	void *d = sonde_decoder_qs.create(&out, opts);
 	assert_non_null(d);
 	uint32_t lcg = 12345;

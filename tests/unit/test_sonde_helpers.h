@@ -360,7 +360,7 @@ static inline void t_decode_opts(const uint8_t *buf, size_t n, enum tchunks how,
 	r->session.addr_size = 4;
 	r->session.buffer_mode = -1;
 	r->session.proto = "sonde";
-	struct sonde_out out = { trec_event, trec_diag, r, &r->session };
+	struct sonde_out out = { .event = trec_event, .diag = trec_diag, .ctx = r, .session = &r->session };
 	void *d = sonde_decoder_sonde.create(&out, opts);
 	if (!d) {
 		fprintf(stderr, "decoder create failed\n");

@@ -119,7 +119,7 @@ static void cap_free(struct cap *c)
 static struct cap *decode(const uint8_t *data, size_t n, size_t chunk, const char *const *opts)
 {
 	struct cap *c = cap_new();
-	struct sonde_out out = { on_event, on_diag, c, &c->ses };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = c, .session = &c->ses };
 	void *dec = sonde_decoder_syst.create(&out, opts);
 	if (!dec) {
 		sonde_sink_syst_csv.destroy(c->sink);
@@ -900,7 +900,7 @@ static void test_options(void **state)
 	};
 	for (size_t i = 0; i < 3; i++) {
 		struct cap *c = cap_new();
-		struct sonde_out out = { on_event, on_diag, c, &c->ses };
+		struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = c, .session = &c->ses };
 		assert_null(sonde_decoder_syst.create(&out, bad[i]));
 		assert_int_equal(c->ndiag, 1);
 		sonde_sink_syst_csv.destroy(c->sink);
@@ -918,7 +918,7 @@ static void test_options(void **state)
 	snprintf(opt, sizeof(opt), "syst.collateral=%s", path);
 	const char *const o[] = { opt, NULL };
 	struct cap *c = cap_new();
-	struct sonde_out out = { on_event, on_diag, c, &c->ses };
+	struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = c, .session = &c->ses };
 	assert_null(sonde_decoder_syst.create(&out, o));
 	assert_int_equal(c->ndiag, 1);
 	assert_int_equal(c->diags[0].code, SONDE_D_MALFORMED);

@@ -220,7 +220,7 @@ static uint32_t rng(void)
 static struct log *decode(const uint8_t *p, size_t n, const char *const *opts, size_t chunk)
 {
 	struct log *l = calloc(1, sizeof(*l));
-	struct sonde_out out = { log_event, log_diag, NULL, NULL };
+	struct sonde_out out = { .event = log_event, .diag = log_diag, .ctx = NULL, .session = NULL };
 	void *dec;
 
 	assert_non_null(l);
@@ -705,7 +705,7 @@ static void test_options(void **state)
 		{ "tband.mode=freertos", NULL }, { "core=3", NULL },
 	};
 	struct log l;
-	struct sonde_out out = { log_event, log_diag, &l, &l.session };
+	struct sonde_out out = { .event = log_event, .diag = log_diag, .ctx = &l, .session = &l.session };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

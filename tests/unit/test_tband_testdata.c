@@ -116,7 +116,7 @@ static void run_diag(void *ctx, const struct sonde_diag *d)
 static void run_decode(struct run *r, const uint8_t *buf, size_t n,
 		       const char *const *opts, size_t chunk)
 {
-	struct sonde_out out = { run_event, run_diag, r, &r->session };
+	struct sonde_out out = { .event = run_event, .diag = run_diag, .ctx = r, .session = &r->session };
 	uint32_t seed = 12345;
 	void *dec;
 

@@ -437,6 +437,7 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 		in->pipe.io_error = in->probe_error; /* then it ends at once */
 		in->pipe.diag_out = NULL; /* printed by the tap, under one --max-diags */
 		in->pipe.output_name = r->out.output_name;
+		in->pipe.native = r->out.native; /* the merged stream's sinks may print them */
 		sonde_pipe_add_listener(&in->pipe, &tap);
 		sonde_merge_set_core(r->m, i, in->core);
 		if (h->setup_input && (rc = h->setup_input(r->ctx, i, &in->pipe)) != 0)

@@ -55,6 +55,8 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 	p->sinks[p->nsinks].sink = s;
 	p->sinks[p->nsinks].out = out;
 	p->nsinks++;
+	if (ops->native)
+		p->native = 1;
 	return 0;
 }
 
@@ -207,7 +209,8 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
 	p->session.proto = p->dec->name;
-	struct sonde_out out = { pipe_event, pipe_diag, p, &p->session };
+	struct sonde_out out = { .event = pipe_event, .diag = pipe_diag, .ctx = p, .session = &p->session,
+				 .skip_native = !p->native };
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
 		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);
@@ -235,9 +238,12 @@ void sonde_pipe_rejoin(struct sonde_pipe *p)
 int sonde_pipe_flush(struct sonde_pipe *p)
 {
 	int rc = 0;
-	for (size_t i = 0; i < p->nsinks; i++)
+	for (size_t i = 0; i < p->nsinks; i++) {
+		if (p->sinks[i].ops->flush && p->sinks[i].ops->flush(p->sinks[i].sink) != 0)
+			rc = -1;
 		if (p->sinks[i].out && fflush(p->sinks[i].out) != 0)
 			rc = -1;
+	}
 	return rc;
 }
 

@@ -55,6 +55,8 @@ struct sonde_pipe {
 				  * (create_at); NULL: standard output */
 	struct sonde_select *select;     /* NULL = every event (core/select.h) */
 	struct sonde_symbolizer *symbols;/* NULL = no ELF names (core/symbolize.h) */
+	int native;            /* decoders render native lines: set by add_sink for a sink
+				* that prints them, or by a caller whose listener does */
 	/* filled in */
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;

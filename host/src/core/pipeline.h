@@ -58,6 +58,10 @@ struct sonde_out {
 	void (*diag)(void *ctx, const struct sonde_diag *d);
 	void *ctx;
 	struct sonde_session *session; /* the decoder fills it in as it learns */
+	/* 1: nobody prints the events' native lines (struct sonde_event), so
+	 * a decoder may leave 'native' NULL and save rendering it.  0 (the
+	 * default of an initialiser that omits it): render them. */
+	int skip_native;
 };
 
 struct sonde_decoder_ops {
@@ -79,6 +83,7 @@ struct sonde_decoder_ops {
 struct sonde_sink_ops {
 	const char *name;  /* --format NAME */
 	const char *desc;
+	int native;        /* 1: prints the events' native lines (decoders must render them) */
 	void *(*create)(FILE *out, sonde_opts opts);
 	/* A format that is not a byte stream (an SQLite database, a CTF
 	 * directory) sets create_at instead of create: it writes the path
@@ -90,6 +95,9 @@ struct sonde_sink_ops {
 	void (*diag)(void *sink, const struct sonde_diag *d, const struct sonde_session *s); /* may be NULL */
 	int (*finish)(void *sink, const struct sonde_session *s); /* flush; 0 ok, -1 write error */
 	void (*destroy)(void *sink);
+	/* Hand what the sink holds to its FILE (a live view shows what has
+	 * been decoded); 0 ok, -1 write error.  May be NULL. */
+	int (*flush)(void *sink);
 };
 
 /* The generated registry. */

@@ -9,10 +9,12 @@
  * two.
  *
  * hdlc_feed is the hot loop of every HDLC decoder, so ordinary bytes take a
- * tight path with the framer's state in locals; flags and escapes (about 1%
- * of real traffic) leave it.
+ * tight path with the framer's state in locals, eight at a time on
+ * little-endian hosts; flags and escapes (about 1% of real traffic) leave it.
  */
 #include "framer_hdlc.h"
+
+#include <string.h>
 
 #include "sonde_proto.h"
 
@@ -85,29 +87,85 @@ static void put_byte(struct hdlc_framer *f, uint8_t b)
 	}
 }
 
+/* Eight bytes at a time where the host allows it: most bytes are neither
+ * flag nor escape, and a frame's bytes are copied and summed a word at a
+ * time.  special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
+ * (the lowest set lane is exact; lanes above it may be false alarms, which
+ * the byte path sorts out); byte_sum() adds the eight bytes modulo 256. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define HDLC_WORDS 1
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline uint64_t special_mask(uint64_t w)
+{
+	uint64_t a = w ^ (SONDE_FLAG * ONES), b = w ^ (SONDE_ESC * ONES);
+	return (((a - ONES) & ~a) | ((b - ONES) & ~b)) & HIGHS;
+}
+
+static inline uint8_t byte_sum(uint64_t w)
+{
+	const uint64_t lo = 0x00FF00FF00FF00FFull;
+	uint64_t s = (w & lo) + ((w >> 8) & lo);  /* four 16-bit lanes, each <= 510 */
+	return (uint8_t)((s * 0x0001000100010001ull) >> 48);
+}
+#else
+#define HDLC_WORDS 0
+#endif
+
+/* The fast path: ordinary bytes of a frame that has room, from data[i],
+ * into f's frame; returns the index of the first byte it did not take. */
+static size_t take_plain(struct hdlc_framer *f, const uint8_t *data, size_t i, size_t n)
+{
+	uint8_t *buf = f->buf;
+	size_t len = f->len, max = f->max_len;
+	uint8_t sum = f->sum;
+	size_t j = i;
+#if HDLC_WORDS
+	while (j + 8 <= n && len + 8 <= max) {
+		uint64_t w;
+		memcpy(&w, data + j, 8);
+		uint64_t m = special_mask(w);
+		memcpy(buf + len, &w, 8); /* only the bytes counted below are kept */
+		if (m == 0) {
+			sum = (uint8_t)(sum + byte_sum(w));
+			len += 8;
+			j += 8;
+			continue;
+		}
+		unsigned k = (unsigned)__builtin_ctzll(m) >> 3; /* plain bytes before it */
+		if (k) {
+			sum = (uint8_t)(sum + byte_sum(w & ((1ull << (8 * k)) - 1)));
+			len += k;
+			j += k;
+		}
+		goto done;
+	}
+#endif
+	while (j < n && len < max) {
+		uint8_t b = data[j];
+		if (b == SONDE_FLAG || b == SONDE_ESC)
+			break;
+		buf[len++] = b;
+		sum = (uint8_t)(sum + b);
+		j++;
+	}
+#if HDLC_WORDS
+done:
+#endif
+	f->len = len;
+	f->sum = sum;
+	f->raw_len += j - i;
+	f->offset += j - i;
+	return j;
+}
+
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
-		/* Fast path: ordinary bytes of a frame that has room. */
 		if (!f->esc && f->raw_len > 0) {
-			uint8_t *buf = f->buf;
-			size_t len = f->len, room = f->max_len - len;
-			uint8_t sum = f->sum;
-			size_t j = i;
-			while (j < n && j - i < room) {
-				uint8_t b = data[j];
-				if (b == SONDE_FLAG || b == SONDE_ESC)
-					break;
-				buf[len++] = b;
-				sum = (uint8_t)(sum + b);
-				j++;
-			}
-			f->len = len;
-			f->sum = sum;
-			f->raw_len += j - i;
-			f->offset += j - i;
-			i = j;
+			i = take_plain(f, data, i, n);
 			if (i == n)
 				break;
 		}

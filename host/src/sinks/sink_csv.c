@@ -139,14 +139,24 @@ static void csv_event(void *sink, const struct sonde_event *ev, const struct son
 	}
 	put_scratch(c);
 	sbuf_put(b, "\r\n", 2);
-	if (sbuf_write(b, c->out) != 0)
+	if (sbuf_spill(b, c->out) != 0)
 		c->error = 1;
+}
+
+static int csv_flush(void *sink)
+{
+	struct csv_sink *c = sink;
+	if (sbuf_write(&c->line, c->out) != 0)
+		c->error = 1;
+	return c->error ? -1 : 0;
 }
 
 static int csv_finish(void *sink, const struct sonde_session *s)
 {
 	(void)s;
 	struct csv_sink *c = sink;
+	if (sbuf_write(&c->line, c->out) != 0)
+		c->error = 1;
 	if (fflush(c->out) != 0 || ferror(c->out))
 		c->error = 1;
 	return c->error ? -1 : 0;
@@ -168,4 +178,5 @@ const struct sonde_sink_ops sonde_sink_csv = {
 	.diag = NULL,
 	.finish = csv_finish,
 	.destroy = csv_destroy,
+	.flush = csv_flush,
 };

@@ -193,14 +193,24 @@ static void jsonl_event(void *sink, const struct sonde_event *ev, const struct s
 		sbuf_char(b, ']');
 	}
 	sbuf_str(b, "}\n");
-	if (sbuf_write(b, j->out) != 0)
+	if (sbuf_spill(b, j->out) != 0)
 		j->error = 1;
+}
+
+static int jsonl_flush(void *sink)
+{
+	struct jsonl_sink *j = sink;
+	if (sbuf_write(&j->line, j->out) != 0)
+		j->error = 1;
+	return j->error ? -1 : 0;
 }
 
 static int jsonl_finish(void *sink, const struct sonde_session *s)
 {
 	(void)s;
 	struct jsonl_sink *j = sink;
+	if (sbuf_write(&j->line, j->out) != 0)
+		j->error = 1;
 	if (fflush(j->out) != 0 || ferror(j->out))
 		j->error = 1;
 	return j->error ? -1 : 0;
@@ -221,4 +231,5 @@ const struct sonde_sink_ops sonde_sink_jsonl = {
 	.diag = NULL,
 	.finish = jsonl_finish,
 	.destroy = jsonl_destroy,
+	.flush = jsonl_flush,
 };

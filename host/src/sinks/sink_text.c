@@ -139,8 +139,16 @@ static void text_event(void *sink, const struct sonde_event *ev, const struct so
 	if (ev->flags & SONDE_EVF_MALFORMED)
 		sbuf_str(b, " (malformed)");
 	sbuf_char(b, '\n');
-	if (sbuf_write(b, t->out) != 0)
+	if (sbuf_spill(b, t->out) != 0)
 		t->error = 1;
+}
+
+static int text_flush(void *sink)
+{
+	struct text_sink *t = sink;
+	if (sbuf_write(&t->line, t->out) != 0)
+		t->error = 1;
+	return t->error ? -1 : 0;
 }
 
 static int text_finish(void *sink, const struct sonde_session *s)
@@ -169,4 +177,5 @@ const struct sonde_sink_ops sonde_sink_text = {
 	.diag = NULL,
 	.finish = text_finish,
 	.destroy = text_destroy,
+	.flush = text_flush,
 };

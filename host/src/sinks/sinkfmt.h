@@ -68,4 +68,16 @@ void sbuf_arg_text(struct sbuf *b, const struct sonde_arg *a);
 /* Write the buffer to f and empty it; -1 on a write error. */
 int sbuf_write(struct sbuf *b, FILE *f);
 
+/* Sinks collect many lines in their buffer and hand them to stdio in
+ * pieces of this size: one write(2) per piece instead of one per 4 KiB
+ * stdio buffer, and no stdio call per line.  A sink's flush op (pipeline.h)
+ * writes out the rest for live views. */
+#define SBUF_SPILL (128u * 1024u)
+
+/* sbuf_write once the buffer holds SBUF_SPILL bytes; 0 otherwise. */
+static inline int sbuf_spill(struct sbuf *b, FILE *f)
+{
+	return b->n < SBUF_SPILL ? 0 : sbuf_write(b, f);
+}
+
 #endif /* SONDE_SINKFMT_H */

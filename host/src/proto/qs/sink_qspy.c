@@ -11,41 +11,21 @@
  * QSPY's banner and "QSPY Done" are not printed.  With -o qspy.where=1 each
  * diagnostic line ends with " @<offset>#<frame>" (byte offset, frame number).
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "pipeline.h"
-
-struct qspy_sink {
-	FILE *out;
-	int where;
-};
+#include "sinks/linesink.h"
 
 static void *qspy_create(FILE *out, sonde_opts opts)
 {
-	struct qspy_sink *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	s->out = out;
+	struct linesink *s = linesink_new(out, NULL);
 	const char *w = sonde_opt_get(opts, "qspy.where");
-	s->where = w && strcmp(w, "0") != 0;
+	if (s)
+		s->where = w && strcmp(w, "0") != 0;
 	return s;
-}
-
-static void qspy_event(void *p, const struct sonde_event *ev, const struct sonde_session *ss)
-{
-	struct qspy_sink *s = p;
-	(void)ss;
-	if (!ev->native)
-		return;
-	fputs(ev->native, s->out);
-	fputc('\n', s->out);
 }
 
 static void qspy_diag(void *p, const struct sonde_diag *d, const struct sonde_session *ss)
 {
-	struct qspy_sink *s = p;
 	(void)ss;
 	const char *lead;
 	switch (d->code) {
@@ -53,31 +33,17 @@ static void qspy_diag(void *p, const struct sonde_diag *d, const struct sonde_se
 	case SONDE_D_OTHER: lead = "   <QSPY-> "; break;
 	default: lead = "   <COMMS> ERROR    "; break;
 	}
-	fputs(lead, s->out);
-	fputs(d->msg ? d->msg : "", s->out);
-	if (s->where)
-		fprintf(s->out, " @%llu#%llu", (unsigned long long)d->offset, (unsigned long long)d->frame);
-	fputc('\n', s->out);
-}
-
-static int qspy_finish(void *p, const struct sonde_session *ss)
-{
-	struct qspy_sink *s = p;
-	(void)ss;
-	return fflush(s->out) != 0 || ferror(s->out) ? -1 : 0;
-}
-
-static void qspy_destroy(void *p)
-{
-	free(p);
+	linesink_diag(p, lead, d);
 }
 
 const struct sonde_sink_ops sonde_sink_qspy = {
 	.name = "qspy",
 	.desc = "QSPY 7.4 text lines (decoders that render them: qs)",
+	.native = 1,
 	.create = qspy_create,
-	.event = qspy_event,
+	.event = linesink_native,
 	.diag = qspy_diag,
-	.finish = qspy_finish,
-	.destroy = qspy_destroy,
+	.finish = linesink_finish,
+	.destroy = linesink_destroy,
+	.flush = linesink_flush,
 };
