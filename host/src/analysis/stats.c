@@ -50,6 +50,22 @@ static struct sonde_stats_type *type_of(struct sonde_stats *st, uint32_t rec_id)
 	return t;
 }
 
+/* Copy name into t->name (control bytes are replaced when the report is
+ * printed); the buffer is reused, since a record id's name may alternate
+ * (an inferred record sharing the id of the one it comes from). */
+static void keep_name(struct sonde_stats_type *t, const char *name)
+{
+	size_t n = strlen(name);
+	if (n + 1 > t->name_cap) {
+		char *nn = realloc(t->name, n + 1);
+		if (!nn)
+			return;
+		t->name = nn;
+		t->name_cap = n + 1;
+	}
+	memcpy(t->name, name, n + 1);
+}
+
 static void stats_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
 {
 	struct sonde_stats *st = ctx;
@@ -65,16 +81,8 @@ static void stats_event(void *ctx, const struct sonde_event *ev, const struct so
 		const char *name = ev->rec_name ? ev->rec_name : sonde_ev_desc(ev->kind)->name;
 		if (name != t->last) { /* names from dictionaries can change */
 			t->last = name;
-			if (!t->name || strcmp(t->name, name) != 0) {
-				char *copy = strdup(name);
-				for (char *c = copy; c && *c; c++)
-					if ((unsigned char)*c < 0x20 || *c == 0x7F)
-						*c = '?'; /* one line per type */
-				if (copy) {
-					free(t->name);
-					t->name = copy;
-				}
-			}
+			if (!t->name || strcmp(t->name, name) != 0)
+				keep_name(t, name);
 		}
 	}
 	if (ev->ts_flags & SONDE_TS_ESTIMATED) {
@@ -144,9 +152,13 @@ int sonde_stats_print(const struct sonde_stats *st, const struct sonde_pipe *p, 
 		if (sorted) {
 			memcpy(sorted, st->types, st->ntypes * sizeof(*sorted));
 			qsort(sorted, st->ntypes, sizeof(*sorted), by_id);
-			for (size_t i = 0; i < st->ntypes; i++)
+			for (size_t i = 0; i < st->ntypes; i++) {
+				for (char *c = sorted[i].name; c && *c; c++)
+					if ((unsigned char)*c < 0x20 || *c == 0x7F)
+						*c = '?'; /* one line per type */
 				fprintf(out, "  %-20s %-10" PRIu64 " (id 0x%02" PRIX32 ")\n",
 					sorted[i].name ? sorted[i].name : "?", sorted[i].count, sorted[i].rec_id);
+			}
 			free(sorted);
 		}
 	}

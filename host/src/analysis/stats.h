@@ -17,6 +17,7 @@
 struct sonde_stats_type {
 	uint32_t rec_id;
 	char *name;          /* copy of the latest name seen */
+	size_t name_cap;     /* bytes allocated for it */
 	const char *last;    /* the pointer it was copied from */
 	uint64_t count;
 };

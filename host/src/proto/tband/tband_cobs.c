@@ -13,23 +13,24 @@ long tband_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t *bad)
 
 	while (i < n) {
 		size_t code = in[i];
-		const uint8_t *zero;
 
 		if (code == 0 || i + code > n) {
 			if (bad)
 				*bad = i;
 			return -1;
 		}
-		/* The caller splits on 0x00, but a buffer handed in directly
-		 * may hold one; it cannot be data in a COBS frame. */
-		zero = memchr(in + i + 1, 0, code - 1);
-		if (zero) {
-			if (bad)
-				*bad = (size_t)(zero - in);
-			return -1;
+		/* Blocks are short (a tband frame is a dozen bytes): one loop
+		 * copies and checks.  The caller splits on 0x00, but a buffer
+		 * handed in directly may hold one; it cannot be data in a COBS
+		 * frame. */
+		for (size_t k = i + 1; k < i + code; k++) {
+			if (in[k] == 0) {
+				if (bad)
+					*bad = k;
+				return -1;
+			}
+			out[o++] = in[k];
 		}
-		memcpy(out + o, in + i + 1, code - 1);
-		o += code - 1;
 		i += code;
 		/* Every block but a full one (0xFF) stands for data followed
 		 * by a zero, except the last block, whose zero is the

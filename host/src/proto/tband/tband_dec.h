@@ -64,6 +64,8 @@ struct tband_dec {
 	uint64_t in_off;             /* input offset of the next byte */
 	uint64_t frame_off;          /* offset of the current frame's first byte */
 	uint64_t frame_no;           /* number of the current frame */
+	const uint8_t *rawp;         /* the current frame's bytes: raw[], or the input
+				      * chunk when the whole frame is in it */
 	size_t raw_n;                /* bytes of the current frame kept */
 	uint64_t raw_len;            /* bytes of the current frame seen */
 	uint64_t empty_run;          /* lone 0x00 not reported yet ... */

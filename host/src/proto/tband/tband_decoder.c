@@ -62,7 +62,7 @@ static const char *const tband_perr_text[] = {
 static void tband_parse_error(struct tband_dec *d, const struct tband_rec *rec,
 			      size_t plen)
 {
-	size_t at = tband_cobs_raw_index(d->raw, d->raw_n, rec->err_pos);
+	size_t at = tband_cobs_raw_index(d->rawp, d->raw_n, rec->err_pos);
 	enum sonde_diag_code code;
 
 	switch (rec->err) {
@@ -132,11 +132,11 @@ static void tband_frame(struct tband_dec *d)
 		tband_diag(d, SONDE_D_TOO_LONG, d->frame_off, d->frame_no, d->raw_len);
 		return;
 	}
-	n = tband_cobs_decode(d->raw, d->raw_n, d->payload, &bad);
+	n = tband_cobs_decode(d->rawp, d->raw_n, d->payload, &bad);
 	if (n < 0) {
 		snprintf(d->msg, sizeof(d->msg),
 			 "bad COBS: code byte 0x%02x at frame byte %zu points past the "
-			 "end of the %zu-byte frame: frame dropped", d->raw[bad], bad, d->raw_n);
+			 "end of the %zu-byte frame: frame dropped", d->rawp[bad], bad, d->raw_n);
 		tband_diag_at(d, SONDE_D_MALFORMED, bad);
 		return;
 	}
@@ -215,12 +215,17 @@ static void tband_feed(void *p, const uint8_t *buf, size_t n)
 
 		if (d->raw_len == 0 && k)
 			d->frame_off = d->in_off;
-		if (d->raw_n < TBAND_FRAME_MAX) {
+		if (z && d->raw_len == 0 && k <= TBAND_FRAME_MAX) {
+			/* the whole frame is in this chunk: decode it where it is */
+			d->rawp = buf;
+			d->raw_n = k;
+		} else if (d->raw_n < TBAND_FRAME_MAX) {
 			keep = TBAND_FRAME_MAX - d->raw_n;
 			if (keep > k)
 				keep = k;
 			memcpy(d->raw + d->raw_n, buf, keep);
 			d->raw_n += keep;
+			d->rawp = d->raw;
 		}
 		d->raw_len += k;
 		d->in_off += k;

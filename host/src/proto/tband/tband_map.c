@@ -8,12 +8,51 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "rtos_desc.h"
 #include "sonde_proto.h"
 #include "tband_dec.h"
 #include "tband_json.h"
 
 /* ---- names -------------------------------------------------------------- */
+
+/* Text built per event (names of task-local markers and priorities, why a
+ * task stopped) is put together piece by piece: snprintf would parse its
+ * format for every task switch and marker.  Each appends at 'at' and
+ * returns the new end; the result is cut to cap - 1 bytes and
+ * tband_txt_end() terminates it. */
+static size_t tband_txt(char *dst, size_t cap, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (at + n >= cap)
+		n = cap - 1 - at;
+	memcpy(dst + at, s, n);
+	return at + n;
+}
+
+static size_t tband_txt_u64(char *dst, size_t cap, size_t at, uint64_t v)
+{
+	char t[24];
+
+	t[numfmt_u64(t, v)] = 0;
+	return tband_txt(dst, cap, at, t);
+}
+
+/* A name, or prefix and the id when the name is unknown. */
+static size_t tband_txt_name(char *dst, size_t cap, size_t at, const char *name,
+			     const char *prefix, uint64_t id)
+{
+	if (name)
+		return tband_txt(dst, cap, at, name);
+	return tband_txt_u64(dst, cap, tband_txt(dst, cap, at, prefix), id);
+}
+
+static const char *tband_txt_end(char *dst, size_t at)
+{
+	dst[at] = 0;
+	return dst;
+}
 
 static uint64_t tband_tasklocal(uint32_t task, uint32_t id)
 {
@@ -75,16 +114,11 @@ static const char *tband_tasklocal_name(struct tband_dec *d, enum tband_dkind ki
 {
 	const char *tn = tband_name(d, TBAND_D_TASK, task);
 	const char *mn = tband_marker_name(d, kind, task, id);
+	size_t at = tband_txt_name(d->objname, sizeof(d->objname), 0, tn, "Task #", task);
 
-	if (tn && mn)
-		snprintf(d->objname, sizeof(d->objname), "%s: %s", tn, mn);
-	else if (tn)
-		snprintf(d->objname, sizeof(d->objname), "%s: #%" PRIu32, tn, id);
-	else if (mn)
-		snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu32 ": %s", task, mn);
-	else
-		snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu32 ": #%" PRIu32,
-			 task, id);
+	at = tband_txt(d->objname, sizeof(d->objname), at, ": ");
+	at = tband_txt_name(d->objname, sizeof(d->objname), at, mn, "#", id);
+	tband_txt_end(d->objname, at);
 	return d->objname;
 }
 
@@ -115,24 +149,24 @@ static const char *tband_why_text(struct tband_dec *d, const struct tband_core *
 		[TBAND_WHY_RECEIVE] = "receive",
 	};
 	const char *qn;
+	size_t at;
 
 	switch (c->why) {
 	case TBAND_WHY_DELAY:
-		snprintf(d->why, sizeof(d->why), "delay %" PRIu64 " ticks", c->why_arg);
-		return d->why;
+		at = tband_txt(d->why, sizeof(d->why), 0, "delay ");
+		at = tband_txt_u64(d->why, sizeof(d->why), at, c->why_arg);
+		return tband_txt_end(d->why, tband_txt(d->why, sizeof(d->why), at, " ticks"));
 	case TBAND_WHY_DELAY_UNTIL:
-		snprintf(d->why, sizeof(d->why), "delay until tick %" PRIu64, c->why_arg);
-		return d->why;
+		at = tband_txt(d->why, sizeof(d->why), 0, "delay until tick ");
+		return tband_txt_end(d->why, tband_txt_u64(d->why, sizeof(d->why), at, c->why_arg));
 	case TBAND_WHY_PEEK:
 	case TBAND_WHY_SEND:
 	case TBAND_WHY_RECEIVE:
 		qn = tband_name(d, TBAND_D_QUEUE, c->why_arg);
-		if (qn)
-			snprintf(d->why, sizeof(d->why), "%s on queue %s", what[c->why], qn);
-		else
-			snprintf(d->why, sizeof(d->why), "%s on queue #%" PRIu64,
-				 what[c->why], c->why_arg);
-		return d->why;
+		at = tband_txt(d->why, sizeof(d->why), 0, what[c->why]);
+		at = tband_txt(d->why, sizeof(d->why), at, " on queue ");
+		return tband_txt_end(d->why, tband_txt_name(d->why, sizeof(d->why), at, qn, "#",
+							  c->why_arg));
 	default:
 		return NULL;
 	}
@@ -596,8 +630,10 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	ev.frame = d->frame_no;
 	if (!rec->desc->meta)
 		tband_time(d, rec, &ev);
-	tband_json_render(rec, d->native, tband_json_size(TBAND_FRAME_MAX));
-	ev.native = d->native;
+	if (!d->out.skip_native) {
+		tband_json_render(rec, d->native, tband_json_size(TBAND_FRAME_MAX));
+		ev.native = d->native;
+	}
 	task = tband_map(d, rec, &ev);
 	/* after the mapping: it may have learnt the names the arguments show */
 	tband_args(d, rec, slen, task);

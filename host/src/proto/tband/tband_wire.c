@@ -123,6 +123,11 @@ const struct tband_evdesc *tband_event_find(unsigned id, enum tband_mode mode)
 		return &tband_base[id];
 	if (mode != TBAND_MODE_FREERTOS)
 		return NULL;
+	/* the FreeRTOS table lists two runs of consecutive ids in order:
+	 * index straight into it, and search only if that ever stops being so */
+	size_t at = id >= 0x54 && id <= 0x70 ? id - 0x54u : id >= 0x7A && id <= 0x7F ? 29u + (id - 0x7Au) : 0;
+	if (at < COUNT(tband_freertos) && tband_freertos[at].id == id)
+		return &tband_freertos[at];
 	for (size_t i = 0; i < COUNT(tband_freertos); i++)
 		if (tband_freertos[i].id == id)
 			return &tband_freertos[i];
