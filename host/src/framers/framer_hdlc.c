@@ -76,17 +76,6 @@ static void end_of_frame(struct hdlc_framer *f)
 		frame_done(f, HDLC_OK);
 }
 
-/* One data byte (already un-escaped) into the frame buffer. */
-static void put_byte(struct hdlc_framer *f, uint8_t b)
-{
-	if (f->len < f->max_len) {
-		f->buf[f->len++] = b;
-		f->sum = (uint8_t)(f->sum + b);
-	} else {
-		f->overflow = 1;
-	}
-}
-
 /* Eight bytes at a time where the host allows it: most bytes are neither
  * flag nor escape, and a frame's bytes are copied and summed a word at a
  * time.  special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
@@ -113,86 +102,88 @@ static inline uint8_t byte_sum(uint64_t w)
 #define HDLC_WORDS 0
 #endif
 
-/* The fast path: ordinary bytes of a frame that has room, from data[i],
- * into f's frame; returns the index of the first byte it did not take. */
-static size_t take_plain(struct hdlc_framer *f, const uint8_t *data, size_t i, size_t n)
-{
-	uint8_t *buf = f->buf;
-	size_t len = f->len, max = f->max_len;
-	uint8_t sum = f->sum;
-	size_t j = i;
-#if HDLC_WORDS
-	while (j + 8 <= n && len + 8 <= max) {
-		uint64_t w;
-		memcpy(&w, data + j, 8);
-		uint64_t m = special_mask(w);
-		memcpy(buf + len, &w, 8); /* only the bytes counted below are kept */
-		if (m == 0) {
-			sum = (uint8_t)(sum + byte_sum(w));
-			len += 8;
-			j += 8;
-			continue;
-		}
-		unsigned k = (unsigned)__builtin_ctzll(m) >> 3; /* plain bytes before it */
-		if (k) {
-			sum = (uint8_t)(sum + byte_sum(w & ((1ull << (8 * k)) - 1)));
-			len += k;
-			j += k;
-		}
-		goto done;
-	}
-#endif
-	while (j < n && len < max) {
-		uint8_t b = data[j];
-		if (b == SONDE_FLAG || b == SONDE_ESC)
-			break;
-		buf[len++] = b;
-		sum = (uint8_t)(sum + b);
-		j++;
-	}
-#if HDLC_WORDS
-done:
-#endif
-	f->len = len;
-	f->sum = sum;
-	f->raw_len += j - i;
-	f->offset += j - i;
-	return j;
-}
-
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 {
+	/* The state lives in locals while the chunk is scanned; the frame's
+	 * wire length is the distance from its first byte (f->start), so
+	 * nothing is counted per byte. */
+	const uint64_t base = f->offset; /* stream offset of data[0] */
+	uint8_t *const buf = f->buf;
+	const size_t max = f->max_len;
+	size_t len = f->len;
+	uint8_t sum = f->sum;
+	int in = f->raw_len > 0; /* inside a frame */
 	size_t i = 0;
 	while (i < n) {
-		if (!f->esc && f->raw_len > 0) {
-			i = take_plain(f, data, i, n);
+		if (in && !f->esc) {
+			/* ordinary bytes of a frame that has room */
+#if HDLC_WORDS
+			while (i + 8 <= n && len + 8 <= max) {
+				uint64_t w;
+				memcpy(&w, data + i, 8);
+				uint64_t m = special_mask(w);
+				memcpy(buf + len, &w, 8); /* only the bytes counted below are kept */
+				if (m) {
+					unsigned k = (unsigned)__builtin_ctzll(m) >> 3; /* plain bytes before it */
+					sum = (uint8_t)(sum + byte_sum(w & ((1ull << (8 * k)) - 1)));
+					len += k;
+					i += k;
+					goto special;
+				}
+				sum = (uint8_t)(sum + byte_sum(w));
+				len += 8;
+				i += 8;
+			}
+#endif
+			while (i < n && len < max && data[i] != SONDE_FLAG && data[i] != SONDE_ESC) {
+				buf[len++] = data[i];
+				sum = (uint8_t)(sum + data[i]);
+				i++;
+			}
 			if (i == n)
 				break;
 		}
+#if HDLC_WORDS
+special:
+#endif
 		uint8_t b = data[i++];
 		if (b == SONDE_FLAG) {
-			if (f->raw_len > 0) { /* two flags in a row are idle fill */
-				f->raw_len++; /* the flag belongs to the frame it ends */
+			if (in) { /* two flags in a row are idle fill */
+				f->len = len;
+				f->sum = sum;
+				f->offset = base + i;
+				f->raw_len = (size_t)(base + i - f->start); /* the flag belongs to the frame */
 				end_of_frame(f);
+				len = 0;
+				sum = 0;
+				in = 0;
 			}
-			f->offset++;
 			continue;
 		}
-		if (f->raw_len == 0)
-			f->start = f->offset;
-		f->raw_len++;
-		f->offset++;
+		if (!in) {
+			in = 1;
+			f->start = base + i - 1;
+		}
 		if (f->esc) {
 			f->esc = 0;
-			put_byte(f, (uint8_t)(b ^ SONDE_ESC_XOR));
+			b = (uint8_t)(b ^ SONDE_ESC_XOR);
 		} else if (b == SONDE_ESC) {
 			f->esc = 1;
-			if (f->esc_n < f->esc_cap && f->len < f->max_len)
-				f->esc_pos[f->esc_n++] = (uint16_t)f->len;
+			if (f->esc_n < f->esc_cap && len < max)
+				f->esc_pos[f->esc_n++] = (uint16_t)len;
+			continue;
+		}
+		if (len < max) {
+			buf[len++] = b;
+			sum = (uint8_t)(sum + b);
 		} else {
-			put_byte(f, b);
+			f->overflow = 1;
 		}
 	}
+	f->len = len;
+	f->sum = sum;
+	f->offset = base + n;
+	f->raw_len = in ? (size_t)(base + n - f->start) : 0;
 }
 
 void hdlc_finish(struct hdlc_framer *f)

@@ -7,6 +7,7 @@
  *   qs_decoder.c   decoder ops: framing, sequence check, dispatch, probe
  *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts), sizes
  *   qs_records.c   the predefined records, one table row each
+ *   qs_render.c    QSPY's renderings of values, compiled line templates
  *   qs_user.c      application records with typed arguments
  *   qs_dict.c      signal/object/function/user/enum dictionaries
  *   qs_dicfile.c   QSPY's .dic dictionary files
@@ -88,7 +89,28 @@ struct qs_rd {
 };
 
 void qs_rd_init(struct qs_rd *r, const uint8_t *p, size_t n);
-uint64_t qs_rd_uint(struct qs_rd *r, unsigned size, const char *what);
+/* The failure of a read of size bytes: sets missing/what, returns 0. */
+uint64_t qs_rd_fail(struct qs_rd *r, unsigned size, const char *what);
+/* An unsigned field of size bytes (1, 2, 4 or 8); what names its type in
+ * the message if it is missing (NULL: the C type of that size). */
+static inline uint64_t qs_rd_uint(struct qs_rd *r, unsigned size, const char *what)
+{
+	if (r->missing || size > r->n - r->pos)
+		return qs_rd_fail(r, size, what);
+	const uint8_t *p = r->p + r->pos;
+	r->pos += size;
+	switch (size) {
+	case 1: return p[0];
+	case 2: return (uint64_t)p[0] | (uint64_t)p[1] << 8;
+	case 4: return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+	default: {
+		uint64_t v = 0;
+		for (unsigned i = 0; i < size && i < 8; i++)
+			v |= (uint64_t)p[i] << (8 * i);
+		return v;
+	}
+	}
+}
 /* A NUL-terminated string: returns its start and length (NUL excluded);
  * on a missing NUL sets the failure with missing = 1. */
 const uint8_t *qs_rd_str(struct qs_rd *r, size_t *len);
@@ -163,14 +185,6 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f); /* qs_ta
 /* QSPY's name of a record id as used in error lines ("QS_QEP_TRAN",
  * "USER+005"); buf holds at least 16 bytes. */
 const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf);
-
-/* QSPY-style renderings of values (qs_records.c). */
-void qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj);
-void qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun);
-void qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj);
-void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size);
-/* Start the line: the 10-digit timestamp + blank, or 11 blanks. */
-void qs_put_prefix(struct qs_line *l, int has_ts, uint64_t raw_ts);
 
 /* Size options and .dic files. */
 int qs_size_valid(char letter, unsigned v);

@@ -24,33 +24,6 @@ void qs_line_free(struct qs_line *l)
 	l->len = 0;
 }
 
-void qs_line_reset(struct qs_line *l)
-{
-	l->len = 0;
-	l->truncated = 0;
-	if (l->cap)
-		l->buf[0] = '\0';
-}
-
-void qs_line_putn(struct qs_line *l, const char *s, size_t n)
-{
-	if (l->cap == 0)
-		return;
-	size_t room = l->cap - 1 - l->len;
-	if (n > room) {
-		n = room;
-		l->truncated = 1;
-	}
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
-}
-
-void qs_line_puts(struct qs_line *l, const char *s)
-{
-	qs_line_putn(l, s, strlen(s));
-}
-
 void qs_line_printf(struct qs_line *l, const char *fmt, ...)
 {
 	if (l->cap == 0)
@@ -68,50 +41,6 @@ void qs_line_printf(struct qs_line *l, const char *fmt, ...)
 	} else {
 		l->len += (size_t)n;
 	}
-}
-
-/* Digits of v, sign and padding, right-aligned at the end of tmp. */
-static size_t format_dec(char *tmp, size_t n, uint64_t v, int neg, unsigned width, char pad)
-{
-	size_t i = n;
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (neg)
-		tmp[--i] = '-';
-	while (n - i < width && i > 0)
-		tmp[--i] = pad;
-	return i;
-}
-
-void qs_line_uint(struct qs_line *l, uint64_t v, unsigned width, char pad)
-{
-	char tmp[64];
-	size_t i = format_dec(tmp, sizeof(tmp), v, 0, width, pad);
-	qs_line_putn(l, tmp + i, sizeof(tmp) - i);
-}
-
-void qs_line_int(struct qs_line *l, int64_t v, unsigned width)
-{
-	char tmp[64];
-	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t i = format_dec(tmp, sizeof(tmp), mag, v < 0, width, ' ');
-	qs_line_putn(l, tmp + i, sizeof(tmp) - i);
-}
-
-void qs_line_hex(struct qs_line *l, uint64_t v, unsigned digits)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	char tmp[32];
-	size_t i = sizeof(tmp);
-	do {
-		tmp[--i] = hex[v & 0xF];
-		v >>= 4;
-	} while (v);
-	while (sizeof(tmp) - i < digits && i > 0)
-		tmp[--i] = '0';
-	qs_line_putn(l, tmp + i, sizeof(tmp) - i);
 }
 
 void qs_line_pad(struct qs_line *l, size_t col)

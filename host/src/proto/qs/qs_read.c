@@ -24,20 +24,13 @@ const char *qs_uint_name(unsigned size)
 	}
 }
 
-uint64_t qs_rd_uint(struct qs_rd *r, unsigned size, const char *what)
+uint64_t qs_rd_fail(struct qs_rd *r, unsigned size, const char *what)
 {
 	if (r->missing)
 		return 0;
-	if (size > r->n - r->pos) {
-		r->missing = size - (r->n - r->pos);
-		r->what = what;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (unsigned i = 0; i < size && i < 8; i++)
-		v |= (uint64_t)r->p[r->pos + i] << (8 * i);
-	r->pos += size;
-	return v;
+	r->missing = size - (r->n - r->pos);
+	r->what = what ? what : qs_uint_name(size);
+	return 0;
 }
 
 const uint8_t *qs_rd_str(struct qs_rd *r, size_t *len)

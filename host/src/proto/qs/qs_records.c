@@ -13,12 +13,7 @@
  *   Q queue counter    P pool counter       C time-event counter
  *   1 2 4 fixed-size unsigned integers      Z NUL-terminated string
  *
- * Template conversions, {cN} with N the field index:
- *   {oN} object name   {fN} function name   {uN} decimal   {cN} %010u
- *   {sN} signal name, {sN:M} looked up for the object in field M
- *   {lN} low nibble    {hN} high nibble as 0x%02X          {rN} QS-RX record name
- *   {kN} object-sized hex key   {KN} function-sized hex key
- *   {nN} %08u          {dN} %03u            {zN} the string
+ * Template conversions: qs_render.h.
  * The tag is a template too ("TE{u4}-Arm") and is padded to 8 characters.
  *
  * Lines marked "(confirmed)" in docs/proto-qs.md were checked against QSPY
@@ -28,6 +23,7 @@
 #include <string.h>
 
 #include "qs.h"
+#include "qs_render.h"
 #include "sonde_proto.h"
 
 enum qs_pfx {
@@ -37,8 +33,6 @@ enum qs_pfx {
 };
 
 enum qs_hook { HK_NONE, HK_OBJ_DICT, HK_FUN_DICT, HK_SIG_DICT, HK_USR_DICT, HK_ENUM_DICT };
-
-#define QS_MAX_FIELDS 8
 
 struct qs_row {
 	const char *name;   /* QS name, used in error lines; NULL = no such record */
@@ -264,12 +258,6 @@ static const struct qs_row query_rows[7] = {
 	  "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
 };
 
-static const char *const rx_names[17] = {
-	"INFO", "COMMAND", "RESET", "TICK", "PEEK", "POKE", "FILL", "TEST_SETUP",
-	"TEST_TEARDOWN", "TEST_PROBE", "GLB_FILTER", "LOC_FILTER", "AO_FILTER",
-	"CURR_OBJ", "TEST_CONTINUE", "QUERY_CURR", "EVENT",
-};
-
 static int is_8x(const struct qs_dec *d)
 {
 	return d->version >= 800;
@@ -292,7 +280,8 @@ const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
 		const char *n = rec <= 255 ? qs_map_get(&d->dict.usr, rec, 0) : NULL;
 		if (n)
 			return n;
-		snprintf(buf, 16, "USER+%03u", (rec - QS_USER) & 0xFFu);
+		memcpy(buf, "USER+", 5); /* "USER+%03u", once per record */
+		buf[5 + numfmt_u64_pad(buf + 5, (rec - QS_USER) & 0xFFu, 3, '0')] = '\0';
 		return buf;
 	}
 	const struct qs_row *r = row_of(d, rec);
@@ -306,77 +295,7 @@ const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
 	return buf;
 }
 
-/* ---- value renderings ------------------------------------------------ */
-
-void qs_put_prefix(struct qs_line *l, int has_ts, uint64_t raw_ts)
-{
-	qs_line_reset(l);
-	if (has_ts) {
-		qs_line_uint(l, raw_ts, 10, '0');
-		qs_line_putn(l, " ", 1);
-	} else {
-		qs_line_putn(l, "           ", 11);
-	}
-}
-
-void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size)
-{
-	qs_line_putn(l, "0x", 2);
-	if (size <= 4)
-		qs_line_hex(l, v & 0xFFFFFFFFu, 8);
-	else
-		qs_line_hex(l, v, 16);
-}
-
-static void put_ptr(struct qs_line *l, const char *name, uint64_t v, unsigned size)
-{
-	if (name)
-		qs_line_puts(l, name);
-	else if (v == 0 && size >= 4)
-		qs_line_puts(l, "NULL");
-	else
-		qs_put_hex(l, v, size);
-}
-
-void qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj)
-{
-	put_ptr(l, qs_map_get(&d->dict.obj, obj, 0), obj, d->sz.obj);
-}
-
-void qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun)
-{
-	put_ptr(l, qs_map_get(&d->dict.fun, fun, 0), fun, d->sz.fun);
-}
-
-void qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj)
-{
-	const char *name = qs_dict_sig(&d->dict, sig, obj);
-	if (name) {
-		qs_line_puts(l, name);
-		return;
-	}
-	qs_line_uint(l, sig, 8, '0');
-	qs_line_puts(l, ",Obj=");
-	qs_put_hex(l, obj, d->sz.obj);
-}
-
-static void put_rx(struct qs_line *l, uint64_t v)
-{
-	unsigned code = (unsigned)v & 0x7Fu;
-	if (code < 17)
-		qs_line_printf(l, "QS_RX_%s", rx_names[code]);
-	else
-		qs_line_printf(l, "0x%02X", code);
-}
-
 /* ---- the interpreter -------------------------------------------------- */
-
-struct fields {
-	uint64_t v[QS_MAX_FIELDS];
-	const uint8_t *s[QS_MAX_FIELDS]; /* strings ('Z') */
-	size_t sn[QS_MAX_FIELDS];
-	size_t n;                         /* fields read completely */
-};
 
 static unsigned field_size(const struct qs_dec *d, char letter)
 {
@@ -395,7 +314,7 @@ static unsigned field_size(const struct qs_dec *d, char letter)
 	}
 }
 
-static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *letters, struct fields *fl)
+static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *letters, struct qs_fields *fl)
 {
 	fl->n = 0;
 	for (size_t i = 0; letters[i] && i < QS_MAX_FIELDS; i++) {
@@ -404,50 +323,11 @@ static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *let
 			fl->v[i] = 0;
 		} else {
 			unsigned size = field_size(d, letters[i]);
-			fl->v[i] = qs_rd_uint(r, size, qs_uint_name(size));
+			fl->v[i] = qs_rd_uint(r, size, NULL);
 		}
 		if (r->missing)
 			return;
 		fl->n = i + 1;
-	}
-}
-
-static void render(struct qs_dec *d, struct qs_line *l, const char *t, const struct fields *fl)
-{
-	while (*t) {
-		const char *brace = strchr(t, '{');
-		if (!brace) {
-			qs_line_puts(l, t);
-			return;
-		}
-		qs_line_putn(l, t, (size_t)(brace - t));
-		char conv = brace[1];
-		unsigned i = (unsigned)(brace[2] - '0') % QS_MAX_FIELDS;
-		uint64_t ctx = 0;
-		t = brace + 3;
-		if (*t == ':') {
-			ctx = fl->v[(unsigned)(t[1] - '0') % QS_MAX_FIELDS];
-			t += 2;
-		}
-		if (*t == '}')
-			t++;
-		uint64_t v = fl->v[i];
-		switch (conv) {
-		case 'o': qs_put_obj(d, l, v); break;
-		case 'f': qs_put_fun(d, l, v); break;
-		case 's': qs_put_sig(d, l, v, ctx); break;
-		case 'u': qs_line_uint(l, v, 0, ' '); break;
-		case 'c': qs_line_uint(l, v, 10, '0'); break;
-		case 'l': qs_line_printf(l, "%u", (unsigned)(v & 0x0Fu)); break;
-		case 'h': qs_line_printf(l, "0x%02X", (unsigned)(v & 0xF0u)); break;
-		case 'r': put_rx(l, v); break;
-		case 'k': qs_put_hex(l, v, d->sz.obj); break;
-		case 'K': qs_put_hex(l, v, d->sz.fun); break;
-		case 'n': qs_line_uint(l, v, 8, '0'); break;
-		case 'd': qs_line_uint(l, v, 3, '0'); break;
-		case 'z': qs_line_putn(l, (const char *)fl->s[i], fl->sn[i]); break;
-		default: break;
-		}
 	}
 }
 
@@ -461,25 +341,28 @@ static enum sonde_arg_type uint_type(unsigned size)
 	}
 }
 
-/* The name a field resolves to, NULL if none. */
-static const char *resolve(const struct qs_dec *d, const struct qs_row *rw, const struct fields *fl,
+/* The name a field resolves to, NULL if none (the one rendering found,
+ * when it looked the same name up). */
+static const char *resolve(const struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
 			   int i)
 {
 	if (i < 0 || (size_t)i >= fl->n)
 		return NULL;
-	switch (rw->fields[i]) {
+	char c = rw->fields[i];
+	uint64_t ctx = 0;
+	if (c == 'S' && rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O')
+		ctx = fl->v[(int)rw->obj];
+	if ((fl->named >> i & 1u) && fl->nm_conv[i] == c - 'A' + 'a' && fl->nm_ctx[i] == ctx)
+		return fl->nm[i];
+	switch (c) {
 	case 'O': return qs_map_get(&d->dict.obj, fl->v[i], 0);
 	case 'F': return qs_map_get(&d->dict.fun, fl->v[i], 0);
-	case 'S': {
-		uint64_t ctx = rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O'
-				       ? fl->v[(int)rw->obj] : 0;
-		return qs_dict_sig(&d->dict, fl->v[i], ctx);
-	}
+	case 'S': return qs_dict_sig(&d->dict, fl->v[i], ctx);
 	default: return NULL;
 	}
 }
 
-static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct fields *fl)
+static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
 		char c = rw->fields[i];
@@ -507,7 +390,7 @@ static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct fie
 }
 
 /* Store a dictionary record's name; returns the event's fields. */
-static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct fields *fl,
+static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
 		       struct sonde_event *ev)
 {
 	struct qs_map *m = NULL;
@@ -553,6 +436,29 @@ static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct f
 	ev->obj_name = stored;
 }
 
+/* The event's operands and arguments from the fields. */
+static void fill_event(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
+		       struct sonde_event *ev)
+{
+	add_args(d, rw, fl);
+	ev->args = d->args;
+	ev->nargs = d->nargs;
+	if (rw->obj >= 0 && (size_t)rw->obj < fl->n) {
+		ev->obj = fl->v[(int)rw->obj];
+		ev->obj_name = resolve(d, rw, fl, rw->obj);
+	}
+	if (rw->obj2 >= 0 && (size_t)rw->obj2 < fl->n) {
+		ev->obj2 = fl->v[(int)rw->obj2];
+		ev->obj2_name = resolve(d, rw, fl, rw->obj2);
+	}
+	if (rw->value >= 0 && (size_t)rw->value < fl->n)
+		ev->value = (int64_t)fl->v[(int)rw->value];
+	if (rw->kind == SONDE_EV_STATE)
+		ev->text = rw->text;
+	if (rw->kind == SONDE_EV_LOG)
+		ev->level = SONDE_LVL_ERROR;
+}
+
 static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct qs_row *rw)
 {
 	struct qs_rd r;
@@ -560,8 +466,10 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	uint64_t raw_ts = 0;
 	int has_ts = rw->pfx == PFX_TS;
 	if (has_ts)
-		raw_ts = qs_rd_uint(&r, d->sz.ts, qs_uint_name(d->sz.ts));
-	struct fields fl = { .n = 0 };
+		raw_ts = qs_rd_uint(&r, d->sz.ts, NULL);
+	struct qs_fields fl;
+	fl.n = 0;
+	fl.named = 0;
 	if (!r.missing)
 		read_fields(d, &r, rw->fields, &fl);
 
@@ -571,28 +479,12 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	 * must not point to the entry it replaces */
 	if (!r.missing && rw->hook != HK_NONE)
 		store_dict(d, rw, &fl, &ev);
-	add_args(d, rw, &fl);
-	ev.args = d->args;
-	ev.nargs = d->nargs;
-	if (rw->obj >= 0 && (size_t)rw->obj < fl.n) {
-		ev.obj = fl.v[(int)rw->obj];
-		ev.obj_name = resolve(d, rw, &fl, rw->obj);
-	}
-	if (rw->obj2 >= 0 && (size_t)rw->obj2 < fl.n) {
-		ev.obj2 = fl.v[(int)rw->obj2];
-		ev.obj2_name = resolve(d, rw, &fl, rw->obj2);
-	}
-	if (rw->value >= 0 && (size_t)rw->value < fl.n)
-		ev.value = (int64_t)fl.v[(int)rw->value];
-	if (rw->kind == SONDE_EV_STATE)
-		ev.text = rw->text;
-	if (rw->kind == SONDE_EV_LOG)
-		ev.level = SONDE_LVL_ERROR;
 
 	struct qs_line *l = &d->line;
 	qs_line_reset(l);
 	if (r.missing) {
 		/* QSPY prints the error instead of the record: no native line */
+		fill_event(d, rw, &fl, &ev);
 		qs_diag(d, SONDE_D_MALFORMED, 2 + r.n, r.missing, "%zu more bytes needed for %s in Rec=%s",
 			r.missing, r.what, rw->name);
 		ev.flags |= SONDE_EVF_MALFORMED;
@@ -602,33 +494,43 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 		qs_emit(d, &ev);
 		return;
 	}
-	/* the tag is rendered (it may hold the tick rate), then padded to 8 */
-	render(d, l, rw->tag, &fl);
-	size_t tag_len = l->len < sizeof(d->name_buf) - 1 ? l->len : sizeof(d->name_buf) - 1;
-	char *tag = d->name_buf;
-	memcpy(tag, l->buf, tag_len);
-	tag[tag_len] = '\0';
-
-	if (rw->pfx == PFX_RTC) {
-		qs_line_reset(l);
-		qs_line_puts(l, "===RTC===> ");
-	} else {
-		qs_put_prefix(l, has_ts, raw_ts);
-	}
-	size_t text_at = l->len;
-	qs_line_puts(l, tag);
-	if (rw->line[0]) {
-		qs_line_pad(l, text_at + 8);
-		qs_line_puts(l, " ");
-		text_at = l->len;
-		render(d, l, rw->line, &fl);
-	} else {
-		text_at = l->len;
+	/* the tag: fixed text, or rendered (it may hold the tick rate) */
+	const char *tag = rw->tag;
+	const struct qs_tmpl *tt = qs_tmpl_of(rw->tag);
+	if (!qs_tmpl_is_plain(tt)) {
+		qs_render(d, l, tt, &fl);
+		size_t tag_len = l->len < sizeof(d->name_buf) - 1 ? l->len : sizeof(d->name_buf) - 1;
+		memcpy(d->name_buf, l->buf, tag_len);
+		d->name_buf[tag_len] = '\0';
+		tag = d->name_buf;
 	}
 	ev.rec_name = tag;
-	ev.native = l->buf;
-	if (rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG)
-		ev.text = l->buf + text_at;
+	/* the line, padded tag and detail; the detail is the event's text
+	 * for records the event model has no better home for */
+	int has_text = rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG;
+	if (!d->out.skip_native || has_text) {
+		if (rw->pfx == PFX_RTC) {
+			qs_line_reset(l);
+			qs_line_putn(l, "===RTC===> ", 11);
+		} else {
+			qs_put_prefix(l, has_ts, raw_ts);
+		}
+		size_t text_at = l->len;
+		qs_line_puts(l, tag);
+		if (rw->line[0]) {
+			qs_line_pad(l, text_at + 8);
+			qs_line_putn(l, " ", 1);
+			text_at = l->len;
+			qs_render(d, l, qs_tmpl_of(rw->line), &fl);
+		} else {
+			text_at = l->len;
+		}
+		if (!d->out.skip_native)
+			ev.native = l->buf;
+		if (has_text)
+			ev.text = l->buf + text_at;
+	}
+	fill_event(d, rw, &fl, &ev);
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
 	qs_emit(d, &ev);
@@ -642,7 +544,7 @@ static void decode_peek(struct qs_dec *d, const struct qs_frame *f)
 {
 	struct qs_rd r;
 	qs_rd_init(&r, f->data, f->len);
-	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, qs_uint_name(d->sz.ts));
+	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, NULL);
 	unsigned offs = (unsigned)qs_rd_uint(&r, 2, "uint16_t");
 	unsigned size = (unsigned)qs_rd_uint(&r, 1, "uint8_t");
 	unsigned num = (unsigned)qs_rd_uint(&r, 1, "uint8_t");
@@ -669,7 +571,7 @@ static void decode_peek(struct qs_dec *d, const struct qs_frame *f)
 	size_t text_at = l->len;
 	qs_line_printf(l, "Offs=%u,Size=%u,Num=%u,Data=<", offs, size, num);
 	for (unsigned i = 0; i < num && !r.missing; i++) {
-		uint64_t v = qs_rd_uint(&r, size, qs_uint_name(size));
+		uint64_t v = qs_rd_uint(&r, size, NULL);
 		if (!r.missing)
 			qs_line_printf(l, "%s%0*llX", i ? "," : "", (int)(2 * size), (unsigned long long)v);
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qs.h"
+#include "qs_render.h"
 
 const struct qs_sizes qs_default_sizes = {
 	.ts = 4, .obj = 4, .fun = 4, .sig = 2, .evt = 2, .eqc = 1, .mpc = 2, .mps = 2, .tec = 4,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qs.h"
+#include "qs_render.h"
 
 enum {
 	QS_I8_ENUM_T = 0, QS_U8_T, QS_I16_T, QS_U16_T, QS_I32_T, QS_U32_T, QS_F32_T, QS_F64_T,
@@ -50,7 +51,7 @@ static void put_signed(struct qs_dec *d, struct qs_rd *r, struct qs_line *l, uns
 
 static void put_unsigned(struct qs_dec *d, struct qs_rd *r, struct qs_line *l, unsigned size, unsigned w)
 {
-	uint64_t v = qs_rd_uint(r, size, qs_uint_name(size));
+	uint64_t v = qs_rd_uint(r, size, NULL);
 	if (r->missing)
 		return;
 	enum sonde_arg_type t = size == 1 ? SONDE_A_U8 : size == 2 ? SONDE_A_U16 :
@@ -235,7 +236,7 @@ void qs_decode_user(struct qs_dec *d, const struct qs_frame *f)
 	}
 	struct qs_rd r;
 	qs_rd_init(&r, f->data, f->len);
-	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, qs_uint_name(d->sz.ts));
+	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, NULL);
 	struct sonde_event ev = { .kind = SONDE_EV_RECORD, .rec_name = name };
 	qs_set_ts(d, &ev, !r.missing, raw_ts);
 
