@@ -66,6 +66,14 @@ check mix_32len.hex.txt mix_32len hex "454 P1=16 P2=8 P3=1 P5=0 P7=8 P9=16 P13=8
 check lenonly_32.bin lenonly_32 len "230 P1=8 P2=4 P3=1 P5=0 P7=4 P9=8 P13=4"
 check lenonly_32.raw.bin lenonly_32 raw "230 P1=8 P2=4 P3=1 P5=0 P7=4 P9=8 P13=4"
 
+# ---- sonde stats counts the messages the container delimited as frames ----
+"$SONDE" stats --proto syst -o syst.collateral=collateral.xml mix_64.bin >"$W/stats" 2>"$W/err" \
+  || fail "stats: exit status $?: $(head -3 "$W/err")"
+frames=$(awk '$1 == "frames" { print $2 }' "$W/stats")
+records=$(awk '$1 == "records" { print $2 }' "$W/stats")
+[ "$frames" = 258 ] && [ "$records" = 258 ] || fail "stats: frames '$frames', records '$records', expected 258 each"
+echo "ok: stats: 258 frames, 258 records"
+
 # ---- a broken length-prefixed stream -------------------------------------
 # message 0 @4   STRING "ok" (module 1 unit 2, LEN)   32 22 01 01 03 00 6F 6B 00
 # @13            container length 0xFFFFFFFF: skipped

@@ -121,6 +121,47 @@ static void test_against_glibc(void **state)
 
 /* The fixed-arity catalog API sends u64 parameters on 64-bit clients: the
  * format decides how they are read (notes §9). */
+/* The integer conversions syst_fmt renders without vsnprintf (widths, the
+ * '0' flag, negative numbers, every length modifier but h/hh), value by
+ * value against glibc. */
+static void test_integers_against_glibc(void **state)
+{
+	(void)state;
+	static const int64_t vals[] = { 0, 1, -1, 9, 10, -10, 99999, -100000, INT32_MAX, INT32_MIN,
+					 (int64_t)UINT32_MAX, INT64_MAX, INT64_MIN, 0x7E7D, -0x12345678 };
+	static const char *const specs32[] = { "%d", "%i", "%7d", "%07d", "%1d", "%u", "%12u", "%012u",
+					       "%x", "%X", "%8x", "%08X", "%2x" };
+	static const char *const specs64[] = { "%lld", "%22lld", "%022lld", "%llu", "%llx", "%016llX",
+					       "%jd", "%zu", "%tx" };
+	char exp[128];
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (size_t k = 0; k < sizeof(specs32) / sizeof(specs32[0]); k++) {
+			struct pack p = { .n = 0 };
+			struct result r;
+			put(&p, (uint64_t)vals[i], 4);
+			if (strchr("di", specs32[k][strlen(specs32[k]) - 1]))
+				snprintf(exp, sizeof(exp), specs32[k], (int)vals[i]);
+			else
+				snprintf(exp, sizeof(exp), specs32[k], (unsigned)vals[i]);
+			run(&r, specs32[k], &p, 4);
+			assert_int_equal(r.res, SYST_FMT_OK);
+			assert_string_equal(r.text, exp);
+		}
+		for (size_t k = 0; k < sizeof(specs64) / sizeof(specs64[0]); k++) {
+			struct pack p = { .n = 0 };
+			struct result r;
+			put(&p, (uint64_t)vals[i], 8);
+			if (strchr("di", specs64[k][strlen(specs64[k]) - 1]))
+				snprintf(exp, sizeof(exp), specs64[k], (long long)vals[i]);
+			else
+				snprintf(exp, sizeof(exp), specs64[k], (unsigned long long)vals[i]);
+			run(&r, specs64[k], &p, 8);
+			assert_int_equal(r.res, SYST_FMT_OK);
+			assert_string_equal(r.text, exp);
+		}
+	}
+}
+
 static void test_fixed_api(void **state)
 {
 	(void)state;
@@ -240,6 +281,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_glibc),
+		cmocka_unit_test(test_integers_against_glibc),
 		cmocka_unit_test(test_fixed_api),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_bounds),

@@ -23,17 +23,38 @@ const uint64_t numfmt_pow10[20] = {
 	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
 };
 
+/* Eight hex digits of v as eight characters, most significant first:
+ * each nibble is spread into a byte of its own, then turned into its digit
+ * in all eight bytes at once. */
+static uint64_t hex8(uint32_t v, int upper)
+{
+	uint64_t x = v;
+	x = ((x & 0xFFFF0000ull) << 16) | (x & 0x0000FFFFull);
+	x = ((x & 0x0000FF000000FF00ull) << 8) | (x & 0x000000FF000000FFull);
+	x = ((x & 0x00F000F000F000F0ull) << 4) | (x & 0x000F000F000F000Full);
+	uint64_t letter = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull; /* nibble > 9 */
+	x += 0x3030303030303030ull + letter * (uint64_t)((upper ? 'A' : 'a') - '0' - 10);
+	return x; /* byte 7 holds the first digit */
+}
+
+static void put8(char *out, uint64_t x)
+{
+	for (int i = 0; i < 8; i++)
+		out[i] = (char)(x >> (56 - 8 * i));
+}
+
 size_t numfmt_hex(char *out, uint64_t v, unsigned digits, int upper)
 {
-	const char *hx = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	unsigned n = 1;
-	while (n < 16 && (v >> (4 * n)))
-		n++;
+	unsigned n = (67u - (unsigned)__builtin_clzll(v | 1)) / 4; /* digits v needs */
 	if (n < digits)
 		n = digits;
-	for (unsigned i = n; i-- > 0;) {
-		out[i] = hx[v & 15];
-		v >>= 4;
+	if (n <= 16) {
+		char tmp[16];
+		put8(tmp, hex8((uint32_t)(v >> 32), upper));
+		put8(tmp + 8, hex8((uint32_t)v, upper));
+		memcpy(out, tmp + 16 - n, n);
+		return n;
 	}
-	return n;
+	memset(out, '0', n - 16); /* more than 16 digits asked: leading zeros */
+	return n - 16 + numfmt_hex(out + n - 16, v, 16, upper);
 }

@@ -175,6 +175,37 @@ static void record(struct sonde_arg *args, size_t max_args, size_t *nargs,
 	a->v.u = u;
 }
 
+/* The common integer conversions (%d %u %x %X, %8d, %08x, with any length
+ * modifier but h/hh) straight into out, without going through vsnprintf:
+ * they are most of what SyS-T messages print.  Returns 0 when the spec
+ * needs printf (flags other than '0', a precision, h/hh truncation). */
+static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int neg)
+{
+	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->len[0] == 'h' ||
+	    s->width > 40)
+		return 0;
+	char digits[24], tmp[48];
+	size_t n;
+	if (s->conv == 'x' || s->conv == 'X')
+		n = numfmt_hex(digits, v, 1, s->conv == 'X');
+	else if (s->conv == 'o')
+		return 0;
+	else
+		n = numfmt_u64(digits, v);
+	size_t len = n + (neg != 0), k = 0;
+	size_t pad = s->width > 0 && (size_t)s->width > len ? (size_t)s->width - len : 0;
+	if (!(s->flags & F_ZERO))
+		for (; pad; pad--)
+			tmp[k++] = ' ';
+	if (neg)
+		tmp[k++] = '-';
+	for (; pad; pad--) /* '0': zeros after the sign */
+		tmp[k++] = '0';
+	memcpy(tmp + k, digits, n);
+	syst_sb_put(out, tmp, k + n);
+	return 1;
+}
+
 /* Render one conversion.  Returns SYST_FMT_OK or the failure. */
 static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struct spec *s,
 				    struct sonde_arg *args, size_t max_args, size_t *nargs)
@@ -206,7 +237,9 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		if (!take(r, size, &v))
 			return SYST_FMT_SHORT_ARGS;
 		int64_t x = sign_extend(v, size);
-		if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
+		if (fast_int(out, s, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0)) {
+			/* done */
+		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv); /* keeps hh/h truncation */
 			syst_sb_printf(out, sp, (int)x);
 		} else {
@@ -222,7 +255,9 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 			return SYST_FMT_SHORT_ARGS;
 		if (size < 8)
 			v &= 0xFFFFFFFFu;
-		if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
+		if (fast_int(out, s, v, 0)) {
+			/* done */
+		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv);
 			syst_sb_printf(out, sp, (unsigned)v);
 		} else {
@@ -255,8 +290,12 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		const uint8_t *nul = memchr(p, 0, left);
 		if (!nul)
 			return SYST_FMT_BAD_STRING;
-		build(sp, s, "", 's');
-		syst_sb_printf(out, sp, (const char *)p);
+		if (!s->flags && s->width < 0 && s->prec < 0) {
+			syst_sb_put(out, (const char *)p, (size_t)(nul - p)); /* plain %s */
+		} else {
+			build(sp, s, "", 's');
+			syst_sb_printf(out, sp, (const char *)p);
+		}
 		if (*nargs < max_args) {
 			struct sonde_arg *a = &args[(*nargs)++];
 			memset(a, 0, sizeof(*a));

@@ -482,8 +482,12 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 		arg_mem(d, &r, SONDE_A_MEM, "raw", p, n);
 	}
 	r.ev.rec_name = d->type;
-	put_row(d, &r);
-	r.ev.native = d->rsb.buf;
+	if (!d->out.skip_native) {
+		put_row(d, &r);
+		r.ev.native = d->rsb.buf;
+	}
+	if (d->out.session)
+		d->out.session->frames++; /* every message the container delimited */
 	if (d->out.event)
 		d->out.event(d->out.ctx, &r.ev);
 	d->msgno++;

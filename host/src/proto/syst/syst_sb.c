@@ -1,6 +1,5 @@
 /*
- * syst_sb.c -- bounded string builder (see syst_sb.h).  The number and hex
- * writers avoid snprintf: they run for every column of every CSV row.
+ * syst_sb.c -- bounded string builder (see syst_sb.h).
  */
 #include "syst_sb.h"
 
@@ -21,34 +20,6 @@ void syst_sb_reset(struct syst_sb *sb)
 	sb->full = 0;
 	if (sb->cap)
 		sb->buf[0] = '\0';
-}
-
-size_t syst_sb_room(const struct syst_sb *sb)
-{
-	return sb->cap ? sb->cap - 1 - sb->len : 0;
-}
-
-void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
-{
-	size_t room = syst_sb_room(sb);
-	if (n > room) {
-		n = room;
-		sb->full = 1;
-	}
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	if (sb->cap)
-		sb->buf[sb->len] = '\0';
-}
-
-void syst_sb_puts(struct syst_sb *sb, const char *s)
-{
-	syst_sb_put(sb, s, strlen(s));
-}
-
-void syst_sb_putc(struct syst_sb *sb, char c)
-{
-	syst_sb_put(sb, &c, 1);
 }
 
 void syst_sb_printf(struct syst_sb *sb, const char *fmt, ...)
@@ -83,25 +54,3 @@ void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper)
 	syst_sb_put(sb, tmp, k);
 }
 
-void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, int digits)
-{
-	char tmp[18];
-	tmp[0] = '0';
-	tmp[1] = 'x';
-	for (int i = digits - 1; i >= 0; i--) {
-		tmp[2 + i] = "0123456789ABCDEF"[v & 15];
-		v >>= 4;
-	}
-	syst_sb_put(sb, tmp, (size_t)digits + 2);
-}
-
-void syst_sb_uint(struct syst_sb *sb, uint64_t v)
-{
-	char tmp[20];
-	size_t i = sizeof(tmp);
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	syst_sb_put(sb, tmp + i, sizeof(tmp) - i);
-}
