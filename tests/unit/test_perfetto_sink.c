@@ -172,6 +172,18 @@ static void decode(const char *path, struct decoded *d)
 	fclose(f);
 	tr = perfetto__protos__trace__unpack(NULL, st.st_size, buf);
 	assert_non_null(tr);
+	/* the writer is hand-made: its bytes must be exactly what protobuf-c
+	 * packs for the same message (field order, shortest varints) */
+	{
+		size_t n = perfetto__protos__trace__get_packed_size(tr);
+		uint8_t *again = malloc(n + 1);
+
+		assert_non_null(again);
+		assert_int_equal(n, (size_t)st.st_size);
+		assert_int_equal(perfetto__protos__trace__pack(tr, again), n);
+		assert_memory_equal(again, buf, n);
+		free(again);
+	}
 	d->packets = tr->n_packet;
 	for (size_t i = 0; i < tr->n_packet; i++) {
 		Perfetto__Protos__TracePacket *p = tr->packet[i];
@@ -791,6 +803,55 @@ static void test_arg_types(void **state)
 	unlink(r.path);
 }
 
+/* Fields and messages of 128 bytes and more, whose lengths take two or
+ * three bytes: a long task name, a long string and a long memory dump. */
+static void test_long_fields(void **state)
+{
+	static char name[301], text[201], want[4096];
+	static uint8_t mem[600];
+	struct sonde_arg args[2] = {
+		{ .type = SONDE_A_STR, .name = "text" },
+		{ .type = SONDE_A_MEM, .name = "mem", .v.mem = { mem, sizeof(mem) } },
+	};
+	struct sink_run r;
+	struct decoded d;
+	struct sonde_event e;
+	char *hex = malloc(2 * sizeof(mem) + 1);
+
+	(void)state;
+	assert_non_null(hex);
+	memset(name, 'n', sizeof(name) - 1);
+	memset(text, 't', sizeof(text) - 1);
+	args[0].v.mem.p = (const uint8_t *)text;
+	args[0].v.mem.n = strlen(text);
+	for (size_t i = 0; i < sizeof(mem); i++) {
+		mem[i] = (uint8_t)(i * 7);
+		snprintf(hex + 2 * i, 3, "%02x", mem[i]);
+	}
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 1, 1, name));
+	e = sink_ev(SONDE_EV_RECORD, 5, 0, NULL);
+	e.rec_id = 0x42;
+	e.nargs = 2;
+	e.args = args;
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
+	decode(r.path, &d);
+	snprintf(want, sizeof(want), "track thread pid=1 tid=1001 \"%s\"", name);
+	size_t k = 0;
+	while (k < d.l.n && strcmp(d.l.v[k], want) != 0)
+		k++;
+	assert_true(k < d.l.n); /* the task's thread, with its whole name */
+	/* the last line is the record: its text, then the dump */
+	const char *last = d.l.v[d.l.n - 1];
+	assert_non_null(strstr(last, text));
+	assert_non_null(strstr(last, "mem=\""));
+	assert_int_equal(strncmp(strstr(last, "mem=\"") + 5, hex, strlen(hex)), 0);
+	lines_free(&d.l);
+	unlink(r.path);
+	free(hex);
+}
+
 /* DROPS, INFO, STATE and the decoder's diagnostics, on two cores. */
 static void test_drops_diag_cores(void **state)
 {
@@ -972,20 +1033,30 @@ static void test_bounded(void **state)
 static void test_streaming(void **state)
 {
 	struct sink_run r;
-	long before;
+	long before, start;
 
 	(void)state;
 	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	/* the sink's flush op (live views) hands every packet to the file */
 	sink_run_put(&r, sink_ev(SONDE_EV_MARK, 1, 1, "m"));
+	assert_int_equal(r.ops->flush(r.sink), 0);
 	fflush(r.f);
 	before = ftell(r.f);
 	assert_true(before > 0);
 	for (int i = 0; i < 100; i++) {
 		sink_run_put(&r, sink_ev(SONDE_EV_MARK, 2 + i, 1, "m"));
+		assert_int_equal(r.ops->flush(r.sink), 0);
 		fflush(r.f);
 		assert_true(ftell(r.f) > before);
 		before = ftell(r.f);
 	}
+	/* without flushes the output still goes out as it is made, in pieces
+	 * of at most a few hundred KiB: memory does not grow with the trace */
+	start = ftell(r.f);
+	for (int i = 0; i < 100000; i++)
+		sink_run_put(&r, sink_ev(SONDE_EV_MARK, 200 + i, 1, "m"));
+	fflush(r.f);
+	assert_true(ftell(r.f) - start > 1000000);
 	assert_int_equal(sink_run_close(&r), 0);
 	unlink(r.path);
 }
@@ -1036,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_weird_names),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_arg_types),
+		cmocka_unit_test(test_long_fields),
 		cmocka_unit_test(test_drops_diag_cores),
 		cmocka_unit_test(test_rename),
 		cmocka_unit_test(test_deleted_task),

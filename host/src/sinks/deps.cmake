@@ -1,11 +1,11 @@
 # deps.cmake -- build dependencies of the export sinks in src/sinks/
 # (included by host/CMakeLists.txt before the sonde_host library is defined).
 #
-# The perfetto sink packs its TracePackets with protobuf-c: the C code is
-# generated at build time from perfetto_trace.proto by protoc-c, compiled into
-# sonde_host, and libprotobuf-c is linked through pkg-config.  An interface
-# target carries the generated header's directory to sonde_host and, through
-# it, to the unit tests (which unpack traces with the same generated code).
+# The perfetto sink writes its protobuf by hand (perfetto_writer.c says why);
+# perfetto_trace.proto defines the format.  The tests decode the sink's
+# output with C code that protoc-c generates from that file at build time,
+# in a library of their own (sonde_perfetto_pb, linked by tests/), so the
+# tool itself does not link libprotobuf-c.
 find_program(SONDE_PROTOC_C NAMES protoc-c REQUIRED)
 pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
 
@@ -18,12 +18,9 @@ add_custom_command(
   DEPENDS ${_pf_proto}
   COMMENT "protoc-c perfetto_trace.proto"
   VERBATIM)
-list(APPEND SONDE_HOST_SRC ${_pf_gen}/perfetto_trace.pb-c.c)
-
-add_library(sonde_perfetto_pb INTERFACE)
-target_include_directories(sonde_perfetto_pb INTERFACE ${_pf_gen})
-target_link_libraries(sonde_perfetto_pb INTERFACE PkgConfig::PROTOBUFC)
-list(APPEND SONDE_HOST_LIBS sonde_perfetto_pb)
+add_library(sonde_perfetto_pb STATIC EXCLUDE_FROM_ALL ${_pf_gen}/perfetto_trace.pb-c.c)
+target_include_directories(sonde_perfetto_pb PUBLIC ${_pf_gen})
+target_link_libraries(sonde_perfetto_pb PUBLIC PkgConfig::PROTOBUFC)
 
 # The profile sinks (elf_symbols.c) read function symbols with elfutils'
 # libelf.  Added here because this is the one deps file of src/sinks/; its

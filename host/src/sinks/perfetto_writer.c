@@ -1,15 +1,27 @@
 /*
  * perfetto_writer.c -- the Perfetto protobuf writer behind the perfetto sink.
  *
- * Each call of the track model becomes one TracePacket, packed with
- * protobuf-c (from perfetto_trace.proto) and written at once as field 1 of
- * Trace (0x0A, varint length, bytes), so the trace is streamed and never held
- * in memory.  All packets are on one sequence: the first carries
+ * Each call of the track model becomes one TracePacket, written as field 1
+ * of Trace (0x0A, varint length, bytes) into an output buffer that goes to
+ * the file in large pieces, so the trace is streamed and never held in
+ * memory.  All packets are on one sequence: the first carries
  * SEQ_INCREMENTAL_STATE_CLEARED, every track event SEQ_NEEDS_INCREMENTAL_STATE,
  * so that event names, categories and annotation names can be interned: each
  * is written once, in the packet that first uses it, and referred to by id
  * afterwards.  The interning tables are bounded; a name that finds no room
  * is written inline.
+ *
+ * The protobuf encoding is written by hand (pb_* below) rather than with
+ * protobuf-c: protobuf-c needs the packet as a tree of structs, walks it
+ * once for its size and once more to pack it, and its strings must first be
+ * copied (cleaned to UTF-8) into scratch memory -- for packets of a few
+ * dozen bytes that was two thirds of the time of a Perfetto export.  Here
+ * every field is written once, in place: a nested message reserves one byte
+ * for its length and moves its bytes up in the rare case it is 128 bytes or
+ * longer, so the output is exactly what protobuf-c writes (fields in
+ * field-number order, shortest varints).  perfetto_trace.proto stays the
+ * definition of the format: the tests decode the output with protoc and
+ * with the protobuf-c code generated from it.
  */
 #include "perfetto_writer.h"
 
@@ -17,24 +29,52 @@
 #include <string.h>
 
 #include "namepool.h"
-#include "perfetto_trace.pb-c.h"
 #include "utf8text.h"
 
 #define PFW_NAMES_MAX   65536u      /* interned strings per table */
 #define PFW_NAMES_BYTES (8u << 20)
+#define PFW_FLUSH       (256u << 10) /* write the output in pieces of this size */
 
-typedef Perfetto__Protos__TracePacket PfPacket;
-typedef Perfetto__Protos__TrackEvent PfEvent;
-typedef Perfetto__Protos__DebugAnnotation PfAnno;
-typedef Perfetto__Protos__EventName PfName;
-typedef Perfetto__Protos__EventCategory PfCat;
-typedef Perfetto__Protos__DebugAnnotationName PfAnnoName;
+/* Field numbers and values of perfetto_trace.proto. */
+enum {
+	F_TRACE_PACKET = 1,
+	/* TracePacket */
+	F_TP_TIMESTAMP = 8, F_TP_SEQ_ID = 10, F_TP_TRACK_EVENT = 11, F_TP_INTERNED = 12,
+	F_TP_SEQ_FLAGS = 13, F_TP_TRACK_DESC = 60, F_TP_FIRST_ON_SEQ = 87,
+	F_TP_TASK_STATE = 117, F_TP_PROCESS_TREE = 122,
+	/* TrackDescriptor and its parts */
+	F_TD_UUID = 1, F_TD_NAME = 2, F_TD_PROCESS = 3, F_TD_THREAD = 4, F_TD_PARENT = 5,
+	F_TD_COUNTER = 8,
+	F_PD_PID = 1, F_PD_NAME = 6,
+	F_THD_PID = 1, F_THD_TID = 2, F_THD_NAME = 5,
+	F_CD_UNIT = 3,
+	/* TrackEvent */
+	F_TE_CATEGORY_IIDS = 3, F_TE_ANNOTATIONS = 4, F_TE_TYPE = 9, F_TE_NAME_IID = 10,
+	F_TE_TRACK_UUID = 11, F_TE_NAME = 23, F_TE_COUNTER_VALUE = 30, F_TE_FLOW_IDS = 47,
+	F_TE_TERMINATING_FLOW_IDS = 48,
+	/* DebugAnnotation */
+	F_DA_NAME_IID = 1, F_DA_BOOL = 2, F_DA_UINT = 3, F_DA_INT = 4, F_DA_DOUBLE = 5,
+	F_DA_STRING = 6, F_DA_POINTER = 7, F_DA_NAME = 10,
+	/* InternedData; each entry is { iid = 1, name = 2 } */
+	F_ID_CATEGORIES = 1, F_ID_NAMES = 2, F_ID_ANNO_NAMES = 3,
+	F_IE_IID = 1, F_IE_NAME = 2,
+	/* GenericKernelTaskStateEvent */
+	F_TS_CPU = 1, F_TS_TID = 3, F_TS_STATE = 4, F_TS_PRIO = 5,
+	/* GenericKernelProcessTree, Thread */
+	F_PT_THREADS = 2, F_PTT_TID = 1, F_PTT_PID = 2, F_PTT_COMM = 3,
+};
+enum { TE_SLICE_BEGIN = 1, TE_SLICE_END = 2, TE_INSTANT = 3, TE_COUNTER = 4 };
+enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
+enum { UNIT_COUNT = 2 };
+enum { TS_RUNNABLE = 2, TS_RUNNING = 3, TS_INTERRUPTIBLE_SLEEP = 4, TS_STOPPED = 6, TS_DEAD = 7 };
+enum { WT_VARINT = 0, WT_FIXED64 = 1, WT_LEN = 2 };
 
-/* Scratch memory for the strings of one packet; reset after each packet. */
-struct pfw_chunk {
-	struct pfw_chunk *next;
-	size_t used, size;
-	char data[];
+enum pfw_table { PFW_CAT, PFW_NAME, PFW_ANNO, PFW_TABLES };
+
+/* An interned string first used by the packet being written. */
+struct pfw_new {
+	uint32_t iid;
+	const char *s;  /* the pool's copy */
 };
 
 struct pfw {
@@ -42,226 +82,224 @@ struct pfw {
 	int err;
 	int sched, intern;
 	int started;                 /* the first packet has been written */
-	struct namepool *names, *cats, *annos;
-	/* this packet's new interned entries */
-	PfName *new_names;   PfName **new_names_p;   size_t n_new_names, cap_new_names;
-	PfCat *new_cats;     PfCat **new_cats_p;     size_t n_new_cats, cap_new_cats;
-	PfAnnoName *new_annos; PfAnnoName **new_annos_p; size_t n_new_annos, cap_new_annos;
-	/* this packet's annotations */
-	PfAnno *anno;        PfAnno **anno_p;        size_t cap_anno;
-	struct pfw_chunk *chunks, *chunk;
-	uint8_t *buf;                /* the packed packet */
-	size_t buf_cap;
+	struct namepool *pool[PFW_TABLES];
+	/* the packet's new interned entries, per table */
+	struct pfw_new *fresh[PFW_TABLES];
+	size_t n_fresh[PFW_TABLES], cap_fresh[PFW_TABLES];
+	/* the output: whole packets, written out once PFW_FLUSH bytes are held */
+	uint8_t *b;
+	size_t n, cap;
 	uint8_t *sched_seen;         /* per track uuid: its thread was announced */
 	size_t sched_seen_n;
 	struct pfw_stats st;
 };
 
-/* ---- scratch memory ----------------------------------------------------- */
+/* ---- protobuf encoding --------------------------------------------------- */
 
-static void *pfw_alloc(struct pfw *w, size_t n)
+/* Room for more bytes in the output (grown, never flushed, inside a packet:
+ * the open messages refer to it by offset). */
+static int pb_room(struct pfw *w, size_t more)
 {
-	struct pfw_chunk *c = w->chunk;
-
-	n = (n + 7) & ~(size_t)7;
-	while (c && c->size - c->used < n)
-		c = c->next;
-	if (!c) {
-		size_t size = n > 16384 ? n : 16384;
-
-		c = malloc(sizeof(*c) + size);
-		if (!c)
-			return NULL;
-		c->size = size;
-		c->used = 0;
-		c->next = w->chunks;
-		w->chunks = c;
-	}
-	w->chunk = c;
-	c->used += n;
-	return c->data + c->used - n;
-}
-
-static void pfw_scratch_reset(struct pfw *w)
-{
-	for (struct pfw_chunk *c = w->chunks; c; c = c->next)
-		c->used = 0;
-	w->chunk = w->chunks;
-	w->n_new_names = w->n_new_cats = w->n_new_annos = 0;
-}
-
-/* Grow a pair of arrays (structs and pointers to them) to hold n. */
-static int pfw_grow(void **items, void **ptrs, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap : 8;
-	void *a, *p;
-
-	if (n <= *cap)
+	if (w->n + more <= w->cap)
 		return 0;
-	while (c < n)
-		c *= 2;
-	a = realloc(*items, c * size);
-	if (!a)
+	size_t cap = w->cap ? w->cap : PFW_FLUSH + 4096;
+	while (cap < w->n + more)
+		cap *= 2;
+	uint8_t *b = realloc(w->b, cap);
+	if (!b) {
+		w->err = 1;
 		return -1;
-	*items = a;
-	p = realloc(*ptrs, c * sizeof(void *));
-	if (!p)
-		return -1;
-	*ptrs = p;
-	*cap = c;
+	}
+	w->b = b;
+	w->cap = cap;
 	return 0;
 }
 
-/* A protobuf string: valid UTF-8, NUL-terminated, in scratch memory. */
-static char *pfw_str(struct pfw *w, const void *s, size_t n)
+static size_t pb_varint_at(uint8_t *p, uint64_t v)
 {
-	char *d = pfw_alloc(w, UTF8TEXT_CLEAN_MAX(n));
-
-	if (d)
-		utf8text_clean(d, s, n);
-	return d;
+	size_t k = 0;
+	while (v >= 0x80) {
+		p[k++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[k++] = (uint8_t)v;
+	return k;
 }
 
-static char *pfw_cstr(struct pfw *w, const char *s)
+static void pb_varint(struct pfw *w, uint64_t v)
 {
-	return pfw_str(w, s, strlen(s));
+	if (pb_room(w, 10) == 0)
+		w->n += pb_varint_at(w->b + w->n, v);
+}
+
+static void pb_uint(struct pfw *w, unsigned field, uint64_t v)
+{
+	pb_varint(w, (uint64_t)field << 3 | WT_VARINT);
+	pb_varint(w, v);
+}
+
+/* int32 and int64 alike: negative values as ten-byte varints. */
+static void pb_int(struct pfw *w, unsigned field, int64_t v)
+{
+	pb_uint(w, field, (uint64_t)v);
+}
+
+/* fixed64: eight bytes, little-endian (one element of a repeated field,
+ * which protobuf-c writes unpacked in proto2). */
+static void pb_fixed64(struct pfw *w, unsigned field, uint64_t v)
+{
+	pb_varint(w, (uint64_t)field << 3 | WT_FIXED64);
+	if (pb_room(w, 8) == 0)
+		for (int i = 0; i < 8; i++)
+			w->b[w->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void pb_double(struct pfw *w, unsigned field, double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, sizeof(v));
+	pb_fixed64(w, field, v);
+}
+
+/* Start a length-delimited field; returns where its bytes start. */
+static size_t pb_open(struct pfw *w, unsigned field)
+{
+	pb_varint(w, (uint64_t)field << 3 | WT_LEN);
+	if (pb_room(w, 1) == 0)
+		w->n++; /* the length, if it fits one byte */
+	return w->n;
+}
+
+/* End it: write its length before it, moving the bytes up by what a
+ * length of two bytes or more needs. */
+static void pb_close(struct pfw *w, size_t start)
+{
+	if (w->err)
+		return;
+	size_t len = w->n - start;
+	if (len < 0x80) {
+		w->b[start - 1] = (uint8_t)len;
+		return;
+	}
+	uint8_t v[10];
+	size_t k = pb_varint_at(v, len);
+	if (pb_room(w, k - 1) != 0)
+		return;
+	memmove(w->b + start - 1 + k, w->b + start, len);
+	memcpy(w->b + start - 1, v, k);
+	w->n += k - 1;
+}
+
+/* A string field, made valid UTF-8 (utf8text_clean) as it is written. */
+static void pb_str(struct pfw *w, unsigned field, const void *s, size_t n)
+{
+	size_t at = pb_open(w, field);
+	if (pb_room(w, UTF8TEXT_CLEAN_MAX(n)) == 0)
+		w->n += utf8text_clean((char *)w->b + w->n, s, n);
+	pb_close(w, at);
+}
+
+static void pb_cstr(struct pfw *w, unsigned field, const char *s)
+{
+	pb_str(w, field, s, strlen(s));
 }
 
 /* ---- interning ---------------------------------------------------------- */
-
-enum pfw_table { PFW_NAME, PFW_CAT, PFW_ANNO };
 
 /* The iid of s in a table, adding it (and queueing its definition for this
  * packet) if new; 0 if it must be written inline. */
 static uint64_t pfw_iid(struct pfw *w, enum pfw_table tab, const char *s)
 {
-	struct namepool *np = tab == PFW_NAME ? w->names : tab == PFW_CAT ? w->cats : w->annos;
 	int added;
 	uint32_t id;
-	char *str;
 
 	if (!w->intern)
 		return 0;
-	id = namepool_intern(np, s, strlen(s), &added);
+	id = namepool_intern(w->pool[tab], s, strlen(s), &added);
 	if (!id) {
 		w->st.inlined++;
 		return 0;
 	}
 	if (!added)
 		return id;
-	str = pfw_cstr(w, s);
 	w->st.interned++;
-	switch (tab) {
-	case PFW_NAME:
-		if (!str || pfw_grow((void **)&w->new_names, (void **)&w->new_names_p, &w->cap_new_names,
-				     w->n_new_names + 1, sizeof(PfName)) < 0)
-			break;
-		perfetto__protos__event_name__init(&w->new_names[w->n_new_names]);
-		w->new_names[w->n_new_names].has_iid = 1;
-		w->new_names[w->n_new_names].iid = id;
-		w->new_names[w->n_new_names].name = str;
-		w->n_new_names++;
-		return id;
-	case PFW_CAT:
-		if (!str || pfw_grow((void **)&w->new_cats, (void **)&w->new_cats_p, &w->cap_new_cats,
-				     w->n_new_cats + 1, sizeof(PfCat)) < 0)
-			break;
-		perfetto__protos__event_category__init(&w->new_cats[w->n_new_cats]);
-		w->new_cats[w->n_new_cats].has_iid = 1;
-		w->new_cats[w->n_new_cats].iid = id;
-		w->new_cats[w->n_new_cats].name = str;
-		w->n_new_cats++;
-		return id;
-	case PFW_ANNO:
-		if (!str || pfw_grow((void **)&w->new_annos, (void **)&w->new_annos_p, &w->cap_new_annos,
-				     w->n_new_annos + 1, sizeof(PfAnnoName)) < 0)
-			break;
-		perfetto__protos__debug_annotation_name__init(&w->new_annos[w->n_new_annos]);
-		w->new_annos[w->n_new_annos].has_iid = 1;
-		w->new_annos[w->n_new_annos].iid = id;
-		w->new_annos[w->n_new_annos].name = str;
-		w->n_new_annos++;
-		return id;
+	if (w->n_fresh[tab] == w->cap_fresh[tab]) {
+		size_t cap = w->cap_fresh[tab] ? 2 * w->cap_fresh[tab] : 8;
+		struct pfw_new *f = realloc(w->fresh[tab], cap * sizeof(*f));
+		if (!f) {
+			/* the id exists but would never be defined: this writer
+			 * can no longer be trusted */
+			w->err = 1;
+			return 0;
+		}
+		w->fresh[tab] = f;
+		w->cap_fresh[tab] = cap;
 	}
-	/* Out of memory while queueing the definition: the id exists but was
-	 * never defined, so this writer can no longer be trusted. */
-	w->err = 1;
-	return 0;
+	w->fresh[tab][w->n_fresh[tab]++] = (struct pfw_new){ id, namepool_str(w->pool[tab], id) };
+	return id;
 }
 
 /* ---- packets ------------------------------------------------------------ */
 
-static size_t pfw_varint(uint8_t *p, uint64_t v)
+/* A packet: field 1 of Trace, then the timestamp (if any) and the sequence
+ * id, the fields before 11 in number order; the caller writes its data. */
+static size_t pfw_begin(struct pfw *w, int has_ts, uint64_t ns)
 {
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
+	size_t at = pb_open(w, F_TRACE_PACKET);
+	if (has_ts)
+		pb_uint(w, F_TP_TIMESTAMP, ns);
+	pb_uint(w, F_TP_SEQ_ID, PFW_SEQ_ID);
+	return at;
 }
 
-/* Complete p (sequence, flags, interned data) and write it as one Trace
- * field-1 record. */
-static void pfw_emit(struct pfw *w, PfPacket *p, int needs_state)
+/* The interned data (field 12) and the sequence flags (13): written after
+ * a track event (11), before the packet's other data. */
+static void pfw_seq_fields(struct pfw *w, int needs_state)
 {
-	Perfetto__Protos__InternedData in = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	size_t i, n, hdr;
+	static const unsigned field[PFW_TABLES] = { F_ID_CATEGORIES, F_ID_NAMES, F_ID_ANNO_NAMES };
+	uint32_t flags = needs_state ? SEQ_NEEDS_INCREMENTAL_STATE : 0;
 
-	p->has_trusted_packet_sequence_id = 1;
-	p->trusted_packet_sequence_id = PFW_SEQ_ID;
-	if (needs_state) {
-		p->has_sequence_flags = 1;
-		p->sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	if (w->n_fresh[PFW_CAT] || w->n_fresh[PFW_NAME] || w->n_fresh[PFW_ANNO]) {
+		size_t in = pb_open(w, F_TP_INTERNED);
+		for (int t = 0; t < PFW_TABLES; t++) {
+			for (size_t i = 0; i < w->n_fresh[t]; i++) {
+				size_t e = pb_open(w, field[t]);
+				pb_uint(w, F_IE_IID, w->fresh[t][i].iid);
+				pb_cstr(w, F_IE_NAME, w->fresh[t][i].s);
+				pb_close(w, e);
+			}
+			w->n_fresh[t] = 0;
+		}
+		pb_close(w, in);
 	}
+	if (!w->started)
+		flags |= SEQ_INCREMENTAL_STATE_CLEARED;
+	if (flags)
+		pb_uint(w, F_TP_SEQ_FLAGS, flags);
+}
+
+/* first_packet_on_sequence (87) on the very first packet: after a track
+ * descriptor (60), before scheduler data (117, 122). */
+static void pfw_first_flag(struct pfw *w)
+{
 	if (!w->started) {
 		w->started = 1;
-		p->has_sequence_flags = 1;
-		p->sequence_flags |= PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-		p->has_first_packet_on_sequence = 1;
-		p->first_packet_on_sequence = 1;
+		pb_uint(w, F_TP_FIRST_ON_SEQ, 1);
 	}
-	if (w->n_new_names || w->n_new_cats || w->n_new_annos) {
-		for (i = 0; i < w->n_new_names; i++)
-			w->new_names_p[i] = &w->new_names[i];
-		for (i = 0; i < w->n_new_cats; i++)
-			w->new_cats_p[i] = &w->new_cats[i];
-		for (i = 0; i < w->n_new_annos; i++)
-			w->new_annos_p[i] = &w->new_annos[i];
-		in.n_event_names = w->n_new_names;
-		in.event_names = w->new_names_p;
-		in.n_event_categories = w->n_new_cats;
-		in.event_categories = w->new_cats_p;
-		in.n_debug_annotation_names = w->n_new_annos;
-		in.debug_annotation_names = w->new_annos_p;
-		p->interned_data = &in;
-	}
-	n = perfetto__protos__trace_packet__get_packed_size(p);
-	if (w->buf_cap < n + 11) {
-		size_t cap = w->buf_cap ? w->buf_cap : 4096;
-		void *b;
+}
 
-		while (cap < n + 11)
-			cap *= 2;
-		b = realloc(w->buf, cap);
-		if (!b) {
-			w->err = 1;
-			pfw_scratch_reset(w);
-			return;
-		}
-		w->buf = b;
-		w->buf_cap = cap;
-	}
-	w->buf[0] = 0x0A; /* Trace.packet, length-delimited */
-	hdr = 1 + pfw_varint(w->buf + 1, n);
-	perfetto__protos__trace_packet__pack(p, w->buf + hdr);
-	if (fwrite(w->buf, 1, hdr + n, w->out) != hdr + n)
-		w->err = 1;
+/* The packet is complete: count it, and hand full pieces to the file. */
+static void pfw_end(struct pfw *w, size_t at)
+{
+	size_t before = at - 2; /* Trace's tag and a one-byte length */
+	pb_close(w, at);
 	w->st.packets++;
-	w->st.bytes += hdr + n;
-	pfw_scratch_reset(w);
+	w->st.bytes += w->n - before;
+	if (w->n >= PFW_FLUSH && !w->err) {
+		if (fwrite(w->b, 1, w->n, w->out) != w->n)
+			w->err = 1;
+		w->n = 0;
+	}
 }
 
 /* ---- track model callbacks --------------------------------------------- */
@@ -269,203 +307,164 @@ static void pfw_emit(struct pfw *w, PfPacket *p, int needs_state)
 static void pfw_track(void *vw, const struct tmap_track *t)
 {
 	struct pfw *w = vw;
-	PfPacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	size_t p = pfw_begin(w, 0, 0), td, sub;
 
-	td.has_uuid = 1;
-	td.uuid = t->uuid;
+	pfw_seq_fields(w, 0);
+	td = pb_open(w, F_TP_TRACK_DESC);
+	pb_uint(w, F_TD_UUID, t->uuid);
 	switch (t->kind) {
 	case TMAP_PROCESS:
-		pd.has_pid = 1;
-		pd.pid = t->pid;
-		pd.process_name = pfw_cstr(w, t->name);
-		td.process = &pd;
+		sub = pb_open(w, F_TD_PROCESS);
+		pb_int(w, F_PD_PID, t->pid);
+		pb_cstr(w, F_PD_NAME, t->name);
+		pb_close(w, sub);
 		break;
 	case TMAP_THREAD:
-		th.has_pid = th.has_tid = 1;
-		th.pid = t->pid;
-		th.tid = t->tid;
-		th.thread_name = pfw_cstr(w, t->name);
-		td.thread = &th;
+		sub = pb_open(w, F_TD_THREAD);
+		pb_int(w, F_THD_PID, t->pid);
+		pb_int(w, F_THD_TID, t->tid);
+		pb_cstr(w, F_THD_NAME, t->name);
+		pb_close(w, sub);
 		break;
 	case TMAP_COUNTER:
-		if (t->unit == TMAP_UNIT_COUNT) {
-			cd.has_unit = 1;
-			cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
-		}
-		td.counter = &cd;
-		/* fall through */
 	case TMAP_SLICES:
-		td.has_parent_uuid = 1;
-		td.parent_uuid = t->parent;
-		td.name = pfw_cstr(w, t->name);
+		pb_cstr(w, F_TD_NAME, t->name);
+		pb_uint(w, F_TD_PARENT, t->parent);
+		if (t->kind == TMAP_COUNTER) {
+			sub = pb_open(w, F_TD_COUNTER);
+			if (t->unit == TMAP_UNIT_COUNT)
+				pb_uint(w, F_CD_UNIT, UNIT_COUNT);
+			pb_close(w, sub);
+		}
 		break;
 	}
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	p.track_descriptor = &td;
-	pfw_emit(w, &p, 0);
+	pb_close(w, td);
+	pfw_first_flag(w);
+	pfw_end(w, p);
 }
 
-static void pfw_anno_value(struct pfw *w, PfAnno *d, const struct sonde_arg *a)
+/* One annotation's value; 0 if the argument has none (no annotation). */
+static int pfw_anno_value(struct pfw *w, const struct sonde_arg *a)
 {
 	static const char hex[] = "0123456789abcdef";
-	char *s;
 
 	switch (a->type) {
 	case SONDE_A_U8: case SONDE_A_U16: case SONDE_A_U32: case SONDE_A_U64:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
-		d->uint_value = a->v.u;
-		break;
+		pb_uint(w, F_DA_UINT, a->v.u);
+		return 1;
 	case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-		d->int_value = a->v.i;
-		break;
+		pb_int(w, F_DA_INT, a->v.i);
+		return 1;
 	case SONDE_A_F32: case SONDE_A_F64:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
-		d->double_value = a->v.f;
-		break;
+		pb_double(w, F_DA_DOUBLE, a->v.f);
+		return 1;
 	case SONDE_A_STR:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-		d->string_value = pfw_str(w, a->v.mem.p ? a->v.mem.p : (const uint8_t *)"", a->v.mem.n);
-		break;
-	case SONDE_A_MEM:
-		s = pfw_alloc(w, 2 * a->v.mem.n + 1);
-		if (!s)
-			break;
-		for (size_t i = 0; i < a->v.mem.n; i++) {
-			s[2 * i] = hex[a->v.mem.p[i] >> 4];
-			s[2 * i + 1] = hex[a->v.mem.p[i] & 15];
-		}
-		s[2 * a->v.mem.n] = '\0';
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-		d->string_value = s;
-		break;
-	case SONDE_A_OBJ: case SONDE_A_FUNC: case SONDE_A_ENUM:
-		if (a->resolved) {
-			d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-			d->string_value = pfw_cstr(w, a->resolved);
-		} else if (a->type == SONDE_A_ENUM) {
-			d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
-			d->uint_value = a->v.u;
-		} else {
-			d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
-			d->pointer_value = a->v.u;
-		}
-		break;
-	case SONDE_A_HEX:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_POINTER_VALUE;
-		d->pointer_value = a->v.u;
-		break;
-	case SONDE_A_BOOL:
-		d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
-		d->bool_value = a->v.u != 0;
-		break;
-	default:
-		break; /* NONE: no value */
+		pb_str(w, F_DA_STRING, a->v.mem.p ? a->v.mem.p : (const uint8_t *)"", a->v.mem.n);
+		return 1;
+	case SONDE_A_MEM: {
+		size_t at = pb_open(w, F_DA_STRING);
+		if (pb_room(w, 2 * a->v.mem.n) == 0)
+			for (size_t i = 0; i < a->v.mem.n; i++) {
+				w->b[w->n++] = (uint8_t)hex[a->v.mem.p[i] >> 4];
+				w->b[w->n++] = (uint8_t)hex[a->v.mem.p[i] & 15];
+			}
+		pb_close(w, at);
+		return 1;
 	}
+	case SONDE_A_OBJ: case SONDE_A_FUNC: case SONDE_A_ENUM:
+		if (a->resolved)
+			pb_cstr(w, F_DA_STRING, a->resolved);
+		else if (a->type == SONDE_A_ENUM)
+			pb_uint(w, F_DA_UINT, a->v.u);
+		else
+			pb_uint(w, F_DA_POINTER, a->v.u);
+		return 1;
+	case SONDE_A_HEX:
+		pb_uint(w, F_DA_POINTER, a->v.u);
+		return 1;
+	case SONDE_A_BOOL:
+		pb_uint(w, F_DA_BOOL, a->v.u != 0);
+		return 1;
+	default:
+		return 0; /* NONE: no value */
+	}
+}
+
+/* Does the argument make an annotation?  (pfw_anno_value writes one.) */
+static int pfw_has_value(const struct sonde_arg *a)
+{
+	return a->type >= SONDE_A_U8 && a->type <= SONDE_A_BOOL;
 }
 
 static void pfw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
 		      const struct tmap_slice *s)
 {
 	struct pfw *w = vw;
-	PfPacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	PfEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	uint64_t cat_iid = 0;
-	size_t n = 0;
+	uint64_t name_iid = 0, cat_iid = 0;
 
-	te.has_type = 1;
-	te.type = type == TMAP_BEGIN ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-		: type == TMAP_END ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END
-		: PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT;
-	te.has_track_uuid = 1;
-	te.track_uuid = t->uuid;
-	if (s->name) {
-		uint64_t iid = s->name_is_text ? 0 : pfw_iid(w, PFW_NAME, s->name);
+	/* interning first, in the order the entries are defined */
+	if (s->name && !s->name_is_text)
+		name_iid = pfw_iid(w, PFW_NAME, s->name);
+	if (s->cat)
+		cat_iid = pfw_iid(w, PFW_CAT, s->cat);
 
-		if (iid) {
-			te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-			te.name_iid = iid;
-		} else {
-			te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME;
-			te.name = pfw_cstr(w, s->name);
-		}
-	}
-	if (s->cat && (cat_iid = pfw_iid(w, PFW_CAT, s->cat)) != 0) {
-		te.n_category_iids = 1;
-		te.category_iids = &cat_iid;
-	}
-	if (s->nargs && pfw_grow((void **)&w->anno, (void **)&w->anno_p, &w->cap_anno,
-				 s->nargs, sizeof(PfAnno)) == 0) {
-		for (size_t i = 0; i < s->nargs; i++) {
-			PfAnno *d = &w->anno[n];
-			char nbuf[24];
-			const char *name = tmap_arg_name(&s->args[i], i, nbuf);
-			uint64_t iid;
+	size_t p = pfw_begin(w, 1, ns);
+	size_t te = pb_open(w, F_TP_TRACK_EVENT);
+	if (cat_iid)
+		pb_uint(w, F_TE_CATEGORY_IIDS, cat_iid);
+	for (size_t i = 0; i < s->nargs; i++) {
+		char nbuf[24];
+		const char *name;
+		uint64_t iid;
+		size_t da;
 
-			perfetto__protos__debug_annotation__init(d);
-			pfw_anno_value(w, d, &s->args[i]);
-			if (d->value_case == PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE__NOT_SET)
-				continue;
-			iid = pfw_iid(w, PFW_ANNO, name);
-			if (iid) {
-				d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-				d->name_iid = iid;
-			} else {
-				d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME;
-				d->name = pfw_cstr(w, name);
-			}
-			w->anno_p[n++] = d;
-		}
-		te.n_debug_annotations = n;
-		te.debug_annotations = w->anno_p;
+		if (!pfw_has_value(&s->args[i]))
+			continue;
+		name = tmap_arg_name(&s->args[i], i, nbuf);
+		iid = pfw_iid(w, PFW_ANNO, name);
+		da = pb_open(w, F_TE_ANNOTATIONS);
+		if (iid)
+			pb_uint(w, F_DA_NAME_IID, iid);
+		pfw_anno_value(w, &s->args[i]);
+		if (!iid)
+			pb_cstr(w, F_DA_NAME, name);
+		pb_close(w, da);
 	}
-	if (s->flow_out) {
-		te.n_flow_ids = 1;
-		te.flow_ids = (uint64_t *)&s->flow_out;
-	}
-	if (s->flow_in) {
-		te.n_terminating_flow_ids = 1;
-		te.terminating_flow_ids = (uint64_t *)&s->flow_in;
-	}
-	p.has_timestamp = 1;
-	p.timestamp = ns;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	pfw_emit(w, &p, 1);
+	pb_uint(w, F_TE_TYPE, type == TMAP_BEGIN ? TE_SLICE_BEGIN : type == TMAP_END ? TE_SLICE_END : TE_INSTANT);
+	if (name_iid)
+		pb_uint(w, F_TE_NAME_IID, name_iid);
+	pb_uint(w, F_TE_TRACK_UUID, t->uuid);
+	if (s->name && !name_iid)
+		pb_cstr(w, F_TE_NAME, s->name);
+	if (s->flow_out)
+		pb_fixed64(w, F_TE_FLOW_IDS, s->flow_out);
+	if (s->flow_in)
+		pb_fixed64(w, F_TE_TERMINATING_FLOW_IDS, s->flow_in);
+	pb_close(w, te);
+	pfw_seq_fields(w, 1);
+	pfw_first_flag(w);
+	pfw_end(w, p);
 }
 
 static void pfw_counter(void *vw, uint64_t ns, const struct tmap_track *t, int64_t value)
 {
 	struct pfw *w = vw;
-	PfPacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	PfEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+	size_t p = pfw_begin(w, 1, ns);
+	size_t te = pb_open(w, F_TP_TRACK_EVENT);
 
-	te.has_type = 1;
-	te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
-	te.has_track_uuid = 1;
-	te.track_uuid = t->uuid;
-	te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
-	te.counter_value = value;
-	p.has_timestamp = 1;
-	p.timestamp = ns;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	p.track_event = &te;
-	pfw_emit(w, &p, 1);
+	pb_uint(w, F_TE_TYPE, TE_COUNTER);
+	pb_uint(w, F_TE_TRACK_UUID, t->uuid);
+	pb_int(w, F_TE_COUNTER_VALUE, value);
+	pb_close(w, te);
+	pfw_seq_fields(w, 1);
+	pfw_first_flag(w);
+	pfw_end(w, p);
 }
 
 /* The first scheduler event of a task announces its thread to Perfetto's
  * generic-kernel importer (tid, pid, name), at the same time. */
 static void pfw_sched_announce(struct pfw *w, uint64_t ns, const struct tmap_track *t)
 {
-	PfPacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__GenericKernelProcessTree tree = PERFETTO__PROTOS__GENERIC_KERNEL_PROCESS_TREE__INIT;
-	Perfetto__Protos__GenericKernelProcessTree__Thread th = PERFETTO__PROTOS__GENERIC_KERNEL_PROCESS_TREE__THREAD__INIT;
-	Perfetto__Protos__GenericKernelProcessTree__Thread *thp = &th;
-
 	if (t->uuid >= w->sched_seen_n) {
 		size_t n = w->sched_seen_n ? w->sched_seen_n : 64;
 		uint8_t *s;
@@ -482,52 +481,46 @@ static void pfw_sched_announce(struct pfw *w, uint64_t ns, const struct tmap_tra
 	if (w->sched_seen[t->uuid])
 		return;
 	w->sched_seen[t->uuid] = 1;
-	th.has_tid = th.has_pid = 1;
-	th.tid = t->tid;
-	th.pid = t->pid;
-	th.comm = pfw_cstr(w, t->name);
-	tree.n_threads = 1;
-	tree.threads = &thp;
-	p.has_timestamp = 1;
-	p.timestamp = ns;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_PROCESS_TREE;
-	p.generic_kernel_process_tree = &tree;
-	pfw_emit(w, &p, 0);
+
+	size_t p = pfw_begin(w, 1, ns);
+	pfw_seq_fields(w, 0);
+	pfw_first_flag(w);
+	size_t tree = pb_open(w, F_TP_PROCESS_TREE);
+	size_t th = pb_open(w, F_PT_THREADS);
+	pb_int(w, F_PTT_TID, t->tid);
+	pb_int(w, F_PTT_PID, t->pid);
+	pb_cstr(w, F_PTT_COMM, t->name);
+	pb_close(w, th);
+	pb_close(w, tree);
+	pfw_end(w, p);
 }
 
 static void pfw_task_state(void *vw, uint64_t ns, const struct tmap_track *t, enum tmap_tstate st)
 {
 	struct pfw *w = vw;
-	PfPacket p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__GenericKernelTaskStateEvent ev = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__INIT;
-	static const Perfetto__Protos__GenericKernelTaskStateEvent__TaskStateEnum map[] = {
-		[TMAP_T_RUNNABLE]  = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__TASK_STATE_ENUM__TASK_STATE_RUNNABLE,
-		[TMAP_T_RUNNING]   = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__TASK_STATE_ENUM__TASK_STATE_RUNNING,
-		[TMAP_T_BLOCKED]   = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__TASK_STATE_ENUM__TASK_STATE_INTERRUPTIBLE_SLEEP,
-		[TMAP_T_SUSPENDED] = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__TASK_STATE_ENUM__TASK_STATE_STOPPED,
-		[TMAP_T_DEAD]      = PERFETTO__PROTOS__GENERIC_KERNEL_TASK_STATE_EVENT__TASK_STATE_ENUM__TASK_STATE_DEAD,
+	static const uint8_t map[] = {
+		[TMAP_T_RUNNABLE]  = TS_RUNNABLE,
+		[TMAP_T_RUNNING]   = TS_RUNNING,
+		[TMAP_T_BLOCKED]   = TS_INTERRUPTIBLE_SLEEP,
+		[TMAP_T_SUSPENDED] = TS_STOPPED,
+		[TMAP_T_DEAD]      = TS_DEAD,
 	};
 
 	if (!w->sched)
 		return;
 	pfw_sched_announce(w, ns, t);
-	ev.has_tid = 1;
-	ev.tid = t->tid;
-	ev.has_state = 1;
-	ev.state = map[st];
-	if (st == TMAP_T_RUNNING) {
-		ev.has_cpu = 1;
-		ev.cpu = (int32_t)(t->core & 0x7FFFFFFF);
-	}
-	if (t->prio >= 0) {
-		ev.has_prio = 1;
-		ev.prio = t->prio;
-	}
-	p.has_timestamp = 1;
-	p.timestamp = ns;
-	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_GENERIC_KERNEL_TASK_STATE_EVENT;
-	p.generic_kernel_task_state_event = &ev;
-	pfw_emit(w, &p, 0);
+	size_t p = pfw_begin(w, 1, ns);
+	pfw_seq_fields(w, 0);
+	pfw_first_flag(w);
+	size_t ev = pb_open(w, F_TP_TASK_STATE);
+	if (st == TMAP_T_RUNNING)
+		pb_int(w, F_TS_CPU, (int32_t)(t->core & 0x7FFFFFFF));
+	pb_int(w, F_TS_TID, t->tid);
+	pb_uint(w, F_TS_STATE, map[st]);
+	if (t->prio >= 0)
+		pb_int(w, F_TS_PRIO, t->prio);
+	pb_close(w, ev);
+	pfw_end(w, p);
 }
 
 const struct tmap_writer_ops pfw_ops = {
@@ -548,18 +541,27 @@ struct pfw *pfw_new(FILE *out, const struct pfw_config *cfg)
 	w->out = out;
 	w->sched = cfg ? cfg->sched : 1;
 	w->intern = cfg ? cfg->intern : 1;
-	w->names = namepool_new(PFW_NAMES_MAX, PFW_NAMES_BYTES);
-	w->cats = namepool_new(1024, 64u << 10);
-	w->annos = namepool_new(PFW_NAMES_MAX, PFW_NAMES_BYTES);
-	if (!w->names || !w->cats || !w->annos) {
+	w->pool[PFW_NAME] = namepool_new(PFW_NAMES_MAX, PFW_NAMES_BYTES);
+	w->pool[PFW_CAT] = namepool_new(1024, 64u << 10);
+	w->pool[PFW_ANNO] = namepool_new(PFW_NAMES_MAX, PFW_NAMES_BYTES);
+	if (!w->pool[PFW_NAME] || !w->pool[PFW_CAT] || !w->pool[PFW_ANNO] || pb_room(w, 1) != 0) {
 		pfw_free(w);
 		return NULL;
 	}
 	return w;
 }
 
+int pfw_flush(struct pfw *w)
+{
+	if (w->n && !w->err && fwrite(w->b, 1, w->n, w->out) != w->n)
+		w->err = 1;
+	w->n = 0;
+	return w->err ? -1 : 0;
+}
+
 int pfw_finish(struct pfw *w)
 {
+	pfw_flush(w);
 	if (fflush(w->out) != 0 || ferror(w->out))
 		w->err = 1;
 	return w->err ? -1 : 0;
@@ -574,22 +576,11 @@ void pfw_free(struct pfw *w)
 {
 	if (!w)
 		return;
-	for (struct pfw_chunk *c = w->chunks, *nx; c; c = nx) {
-		nx = c->next;
-		free(c);
+	for (int t = 0; t < PFW_TABLES; t++) {
+		namepool_free(w->pool[t]);
+		free(w->fresh[t]);
 	}
-	namepool_free(w->names);
-	namepool_free(w->cats);
-	namepool_free(w->annos);
-	free(w->new_names);
-	free(w->new_names_p);
-	free(w->new_cats);
-	free(w->new_cats_p);
-	free(w->new_annos);
-	free(w->new_annos_p);
-	free(w->anno);
-	free(w->anno_p);
-	free(w->buf);
+	free(w->b);
 	free(w->sched_seen);
 	free(w);
 }

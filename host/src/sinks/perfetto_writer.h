@@ -29,6 +29,8 @@ struct pfw;
 extern const struct tmap_writer_ops pfw_ops; /* their w is a struct pfw * */
 
 struct pfw *pfw_new(FILE *out, const struct pfw_config *cfg);
+/* Hand the packets written so far to the file; 0, or -1 after an error. */
+int pfw_flush(struct pfw *w);
 /* Flush; 0, or -1 if anything could not be written. */
 int pfw_finish(struct pfw *w);
 void pfw_get_stats(const struct pfw *w, struct pfw_stats *st);

@@ -80,6 +80,13 @@ static int sink_perfetto_finish(void *vs, const struct sonde_session *ss)
 	return pfw_finish(s->w);
 }
 
+static int sink_perfetto_flush(void *vs)
+{
+	struct sink_perfetto *s = vs;
+
+	return pfw_flush(s->w);
+}
+
 const struct sonde_sink_ops sonde_sink_perfetto = {
 	.name = "perfetto",
 	.desc = "Perfetto trace (protobuf) for ui.perfetto.dev",
@@ -88,4 +95,5 @@ const struct sonde_sink_ops sonde_sink_perfetto = {
 	.diag = sink_perfetto_diag,
 	.finish = sink_perfetto_finish,
 	.destroy = sink_perfetto_destroy,
+	.flush = sink_perfetto_flush,
 };

@@ -43,6 +43,10 @@ size_t utf8text_clean(char *dst, const uint8_t *s, size_t n)
 	size_t o = 0;
 
 	for (size_t i = 0; i < n;) {
+		if ((uint8_t)(s[i] - 1u) < 0x7F) { /* ASCII but NUL: most of it */
+			dst[o++] = (char)s[i++];
+			continue;
+		}
 		size_t k = s[i] ? utf8text_seqlen(s + i, n - i) : 0;
 
 		if (k == 0) {
