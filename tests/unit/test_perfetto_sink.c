@@ -852,6 +852,46 @@ static void test_long_fields(void **state)
 	free(hex);
 }
 
+/* DROPS reports carry totals: only a report whose totals changed draws the
+ * counters, and only one that says records were lost since the last report
+ * draws "Records lost" (Tonbandgeraet reports "0 dropped" periodically; a
+ * total that goes down is a target that started counting again). */
+static void test_drops_only_when_lost(void **state)
+{
+	static const int64_t ovw[] = { 0, 0, 0, 0, 0, 0, 3 };
+	static const uint64_t ref[] = { 0, 5, 5, 7, 0, 2, 2 };
+	struct sink_run r;
+	struct decoded d;
+
+	(void)state;
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000000);
+	for (int i = 0; i < 7; i++)
+		sink_run_put(&r, E2(SONDE_EV_DROPS, 10 * (i + 1), 0, NULL, ref[i], ovw[i]));
+	assert_int_equal(sink_run_close(&r), 0);
+	decode(r.path, &d);
+	EXPECT(&d,
+	       "track process pid=1 \"Core 0\"",
+	       "track parent=[Core 0] \"Trace diagnostics\"",
+	       "@20 I [Trace diagnostics] drops:\"Records lost\" {overwritten=0, refused=5}",
+	       "track counter parent=[Core 0] unit=2 \"Records overwritten\"",
+	       "track counter parent=[Core 0] unit=2 \"Records refused\"",
+	       "@20 C [Records overwritten] 0",
+	       "@20 C [Records refused] 5",
+	       "@40 I [Trace diagnostics] drops:\"Records lost\" {overwritten=0, refused=7}",
+	       "@40 C [Records overwritten] 0",
+	       "@40 C [Records refused] 7",
+	       "@50 C [Records overwritten] 0",
+	       "@50 C [Records refused] 0",
+	       "@60 I [Trace diagnostics] drops:\"Records lost\" {overwritten=0, refused=2}",
+	       "@60 C [Records overwritten] 0",
+	       "@60 C [Records refused] 2",
+	       "@70 I [Trace diagnostics] drops:\"Records lost\" {overwritten=3, refused=2}",
+	       "@70 C [Records overwritten] 3",
+	       "@70 C [Records refused] 2");
+	lines_free(&d.l);
+	unlink(r.path);
+}
+
 /* DROPS, INFO, STATE and the decoder's diagnostics, on two cores. */
 static void test_drops_diag_cores(void **state)
 {
@@ -1109,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_arg_types),
 		cmocka_unit_test(test_long_fields),
 		cmocka_unit_test(test_drops_diag_cores),
+		cmocka_unit_test(test_drops_only_when_lost),
 		cmocka_unit_test(test_rename),
 		cmocka_unit_test(test_deleted_task),
 		cmocka_unit_test(test_limits),

@@ -352,28 +352,54 @@ static void tmap_instant_event(struct tmap *m, struct tmap_core *c, const struct
 	tmap_emit(m, TMAP_INSTANT, ns, n, cat, name, is_text);
 }
 
+/* Records a DROPS report says were lost since the previous one on its core:
+ * the increase of its totals, or the whole total after the target started
+ * counting again. */
+static uint64_t tmap_newly_lost(struct tmap_core *c, const struct sonde_event *ev)
+{
+	uint64_t ovw = ev->value > 0 ? (uint64_t)ev->value : 0;
+	uint64_t last = c->drops_overwritten > 0 ? (uint64_t)c->drops_overwritten : 0;
+	uint64_t n = ovw >= last ? ovw - last : ovw;
+
+	n += ev->obj2 >= c->drops_refused ? ev->obj2 - c->drops_refused : ev->obj2;
+	return n;
+}
+
 static void tmap_diag_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
 {
-	struct tmap_node *n = tmap_core_track(m, c, R_DIAG);
+	struct tmap_node *n;
+	uint64_t lost = 0;
 
+	if (ev->kind == SONDE_EV_DROPS) {
+		/* a report that changes nothing (Tonbandgeraet sends "0 dropped"
+		 * every few thousand events) draws nothing */
+		if (ev->value == c->drops_overwritten && ev->obj2 == c->drops_refused)
+			return;
+		lost = tmap_newly_lost(c, ev);
+		c->drops_overwritten = ev->value;
+		c->drops_refused = ev->obj2;
+	}
+	n = tmap_core_track(m, c, R_DIAG);
 	if (!n) {
 		m->st.unmapped++;
 		return;
 	}
 	if (ev->kind == SONDE_EV_DROPS) {
-		struct tmap_node *lost = tmap_lookup(m, R_LOST, c->id, 0);
+		struct tmap_node *ovw = tmap_lookup(m, R_LOST, c->id, 0);
 		struct tmap_node *refused = tmap_lookup(m, R_REFUSED, c->id, 0);
 
-		tmap_args_event(m, ev);
-		tmap_arg_i(m, "overwritten", ev->value);
-		tmap_arg_u(m, "refused", ev->obj2);
-		tmap_emit(m, TMAP_INSTANT, ns, n, "drops", "Records lost", 0);
-		if (!lost)
-			lost = tmap_node_new(m, c, R_LOST, c->id, 0, TMAP_COUNTER, "Records overwritten");
+		if (lost) { /* a count that went down (the target restarted) is no loss */
+			tmap_args_event(m, ev);
+			tmap_arg_i(m, "overwritten", ev->value);
+			tmap_arg_u(m, "refused", ev->obj2);
+			tmap_emit(m, TMAP_INSTANT, ns, n, "drops", "Records lost", 0);
+		}
+		if (!ovw)
+			ovw = tmap_node_new(m, c, R_LOST, c->id, 0, TMAP_COUNTER, "Records overwritten");
 		if (!refused)
 			refused = tmap_node_new(m, c, R_REFUSED, c->id, 0, TMAP_COUNTER, "Records refused");
-		if (lost)
-			m->ops->counter(m->w, ns, &lost->t, ev->value);
+		if (ovw)
+			m->ops->counter(m->w, ns, &ovw->t, ev->value);
 		if (refused)
 			m->ops->counter(m->w, ns, &refused->t, (int64_t)ev->obj2);
 		return;

@@ -62,6 +62,8 @@ struct tmap_core {
 	uint32_t isr_depth;        /* ISRs entered and not left (hidden included) */
 	uint32_t next_idx;         /* tid allocation within the process */
 	int limit_noted;
+	int64_t drops_overwritten; /* the totals of the last DROPS on this core */
+	uint64_t drops_refused;
 };
 
 struct tmap {
