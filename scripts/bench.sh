@@ -1,172 +1,164 @@
 #!/usr/bin/env bash
 # bench.sh -- `make bench`: measure, print figures, assert nothing.
 #
-#  1. host decoder throughput (MB/s, records/s, peak RSS) on a generated
-#     Sonde stream, with each sink, and 1 GiB streamed through a pipe;
-#     the analyses, the report and the exports (sqlite, ctf, speedscope,
-#     perfetto) on 64 MiB of it;
-#  2. the foreign decoders on the reference captures replicated to ~20 MB;
-#  3. the target record path on five CPU families under QEMU (when their
-#     toolchains and QEMU are installed): per family, at -O2 and -Os, the
-#     gap table (instructions and wire bytes per record at gaps of 1 to more
-#     than 2^32 ticks), the tracer code linked into a minimal image, its
-#     RAM and the worst-case stack depth of the record path; then a summary
-#     table; and the exact per-call counts of the Cortex-M3 (execution log).
-#  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
-#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md).
-# docs/performance.md records the figures these commands printed.
+#  1. Sonde's own format: the decoder in memory (sonde_bench), then the
+#     `sonde` tool on a generated stream of SONDE_BENCH_MB (256) MB: stats,
+#     text, jsonl, csv, perfetto;
+#  2. the foreign decoders on inputs of 200 MB and more made from the
+#     reference captures, each beside its reference tool when that tool is
+#     on PATH (qspy, systprint, tband-cli: none is a Debian package; build
+#     them from their sources and put them on PATH to get the ratios);
+#  3. instructions per target record on Cortex-M3 under QEMU (if the ARM
+#     toolchain and qemu-system-arm are installed; SONDE_BENCH_SKIP_QEMU=1
+#     skips it).
+#
+# Every figure is CPU time (user + system, from /usr/bin/time) with the
+# output going to /dev/null: on a shared machine CPU time is steadier than
+# wall time.  MB/s and records/s are per CPU second, of the input.  The
+# inputs are generated into a temporary directory under /tmp and removed
+# at the end.  docs/performance.md records the figures these commands printed.
 set -euo pipefail
 BUILD=${1:-build}
-SONDE=$BUILD/host/sonde
+SONDE=$(cd "$BUILD/host" && pwd)/sonde
+BENCH_DIR=$(cd "$BUILD/host" && pwd)
 TESTDATA=${SONDE_TESTDATA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/testdata}
-OUT=bench-out
-mkdir -p "$OUT"
+MB=${SONDE_BENCH_MB:-256}
+TMP=$(mktemp -d /tmp/sonde-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
 
-echo "== 1. Sonde decoder ($BUILD/host/sonde_bench) =="
-"$BUILD/host/sonde_bench" 128
-if [[ -x /usr/bin/time ]]; then
-  "$BUILD/host/sonde_bench" --emit 1024 | /usr/bin/time -f "sonde stats - on 1 GiB from a pipe: %e s, peak RSS %M KiB" \
-    "$SONDE" stats -q - >/dev/null || true
+if [[ ! -x /usr/bin/time ]]; then
+  echo "bench: /usr/bin/time is needed (Debian package 'time')" >&2
+  exit 1
 fi
 
-if [[ -x /usr/bin/time ]]; then
-  echo
-  echo "== 1b. Reports and analyses on 64 MiB generated (about 7.6 M records) =="
-  "$BUILD/host/sonde_bench" --emit 16 >"$OUT/gen64.bin"
-  /usr/bin/time -f "sonde stats (with the timing analyses): %e s, peak RSS %M KiB" "$SONDE" stats -q "$OUT/gen64.bin" >/dev/null || true
-  /usr/bin/time -f "sonde report (HTML): %e s, peak RSS %M KiB" "$SONDE" report -q "$OUT/gen64.bin" -o "$OUT/gen64.html" || true
-  echo "report.html: $(stat -c %s "$OUT/gen64.html") bytes"
+# run LABEL BYTES RECORDS CMD...: run CMD with its output to /dev/null;
+# print CPU time, MB/s and records/s of the input, peak RSS; leave the CPU
+# seconds in $CPU.
+CPU=0
+run() {
+  local label=$1 bytes=$2 recs=$3; shift 3
+  /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || true
+  read -r user sys rss wall <"$TMP/time"
+  CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { t = u + s; if (t < 0.01) t = 0.01; printf "%.2f", t }')
+  awk -v l="$label" -v b="$bytes" -v r="$recs" -v c="$CPU" -v m="$rss" -v w="$wall" 'BEGIN {
+    printf "  %-36s %7.1f MB  CPU %6.2f s (wall %6.2f)  %7.1f MB/s  %6.2f M rec/s  RSS %6.1f MiB\n",
+      l, b / 1e6, c, w, b / 1e6 / c, r / 1e6 / c, m / 1024 }'
+}
 
-  echo
-  echo "== 1c. Exports on the same 64 MiB (records/s over the wall time; CPU time too, for a busy machine) =="
-  recs=$("$SONDE" stats -q "$OUT/gen64.bin" | awk '$1 == "records" { print $2 }')
-  export_bench() { # FORMAT OUTPUT
-    rm -rf "$2"
-    /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" "$SONDE" decode -q "$OUT/gen64.bin" -f "$1" --output "$2" || true
-    read -r wall user sys rss <"$OUT/time"
-    awk -v f="$1" -v n="$recs" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v b="$(du -sb "$2" | cut -f1)" \
-      'BEGIN { printf "--format %-10s %6.2f s = %5.2f M records/s (CPU %5.2f s = %5.2f M/s), peak RSS %6d KiB, %6.1f MB written\n", f, w, n / w / 1e6, u + s, n / (u + s) / 1e6, r, b / 1e6 }'
-    rm -rf "$2"
-  }
-  export_bench sqlite "$OUT/gen64.db"
-  export_bench ctf "$OUT/gen64.ctf"
-  export_bench speedscope "$OUT/gen64.speedscope.json"
-  export_bench perfetto "$OUT/gen64.pftrace"
-  rm -f "$OUT/gen64.bin"
-fi
+# ratio WHAT SONDE_CPU REF_CPU GOAL
+ratio() {
+  awk -v w="$1" -v a="$2" -v b="$3" -v g="$4" 'BEGIN {
+    printf "  => %s: Sonde CPU / reference CPU = %.3f (goal <= %s)\n", w, a / b, g }'
+}
+
+records_of() { # FILE PROTO [OPTIONS...]: records in a stream, from sonde stats
+  local f=$1 p=$2; shift 2
+  "$SONDE" stats "$f" --proto "$p" -q "$@" 2>/dev/null | awk '$1 == "records" { print $2 }'
+}
+
+replicate() { # OUT TIMES FILE...: the files, one after the other, TIMES times
+  local out=$1 n=$2; shift 2
+  cat "$@" >"$TMP/one"
+  local k=1
+  cp "$TMP/one" "$out"
+  # doubling keeps it to a few dozen cat calls
+  while ((k * 2 <= n)); do cat "$out" "$out" >"$out.2"; mv "$out.2" "$out"; k=$((k * 2)); done
+  while ((k < n)); do cat "$TMP/one" >>"$out"; k=$((k + 1)); done
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+echo "== 1. Sonde's own format =="
+"$BENCH_DIR/sonde_bench" 128
+"$BENCH_DIR/sonde_bench" --emit "$MB" >"$TMP/sonde.bin"
+S=$(stat -c %s "$TMP/sonde.bin")
+R=$(records_of "$TMP/sonde.bin" sonde)
+echo "  input: $((S / 1000000)) MB generated by sonde_bench, $R records"
+run "sonde stats" "$S" "$R" "$SONDE" stats -q "$TMP/sonde.bin"
+for f in text jsonl csv perfetto; do
+  run "sonde decode --format $f" "$S" "$R" "$SONDE" decode -q --format "$f" "$TMP/sonde.bin"
+done
+"$BENCH_DIR/sonde_bench" --emit 1024 | /usr/bin/time -f "  sonde stats - on 1 GiB from a pipe: %e s wall, peak RSS %M KiB" \
+  "$SONDE" stats -q - >/dev/null || true
 
 echo
-echo "== 2. Foreign decoders on replicated reference captures =="
-replicate() { # file times out
-  local f=$1 n=$2 o=$3; : > "$o"
-  for ((i = 0; i < n; i++)); do cat "$f" >> "$o"; done
-}
-# measure LABEL PROTO FORMAT FILE ORIGINAL TIMES [decoder options...]: the
-# record count comes from `sonde stats` of the original capture.
-measure() {
-  local label=$1 proto=$2 fmt=$3 file=$4 orig=$5 times=$6; shift 6
-  local size recs t0 t1
-  size=$(stat -c %s "$file")
-  recs=$("$SONDE" stats "$orig" --proto "$proto" "$@" 2>/dev/null | awk '$1 == "records" { print $2 }')
-  t0=$(date +%s.%N)
-  if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f "%M" -o "$OUT/rss" "$SONDE" decode "$file" --proto "$proto" --format "$fmt" "$@" >/dev/null 2>"$OUT/err" || true
-  else
-    "$SONDE" decode "$file" --proto "$proto" --format "$fmt" "$@" >/dev/null 2>"$OUT/err" || true
-    echo "?" > "$OUT/rss"
-  fi
-  t1=$(date +%s.%N)
-  awk -v l="$label" -v s="$size" -v a="$t0" -v b="$t1" -v r="$(tail -n1 "$OUT/rss")" -v n="${recs:-0}" -v k="$times" \
-    'BEGIN { t = b - a; printf "%-34s %6.1f MB in %5.2f s = %6.1f MB/s, %5.2f M records/s, peak RSS %s KiB\n", l, s / 1e6, t, s / 1e6 / t, n * k / t / 1e6, r }'
-}
-if [[ -d $TESTDATA ]]; then
-  q=$TESTDATA/qs/dpp_posix-qv_x86.bin
-  replicate "$q" 1300 "$OUT/qs.bin"
-  measure "qs (dpp x1300) -> qspy text" qs qspy "$OUT/qs.bin" "$q" 1300
-  measure "qs (dpp x1300) -> jsonl" qs jsonl "$OUT/qs.bin" "$q" 1300
-  y=$TESTDATA/syst/mix_64.bin
-  replicate "$y" 900 "$OUT/syst.bin"
-  measure "syst (mix_64 x900) -> syst-csv" syst syst-csv "$OUT/syst.bin" "$y" 900 -o "syst.collateral=$TESTDATA/syst/collateral.xml"
-  b=$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin
-  replicate "$b" 600 "$OUT/tband.bin"
-  measure "tband (FreeRTOS log x600) -> jsonl" tband jsonl "$OUT/tband.bin" "$b" 600
+echo "== 2. Foreign decoders beside their reference tools =="
+if [[ ! -d $TESTDATA ]]; then
+  echo "  (no test data at $TESTDATA)"
 else
-  echo "(no test data at $TESTDATA)"
+  echo "-- QS -> QSPY text (3 captures cycled) --"
+  q=$TESTDATA/qs
+  replicate "$TMP/qs.bin" 6200 "$q/dpp_posix-qv_x86.bin" "$q/defer_posix-qv_x64.bin" "$q/qsfmt_user_formats_x86.bin"
+  S=$(stat -c %s "$TMP/qs.bin")
+  R=$(records_of "$TMP/qs.bin" qs)
+  run "sonde --format qspy" "$S" "$R" "$SONDE" decode -q --proto qs --format qspy "$TMP/qs.bin"
+  a=$CPU
+  run "sonde --format jsonl" "$S" "$R" "$SONDE" decode -q --proto qs --format jsonl "$TMP/qs.bin"
+  if have qspy; then
+    (cd "$TMP" && run "qspy -f (QSPY 7.4, no colours)" "$S" "$R" qspy -f "$TMP/qs.bin" -u0 -k -r c0)
+    b=$(awk '{ printf "%.2f", $1 + $2 }' "$TMP/time")
+    ratio "QS" "$a" "$b" 0.2
+  else
+    echo "  (qspy not on PATH: no ratio)"
+  fi
+
+  echo "-- SyS-T -> systprint CSV --"
+  y=$TESTDATA/syst
+  replicate "$TMP/syst.bin" 17300 "$y/mix_64.bin"
+  S=$(stat -c %s "$TMP/syst.bin")
+  coll=(-o "syst.collateral=$y/collateral.xml")
+  R=$(records_of "$TMP/syst.bin" syst "${coll[@]}")
+  run "sonde --format syst-csv" "$S" "$R" "$SONDE" decode -q --proto syst --format syst-csv "${coll[@]}" "$TMP/syst.bin"
+  a=$CPU
+  if have systprint; then
+    replicate "$TMP/syst.hex.txt" 17300 "$y/mix_64.hex.txt"
+    run "systprint (same messages, hex lines)" "$S" "$R" systprint -g '{494E5443-8A9C-4014-A65A-2F36A36D96E4}' \
+      -c "$y/collateral.xml" "$TMP/syst.hex.txt"
+    ratio "SyS-T" "$a" "$CPU" 0.05
+  else
+    echo "  (systprint not on PATH: no ratio)"
+  fi
+
+  echo "-- Tonbandgeraet -> tband-cli dump JSON (FreeRTOS log, copies in time order) --"
+  t=$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin
+  "$BENCH_DIR/sonde_bench_tband" "$t" 6200 >"$TMP/tband.bin"
+  S=$(stat -c %s "$TMP/tband.bin")
+  R=$(records_of "$TMP/tband.bin" tband)
+  run "sonde --format tband-jsonl" "$S" "$R" "$SONDE" decode -q --proto tband --format tband-jsonl "$TMP/tband.bin"
+  a=$CPU
+  run "sonde --format jsonl" "$S" "$R" "$SONDE" decode -q --proto tband --format jsonl "$TMP/tband.bin"
+  if have tband-cli; then
+    run "tband-cli dump" "$S" "$R" tband-cli dump --mode free-rtos "$TMP/tband.bin"
+    ratio "Tonbandgeraet dump" "$a" "$CPU" 0.05
+  else
+    echo "  (tband-cli not on PATH: no ratio)"
+  fi
+
+  echo "-- Tonbandgeraet -> Perfetto (FreeRTOS log, copies in time order) --"
+  "$BENCH_DIR/sonde_bench_tband" "$t" 1200 >"$TMP/tband-pf.bin"
+  S=$(stat -c %s "$TMP/tband-pf.bin")
+  R=$(records_of "$TMP/tband-pf.bin" tband)
+  run "sonde --format perfetto" "$S" "$R" "$SONDE" decode -q --proto tband --format perfetto --output "$TMP/sonde.pftrace" "$TMP/tband-pf.bin"
+  a=$CPU
+  echo "  output $(($(stat -c %s "$TMP/sonde.pftrace") / 1000000)) MB"
+  rm -f "$TMP/sonde.pftrace"
+  if have tband-cli; then
+    run "tband-cli conv" "$S" "$R" tband-cli conv --mode free-rtos --output "$TMP/ref.pftrace" "$TMP/tband-pf.bin"
+    echo "  output $(($(stat -c %s "$TMP/ref.pftrace" 2>/dev/null || echo 0) / 1000000)) MB"
+    rm -f "$TMP/ref.pftrace"
+    ratio "Tonbandgeraet to Perfetto" "$a" "$CPU" 0.05
+  else
+    echo "  (tband-cli not on PATH: no ratio)"
+  fi
 fi
 
 echo
 SONDE_BENCH_SKIP_QEMU=${SONDE_BENCH_SKIP_QEMU:-}
-echo "== 3. Target record path on five CPU families (QEMU, -icount shift=0) =="
-# family LABEL TOOL BOARD [MAKE-OPTIONS...]: bench, size and stack at -O2
-# and -Os; the figures go to $OUT/fam-*.txt and into the summary.
-SUMMARY=$OUT/families-summary.txt
-: >"$SUMMARY"
-family() {
-  local label=$1 tool=$2 board=$3 opt tag b
-  shift 3
-  if ! command -v "$tool" >/dev/null; then
-    echo "($label: $tool missing: skipped)"
-    return 0
-  fi
-  for opt in -O2 -Os; do
-    tag=$(echo "$label$opt" | tr -c 'A-Za-z0-9\n-' '_')
-    b=$(pwd)/$OUT/fw-$tag
-    echo "-- $label, $opt: make -C examples/$board $* OPT=$opt bench size-min stack"
-    if ! make -s -C "examples/$board" BUILD="$b" OPT="$opt" "$@" bench size-min stack \
-        >"$OUT/fam-$tag.txt" 2>&1; then
-      tail -n 20 "$OUT/fam-$tag.txt"
-      echo "($label $opt: failed)"
-      continue
-    fi
-    grep -vE '^  (CC|AS|LD) ' "$OUT/fam-$tag.txt"
-    awk -v l="$label" -v o="$opt" '
-      # cells: gap 1 ($2 / $4), 10 ($5 / $7), 1000, 70000 ($11 / $13), 1e7 ($14 / $16), >2^32
-      /^sonde_isr_enter  / { ie1 = $5; ie70 = $11; ie10m = $14; ieb1 = $7; ieb70 = $13 }
-      /^sonde_user_u32x2/  { u1 = $5; u70 = $11 }
-      /^sonde_isr_enter, object filtered/ { f = $NF }
-      /^demo mix, per record/ { mix = $NF }
-      /^demo mix:/ { n = $8; gsub(/[(]/, "", n); mixb = $3 / n }
-      /^  tracer code / { code = $3 }
-      /^  tracer RAM/ { ram = $4 }
-      /^  record path/ { stk = $3 }
-      END { printf "%-26s %-4s %7s %7s %7s %6s/%-5s %7s %7s %6s %7s %5.2f %6s %5s %5s\n", l, o, ie1, ie70, ie10m, ieb1, ieb70, u1, u70, f, mix, mixb, code, ram, stk }
-    ' "$OUT/fam-$tag.txt" >>"$SUMMARY"
-  done
-}
+echo "== 3. Target record path on Cortex-M3 (QEMU, -icount shift=0) =="
 if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
   echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
-else
-  family "ARMv6-M Cortex-M0" qemu-system-arm qemu-microbit
-  family "ARMv7-M Cortex-M3" qemu-system-arm qemu-mps2 MACHINE=an385
-  family "ARMv7E-M Cortex-M4F" qemu-system-arm qemu-mps2 MACHINE=an386
-  family "ARMv7E-M Cortex-M7" qemu-system-arm qemu-mps2 MACHINE=an500
-  family "ARMv8-M Cortex-M33" qemu-system-arm qemu-mps2 MACHINE=an505
-  family "RV32IMAC" qemu-system-riscv32 qemu-riscv
-  family "RV32IMAC no-strict-align" qemu-system-riscv32 qemu-riscv ALIGN=any
-  echo
-  echo "Summary: instructions per call (loop subtracted; filter test, call, body) and wire bytes,"
-  echo "at gaps of 10, 70000 and 10000000 ticks; the demo mix's mean (table walk included) and"
-  echo "bytes per record; tracer code in the minimal image (B), its RAM (B), stack depth (B)."
-  printf "%-26s %-4s %7s %7s %7s %12s %7s %7s %6s %7s %5s %6s %5s %5s\n" family opt \
-    "isr@10" "isr@70k" "isr@10M" "isr bytes" "u32x2@10" "u32x2@70k" filt mix "B/rec" code RAM stack
-  cat "$SUMMARY"
-  echo
-  echo "-- exact per-call counts, Cortex-M3 -Os (QEMU execution log)"
-  if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
-    make -s -C examples/qemu-mps2 BUILD="$(pwd)/$OUT/fw-insns-m3" insns | grep -vE '^  (CC|AS|LD) ' ||
-      echo "(QEMU measurement failed)"
-  fi
-fi
-
-echo
-echo "== 4. FreeRTOS trace macros on Cortex-M3: instructions per kernel event (QEMU execution log) =="
-if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
-  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
-elif [[ -z ${FREERTOS_KERNEL_PATH:-} ]]; then
-  echo "(FREERTOS_KERNEL_PATH not set: skipped; docs/freertos.md says where to get a kernel)"
 elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
-  echo "kernel: $FREERTOS_KERNEL_PATH"
-  make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
+  make -s -C examples/qemu-mps2 bench insns || echo "(QEMU measurement failed)"
 else
   echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
 fi

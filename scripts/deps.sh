@@ -19,6 +19,7 @@ PKGS=(
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
   python3                                   # tests: JSON validation
+  time                                      # make bench: CPU time and peak RSS
   chromium                                  # tests: the HTML report in a real browser
   nodejs                                    # tests: drives chromium over the DevTools protocol
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware

@@ -235,10 +235,11 @@ static void test_frame_errors(void **state)
 		 "   <COMMS> ERROR    Discontinuity Seq=6->9\n"
 		 "           QF_RUN\n"
 		 "           QF_RUN\n"
-		 "   <COMMS> ERROR    Record too short at Seq=22(?),Rec=USER+133(?)\n"
+		 /* as QSPY: the last good sequence number */
+		 "   <COMMS> ERROR    Record too short at Seq=21(?),Rec=USER+133(?)\n"
 		 /* Differs from QSPY: one line for a long frame (QSPY adds a bad
-		  * checksum for the rest of it) */
-		 "   <COMMS> ERROR    Record too long at Seq=23,Rec=USER+000 (%zu bytes on the wire, limit 512)\n"
+		  * checksum for the rest of it), saying why */
+		 "   <COMMS> ERROR    Record too long at Seq=21,Rec=USER+0 (%zu bytes on the wire, limit 512)\n"
 		 /* Differs from QSPY: a flag always ends a frame, so 7D 7E costs
 		  * one frame, not two; and the message names the cause */
 		 "   <COMMS> ERROR    Aborted frame (escape before the flag) in Rec=QS_QF_RUN(?),Seq=21\n"
@@ -309,6 +310,59 @@ static void test_escaped_record_id(void **state)
 	free(s);
 }
 
+/* ---- facts checked against QSPY 7.4 ----------------------------------------- */
+
+/* Each line below is what QSPY 7.4.0 (qtools 6ce1c36, -u0 -k -r c0) prints
+ * for this stream: the checksum is checked before the length; a broken
+ * frame is named after byte 1 of QSPY's frame buffer, which a frame of one
+ * byte does not overwrite; "too short" gives the last good sequence number;
+ * a record with bytes left over prints only the error; the mismatch notice
+ * follows the target-info line; a pointer without a name keeps the width
+ * of the configured pointer size (4) when TARGET_INFO says 8; signal 0 and
+ * object 0 are NULL; an unknown signal in a user record names its object
+ * twice. */
+static void test_qspy_facts(void **state)
+{
+	(void)state;
+	struct stream *s = calloc(1, sizeof(*s));
+	assert_non_null(s);
+	uint8_t ti[16];
+	memcpy(ti, ti32, 16);
+	frame(s, 0, NULL, 0);                                            /* seq 1 */
+	frame(s, 64, ti, 16);                                            /* 2 */
+	FRAME(s, 12, 100, 0, 0, 0, 7, 0, 0x78, 0x56, 0x34, 0x12);        /* 3: AO-Subsc, no name */
+	FRAME(s, 12, 101, 0, 0, 0, 7, 0, 0, 0, 0, 0);                    /* 4: object 0 */
+	FRAME(s, 12, 102, 0, 0, 0, 0, 0, 0x78, 0x56, 0x34, 0x12, 0x99);  /* 5: 1 byte left over */
+	FRAME(s, 105, 103, 0, 0, 0, 0x0A, 9, 0, 0x78, 0x56, 0x34, 0x12); /* 6: user record, SIG 9 */
+	RAW(s, 0x33, 0x7e);                                              /* 1 byte, sum wrong */
+	RAW(s, 0xff, 0x7e);                                              /* 1 byte, sum right */
+	ti[0] = 0x00;
+	ti[6] = 0x88;
+	frame(s, 64, ti, 16);                                            /* 7: 8-byte pointers */
+	FRAME(s, 12, 104, 0, 0, 0, 7, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11); /* 8 */
+	FRAME(s, 12, 105, 0, 0, 0, 0, 0, 0x78, 0x56, 0x34, 0x12, 0, 0, 0, 0); /* 9: signal 0 */
+	FRAME(s, 0);                                                     /* 10 */
+	RAW(s, 0x01, 0x7e);                                              /* 1 byte after QS_EMPTY */
+
+	struct cap c;
+	decode(&c, s, NULL);
+	assert_string_equal(c.text,
+		"           Trg-RST  QP-Ver=740,Build=261121_235543\n"
+		"0000000100 AO-Subsc Obj=0x12345678,Sig=00000007,Obj=0x12345678\n"
+		"0000000101 AO-Subsc Obj=NULL,Sig=00000007,Obj=0x00000000\n"
+		"   <COMMS> ERROR    1 bytes unused in Rec=QS_QF_ACTIVE_SUBSCRIBE\n"
+		"0000000103 USER+005 00000009,Obj=0x12345678,Obj=0x12345678\n"
+		"   <COMMS> ERROR    Bad checksum in Rec=USER+5(?),Seq=6\n"
+		"   <COMMS> ERROR    Record too short at Seq=6(?),Rec=USER+5(?)\n"
+		"           Trg-Info QP-Ver=740,Build=261121_235543\n"
+		"   <QSPY-> Target info mismatch (dictionaries discarded)\n"
+		"0000000104 AO-Subsc Obj=0x55667788,Sig=00000007,Obj=0x55667788\n"
+		"0000000105 AO-Subsc Obj=0x12345678,Sig=NULL\n"
+		"   <COMMS> ERROR    Bad checksum in Rec=QS_EMPTY(?),Seq=10\n");
+	free(c.text);
+	free(s);
+}
+
 /* ---- record-level errors -------------------------------------------------- */
 
 static void test_field_errors(void **state)
@@ -334,7 +388,7 @@ static void test_field_errors(void **state)
 	struct cap c;
 	decode(&c, s, NULL);
 	assert_string_equal(body(&c),
-			    "===RTC===> St-Entry Obj=0x20001000,State=0x08000101\n"
+			    /* as QSPY: the error instead of the record's line */
 			    "   <COMMS> ERROR    2 bytes unused in Rec=QS_QEP_STATE_ENTRY\n"
 			    /* Differs from QSPY: one line naming the record */
 			    "   <COMMS> ERROR    2 more bytes needed for uint32_t in Rec=QS_QEP_TRAN\n"
@@ -358,7 +412,7 @@ static void test_field_errors(void **state)
 			assert_false(c.ev[i].native);
 		}
 	}
-	assert_int_equal(malformed, 4);
+	assert_int_equal(malformed, 5); /* the 4 cut short, and the one with bytes left over */
 	/* the Tran event kept what could be read: signal, machine, source */
 	for (size_t i = 0; i < c.ne; i++)
 		if (c.ev[i].rec_id == 6)
@@ -401,12 +455,15 @@ static void test_target_info(void **state)
 			    "           Obj-Dict 0x20001000->me\n"
 			    "           Trg-Info QP-Ver=740,Build=261121_235543\n"
 			    "===RTC===> St-Entry Obj=me,State=NULL\n"
-			    "   <QSPY-> Target info mismatch (dictionaries discarded)\n"
 			    "           Trg-Info QP-Ver=740,Build=261121_235543\n"
-			    "===RTC===> St-Entry Obj=0x0000000020001000,State=0x0000000008000101\n"
+			    "   <QSPY-> Target info mismatch (dictionaries discarded)\n"
+			    /* as QSPY: unnamed pointers keep the width of the
+			     * configured size (-O/-F), dictionary keys take the
+			     * target's */
+			    "===RTC===> St-Entry Obj=0x20001000,State=0x08000101\n"
 			    "           Obj-Dict 0x000000000040E860->QS_RX\n"
 			    "           Trg-RST  QP-Ver=740,Build=261121_235543\n"
-			    "           Fun-Dict 0x0000000008000101->\n");
+			    "           Fun-Dict 0x0000000008000101->''\n");
 	assert_int_equal(c.sess.addr_size, 8);
 	assert_int_equal(c.sess.version, 740);
 	assert_int_equal(c.ev[0].kind, SONDE_EV_INFO);
@@ -437,8 +494,10 @@ static void test_target_info_8x(void **state)
 	decode(&c, s, NULL);
 	assert_string_equal(c.text,
 			    "           Trg-RST  QP-Ver=810,Build=261121_235543\n"
-			    "0000000100 AO-DefrA Obj=0x0000000000000001,Que=0x0000000000000002,"
-			    "Evt<Sig=00000005,Obj=0x0000000000000001,Pool=1,Ref=2>\n"
+			    /* unnamed pointers as QSPY 7.4 shows them: the width of
+			     * the configured size (-O/-F, 4), not the target's */
+			    "0000000100 AO-DefrA Obj=0x00000001,Que=0x00000002,"
+			    "Evt<Sig=00000005,Obj=0x00000001,Pool=1,Ref=2>\n"
 			    "           Unknown Rec=56,Len=1\n");
 	assert_int_equal(c.sess.version, 810);
 	assert_int_equal(c.ev[0].kind, SONDE_EV_INFO);
@@ -490,7 +549,7 @@ static void test_predefined_lines(void **state)
 			    "           Trg-ERR  0x41\n"
 			    "           Trg-ERR  QS_RX_QUERY_CURR\n"
 			    "0000000100 Trg-Done QS_RX_COMMAND\n"
-			    "0000000100 Query-EQ Obj=0x20001000,Free=3,Min=1\n"
+			    "0000000100 Query-EQ Obj=0x20001000,Que<Free=3,Min=1>\n"
 			    "0000000100 TE1-Arm  Obj=0x00007328,AO=0x00007300,Tim=5,Int=0\n"
 			    "0000000100 =ASSERT= Mod=mod,Loc=123\n"
 			    "           TstPause\n");
@@ -572,7 +631,7 @@ static void test_user_formats(void **state)
 			    "0000000100 USER+002   1e-01   1.0e+00  -2.000e+00\n"
 			    "0000000100 USER+003 '' a b   7D 7E\n"
 			    "0000000100 USER+004 objA NULL 0x11223344 funA 0xDEADBEEF SIG5 SIG6,Obj=objA "
-			    "00000009,Obj=0x20001000 SIG5,Obj=objA\n"
+			    "00000009,Obj=0x20001000,Obj=objA SIG5,Obj=objA\n"
 			    "0000000100 USER+005 TWO 007 -5 123    7 42 0x              AB 18446744073709551615\n"
 			    "0000000100 USER+020\n"
 			    "0000000100 QUTEST_ON_POST 7\n");
@@ -726,9 +785,10 @@ static void test_dic_file_checks(void **state)
 	const char *opts[] = { opt, NULL };
 	struct cap c;
 	decode(&c, s, opts);
-	char want[256];
-	snprintf(want, sizeof(want), "   <QSPY-> %s:10: expected: 0x<key> <name>\n"
-				     "===RTC===> St-Entry Obj=my obj,State=fun_1\n", path);
+	char want[1024];
+	snprintf(want, sizeof(want), "   <QSPY-> Reading dictionaries from File=%s\n"
+				     "   <QSPY-> %s:10: expected: 0x<key> <name>\n"
+				     "===RTC===> St-Entry Obj=my obj,State=fun_1\n", path, path);
 	assert_string_equal(c.text, want);
 	free(c.text);
 
@@ -742,9 +802,16 @@ static void test_dic_file_checks(void **state)
 	start(s2, ti32);
 	FRAME(s2, 1, 0x00, 0x10, 0x00, 0x20, 0x01, 0x01, 0x00, 0x08);
 	decode(&c, s2, opts);
-	assert_string_equal(c.text, "   <QSPY-> Dictionaries mismatch the Target (discarded)\n"
-				    "           Trg-RST  QP-Ver=740,Build=261121_235543\n"
-				    "===RTC===> St-Entry Obj=0x20001000,State=0x08000101\n");
+	/* as QSPY: the file is read before the first record and again after
+	 * each target info; its Obj-Dic key size (8) is how unnamed objects
+	 * show.  Differs from QSPY: the target's sizes stay (QSPY takes the
+	 * file's -O8 -F8 and cannot decode the record any more) */
+	snprintf(want, sizeof(want), "   <QSPY-> Reading dictionaries from File=%s\n"
+				     "           Trg-RST  QP-Ver=740,Build=261121_235543\n"
+				     "   <QSPY-> Reading dictionaries from File=%s\n"
+				     "   <QSPY-> Dictionaries mismatch the Target (discarded)\n"
+				     "===RTC===> St-Entry Obj=0x0000000020001000,State=0x08000101\n", path, path);
+	assert_string_equal(c.text, want);
 	free(c.text);
 	unlink(path);
 	free(s2);
@@ -856,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_frame_errors),
 		cmocka_unit_test(test_join_mid_frame),
 		cmocka_unit_test(test_escaped_record_id),
+		cmocka_unit_test(test_qspy_facts),
 		cmocka_unit_test(test_field_errors),
 		cmocka_unit_test(test_target_info),
 		cmocka_unit_test(test_target_info_8x),

@@ -131,13 +131,21 @@ struct qs_dec {
 	unsigned version;  /* QP version (e.g. 740); 0 until TARGET_INFO or -o qs.version */
 	struct qs_dicts dict;
 	char *dic_text;    /* contents of -o qs.dic=FILE, reloaded after a reset */
+	unsigned dic_version; /* its -v line, 0 if none */
 	size_t dic_len;
 	char *dic_path;
+
+	/* How QSPY prints a pointer it has no name for (its dictionaries' key
+	 * sizes): from qs.obj/qs.fun (QSPY's -O/-F, default 4) or the .dic
+	 * file's sections, never from TARGET_INFO (QSPY 7.4 sets them once). */
+	uint8_t key_obj, key_fun, key_sig;
 
 	/* stream state */
 	uint64_t frames;   /* frames seen so far (the next frame's number) */
 	int synced;        /* a good frame has been seen */
 	uint8_t last_seq;
+	uint8_t rec1;      /* byte 1 of the last frame that had one: QSPY names the
+			    * record of a broken frame from it */
 	int have_ti;       /* ti[] holds the last TARGET_INFO's configuration */
 	uint8_t ti[18];
 	size_t ti_len;
@@ -177,18 +185,29 @@ struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *na
 void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause);
 /* Clear the dictionaries and reload -o qs.dic if given. */
 void qs_reset_dicts(struct qs_dec *d);
+/* Read -o qs.dic again, saying so as QSPY does. */
+void qs_dic_reload(struct qs_dec *d);
 
 /* Record decoders. */
 void qs_decode_record(struct qs_dec *d, const struct qs_frame *f);   /* qs_records.c */
 void qs_decode_user(struct qs_dec *d, const struct qs_frame *f);     /* qs_user.c */
 void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f); /* qs_target.c */
-/* QSPY's name of a record id as used in error lines ("QS_QEP_TRAN",
- * "USER+005"); buf holds at least 16 bytes. */
+/* The name of a record id in its line: the user dictionary's name or
+ * "USER+005" for application records; buf holds at least 16 bytes. */
 const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf);
+/* QSPY 7.4's name of a record id in its error lines: its table's name below
+ * 100 ("QS_EMPTY", "QS_QEP_TRAN", "QS_RESERVED" for 81..99), else "USER+N"
+ * with N as QSPY prints it there: %u (pad 0) or %3u (pad 3). */
+const char *qs_err_rec_name(unsigned rec, int pad, char *buf);
+/* Emit a QSPY notice ("   <QSPY-> ...") as an INFO event: information,
+ * not an error of the stream. */
+void qs_notice(struct qs_dec *d, const char *text);
 
 /* Size options and .dic files. */
 int qs_size_valid(char letter, unsigned v);
 int qs_set_size(struct qs_sizes *sz, char letter, unsigned v);
+/* The size field for a QSPY option letter, NULL for another letter. */
+uint8_t *qs_size_of(struct qs_sizes *sz, char letter);
 int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_sizes);
 
 #endif /* SONDE_QS_H */

@@ -120,7 +120,17 @@ void qs_reset_dicts(struct qs_dec *d)
 	/* QSPY pre-seeds this entry for QUTest */
 	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
 	if (d->dic_text)
-		qs_dicfile_load(d, d->dic_text, d->dic_len, 1);
+		qs_dic_reload(d);
+}
+
+void qs_dic_reload(struct qs_dec *d)
+{
+	char msg[300];
+	snprintf(msg, sizeof(msg), "Reading dictionaries from File=%s", d->dic_path ? d->dic_path : "?");
+	qs_notice(d, msg);
+	/* before any TARGET_INFO the file's header sets the sizes; after one,
+	 * it must agree with them */
+	qs_dicfile_load(d, d->dic_text, d->dic_len, d->have_ti);
 }
 
 /* ---- framing ---------------------------------------------------------- */
@@ -151,14 +161,22 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t l
 	struct qs_frame f = { .offset = offset, .number = d->frames++ };
 	d->session->frames++;
 	d->fr_cur = &f;
+	if (len >= 2)
+		d->rec1 = fr[1];
 	if (st == HDLC_OK) {
 		good_frame(d, &f, fr, len);
 		d->fr_cur = NULL;
 		return;
 	}
+	/* QSPY names the record of a broken frame from byte 1 of its frame
+	 * buffer, which still holds the previous frame's byte when this one
+	 * is shorter, and gives the last good sequence number */
 	char nb[16];
-	const char *rec = len >= 2 ? qs_rec_name(d, fr[1], nb) : "?";
-	unsigned seq = len >= 1 ? fr[0] : 0;
+	const char *rec = qs_err_rec_name(d->rec1, 0, nb);
+	const char *user = d->rec1 >= QS_USER ? "(?)" : "";
+	uint8_t sum = 0;
+	for (size_t i = 0; i < len && st == HDLC_TOO_SHORT; i++)
+		sum = (uint8_t)(sum + fr[i]);
 	if (st == HDLC_TRUNCATED) {
 		qs_diag(d, SONDE_D_TRUNCATED, 0, raw_len,
 			"%zu bytes of an unterminated frame at the end of the input", raw_len);
@@ -167,20 +185,36 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t l
 		 * mid-frame starts with a piece of a frame */
 		qs_diag(d, SONDE_D_GARBAGE, 0, raw_len,
 			"%zu bytes before the first good frame skipped", raw_len);
-	} else if (st == HDLC_BAD_CHECKSUM) {
+	} else if (st == HDLC_BAD_CHECKSUM || (st == HDLC_TOO_SHORT && sum != 0xFF)) {
+		/* QSPY checks the checksum before the length */
 		qs_diag(d, SONDE_D_BAD_CHECKSUM, 0, raw_len, "Bad checksum in Rec=%s(?),Seq=%u", rec,
 			d->last_seq);
 	} else if (st == HDLC_TOO_SHORT) {
-		qs_diag(d, SONDE_D_TOO_SHORT, 0, raw_len, "Record too short at Seq=%u(?),Rec=%s(?)", seq, rec);
+		qs_diag(d, SONDE_D_TOO_SHORT, 0, raw_len, "Record too short at Seq=%u(?),Rec=%s%s", d->last_seq,
+			rec, user);
 	} else if (st == HDLC_TOO_LONG) {
 		qs_diag(d, SONDE_D_TOO_LONG, 0, raw_len,
-			"Record too long at Seq=%u,Rec=%s (%zu bytes on the wire, limit %zu)", seq, rec,
+			"Record too long at Seq=%u,Rec=%s (%zu bytes on the wire, limit %zu)", d->last_seq, rec,
 			raw_len, d->max_rec);
 	} else { /* HDLC_ABORTED */
 		qs_diag(d, SONDE_D_ABORTED, 0, raw_len,
 			"Aborted frame (escape before the flag) in Rec=%s(?),Seq=%u", rec, d->last_seq);
 	}
 	d->fr_cur = NULL;
+}
+
+void qs_notice(struct qs_dec *d, const char *text)
+{
+	struct qs_line *l = &d->line;
+	qs_line_reset(l);
+	qs_line_puts(l, "   <QSPY-> ");
+	size_t text_at = l->len;
+	qs_line_puts(l, text);
+	struct sonde_event ev = { .kind = SONDE_EV_INFO, .rec_name = "QSPY" };
+	qs_set_ts(d, &ev, 0, 0);
+	ev.text = l->buf + text_at;
+	ev.native = l->buf;
+	qs_emit(d, &ev);
 }
 
 /* ---- options ---------------------------------------------------------- */
@@ -249,7 +283,9 @@ static int read_dic_file(struct qs_dec *d, const char *path)
 	return 0;
 }
 
-static int apply_options(struct qs_dec *d, sonde_opts opts)
+/* Options; the sizes given are left in *given (0 = not given), to be
+ * applied after the .dic file's header. */
+static int apply_options(struct qs_dec *d, sonde_opts opts, struct qs_sizes *given)
 {
 	unsigned long long v;
 	const char *s;
@@ -268,10 +304,6 @@ static int apply_options(struct qs_dec *d, sonde_opts opts)
 			return bad_option(d, "qs.ts_freq", s, "ticks per second");
 		d->session->ts_freq = v;
 	}
-	if ((s = sonde_opt_get(opts, "qs.dic"))) {
-		if (read_dic_file(d, s) != 0 || qs_dicfile_load(d, d->dic_text, d->dic_len, 0) != 0)
-			return -1;
-	}
 	/* explicit sizes win over the .dic header; TARGET_INFO wins over both */
 	for (size_t i = 0; i < sizeof(size_opts) / sizeof(size_opts[0]); i++) {
 		const char *key = size_opts[i].key;
@@ -282,10 +314,17 @@ static int apply_options(struct qs_dec *d, sonde_opts opts)
 		}
 		if (!s)
 			continue;
-		if (parse_uint(s, 8, &v) != 0 || qs_set_size(&d->sz, size_opts[i].letter, (unsigned)v) != 0)
+		if (parse_uint(s, 8, &v) != 0 || qs_set_size(given, size_opts[i].letter, (unsigned)v) != 0)
 			return bad_option(d, key, s,
 					  strchr("OF", size_opts[i].letter) ? "1, 2, 4 or 8 bytes" : "1, 2 or 4 bytes");
 	}
+	/* QSPY's key sizes come from -O/-F, then from the .dic file's sections */
+	if (given->obj)
+		d->key_obj = d->key_sig = given->obj;
+	if (given->fun)
+		d->key_fun = given->fun;
+	if ((s = sonde_opt_get(opts, "qs.dic")) && read_dic_file(d, s) != 0)
+		return -1;
 	return 0;
 }
 
@@ -318,15 +357,16 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	d->session->proto = "qs";
 	d->session->buffer_mode = -1;
 	d->sz = qs_default_sizes;
+	d->key_obj = d->key_sig = qs_default_sizes.obj;
+	d->key_fun = qs_default_sizes.fun;
 	d->max_rec = QS_RECORD_SIZE_MAX;
 	qs_dicts_init(&d->dict);
 	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
-	if (apply_options(d, opts) != 0) {
+	struct qs_sizes given = { 0 };
+	if (apply_options(d, opts, &given) != 0) {
 		qs_destroy(d);
 		return NULL;
 	}
-	d->session->addr_size = d->sz.obj;
-	d->session->version = d->version;
 
 	/* Everything below is bounded by max_rec: a record of n bytes has at
 	 * most n/2 arguments (each at least 2 bytes), and its line at most
@@ -344,6 +384,21 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	}
 	hdlc_init(&d->fr, d->frame_buf, d->max_rec, on_frame, d);
 	hdlc_track_escapes(&d->fr, d->esc_pos, d->max_rec);
+	/* the .dic file (QSPY reads it, and says so, before the first record),
+	 * then the sizes given, which win over its header */
+	if (d->dic_text) {
+		qs_dic_reload(d);
+		if (!d->version && d->dic_version)
+			d->version = d->dic_version;
+	}
+	static const char letters[] = "TOFSEQPBC";
+	for (const char *c = letters; *c; c++) {
+		uint8_t *g = qs_size_of(&given, *c);
+		if (*g)
+			qs_set_size(&d->sz, *c, *g);
+	}
+	d->session->addr_size = d->sz.obj;
+	d->session->version = d->version;
 	return d;
 }
 

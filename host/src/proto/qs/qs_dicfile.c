@@ -119,8 +119,17 @@ static void dic_line(struct dic_parse *p, const char *s, size_t n)
 		return header_line(p, s, n);
 	if (p->sec == SEC_NONE)
 		return bad_line(p, "line outside a section");
-	if (p->want_keysize) { /* informational: the key sizes follow from the keys */
+	if (p->want_keysize) { /* the section's key size: how QSPY prints keys it lacks */
 		p->want_keysize = 0;
+		unsigned long k = strtoul(s, NULL, 10);
+		if (p->store && k >= 1 && k <= 8) {
+			if (p->sec == SEC_OBJ)
+				p->d->key_obj = (uint8_t)k;
+			else if (p->sec == SEC_FUN)
+				p->d->key_fun = (uint8_t)k;
+			else if (p->sec == SEC_SIG)
+				p->d->key_sig = (uint8_t)k;
+		}
 		return;
 	}
 	if (n == 3 && memcmp(s, "***", 3) == 0) {
@@ -155,7 +164,7 @@ int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_si
 	}
 	d->sz = p.sz;
 	if (!check_sizes && p.version)
-		d->version = p.version;
+		d->dic_version = p.version;
 	p.store = 1;
 	dic_pass(&p, text, len);
 	return 0;

@@ -247,7 +247,7 @@ static const struct qs_row query_rows[7] = {
 	{ "QS_QUERY_DATA", PFX_TS, "Query-MP", "1OPP", { "kind", "obj", "nFree", "nMin" },
 	  "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
 	{ "QS_QUERY_DATA", PFX_TS, "Query-EQ", "1OQQ", { "kind", "obj", "nFree", "nMin" },
-	  "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	  "Obj={o1},Que<Free={u2},Min={u3}>", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
 	{ "QS_QUERY_DATA", PFX_TS, "Query-TE", "1OOCCS1",
 	  { "kind", "te", "ao", "ctr", "interval", "sig", "rate_flags" },
 	  "Obj={o1},Rate={l6},Sig={s5:2},Tim={u3},Int={u4},Flags={h6}",
@@ -284,15 +284,25 @@ const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
 		buf[5 + numfmt_u64_pad(buf + 5, (rec - QS_USER) & 0xFFu, 3, '0')] = '\0';
 		return buf;
 	}
-	const struct qs_row *r = row_of(d, rec);
-	if (r)
-		return r->name;
+	return qs_err_rec_name(rec, 0, buf);
+}
+
+const char *qs_err_rec_name(unsigned rec, int pad, char *buf)
+{
+	if (rec >= QS_USER) {
+		memcpy(buf, "USER+", 5);
+		buf[5 + numfmt_u64_pad(buf + 5, rec - QS_USER, (unsigned)pad, ' ')] = '\0';
+		return buf;
+	}
+	if (rec == QS_EMPTY)
+		return "QS_EMPTY";
 	if (rec == 43)
 		return "QS_QF_INT_DISABLE";
 	if (rec == 44)
 		return "QS_QF_INT_ENABLE";
-	snprintf(buf, 16, "QS_RESERVED_%u", rec);
-	return buf;
+	if (rec <= 80 && rows[rec].name)
+		return rows[rec].name;
+	return "QS_RESERVED";
 }
 
 /* ---- the interpreter -------------------------------------------------- */
@@ -421,6 +431,10 @@ static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct q
 	default:
 		return;
 	}
+	if (n == 0) { /* QSPY stores (and shows) an empty name as '' */
+		name = (const uint8_t *)"''";
+		n = 2;
+	}
 	if (qs_map_put(m, k1, k2, (const char *)name, n) != 0)
 		qs_diag(d, SONDE_D_OTHER, 2, 1, "Dictionary full, %s->%.*s not stored", rw->tag,
 			(int)(n > QS_NAME_MAX ? QS_NAME_MAX : n), (const char *)name);
@@ -525,11 +539,14 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 		} else {
 			text_at = l->len;
 		}
-		if (!d->out.skip_native)
+		/* with bytes left over QSPY prints the error instead of the line */
+		if (!d->out.skip_native && r.pos == r.n)
 			ev.native = l->buf;
 		if (has_text)
 			ev.text = l->buf + text_at;
 	}
+	if (r.pos < r.n)
+		ev.flags |= SONDE_EVF_MALFORMED;
 	fill_event(d, rw, &fl, &ev);
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
@@ -597,7 +614,10 @@ static void decode_peek(struct qs_dec *d, const struct qs_frame *f)
 		return;
 	}
 	ev.text = l->buf + text_at;
-	ev.native = l->buf;
+	if (r.pos == r.n)
+		ev.native = l->buf; /* with bytes left over QSPY prints only the error */
+	else
+		ev.flags |= SONDE_EVF_MALFORMED;
 	qs_emit(d, &ev);
 	if (r.pos < r.n)
 		qs_diag(d, SONDE_D_MALFORMED, 2 + r.pos, r.n - r.pos,

@@ -39,29 +39,38 @@ void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size)
 	qs_line_putn(l, tmp, 2 + n);
 }
 
-static const char *put_ptr(struct qs_line *l, const char *name, uint64_t v, unsigned size)
+/* A pointer as QSPY's dictionaries print it (key size ksize): the name,
+ * NULL for 0 (keys of 4 bytes or more), %03u for 1-byte keys, else hex of
+ * 8 or 16 digits. */
+static const char *put_ptr(struct qs_line *l, const char *name, uint64_t v, unsigned ksize)
 {
 	if (name)
 		qs_line_puts(l, name);
-	else if (v == 0 && size >= 4)
+	else if (v == 0 && ksize >= 4)
 		qs_line_putn(l, "NULL", 4);
+	else if (ksize <= 1)
+		qs_line_uint(l, v & 0xFFFFFFFFu, 3, '0');
 	else
-		qs_put_hex(l, v, size);
+		qs_put_hex(l, v, ksize);
 	return name;
 }
 
 const char *qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj)
 {
-	return put_ptr(l, qs_map_get(&d->dict.obj, obj, 0), obj, d->sz.obj);
+	return put_ptr(l, qs_map_get(&d->dict.obj, obj, 0), obj, d->key_obj);
 }
 
 const char *qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun)
 {
-	return put_ptr(l, qs_map_get(&d->dict.fun, fun, 0), fun, d->sz.fun);
+	return put_ptr(l, qs_map_get(&d->dict.fun, fun, 0), fun, d->key_fun);
 }
 
 const char *qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj)
 {
+	if (sig == 0) { /* QSPY's signal dictionary shows signal 0 as NULL */
+		qs_line_putn(l, "NULL", 4);
+		return NULL;
+	}
 	const char *name = qs_dict_sig(&d->dict, sig, obj);
 	if (name) {
 		qs_line_puts(l, name);
@@ -69,7 +78,7 @@ const char *qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64
 	}
 	qs_line_uint(l, sig, 8, '0');
 	qs_line_putn(l, ",Obj=", 5);
-	qs_put_hex(l, obj, d->sz.obj);
+	qs_put_hex(l, obj, d->key_sig);
 	return NULL;
 }
 
@@ -208,7 +217,12 @@ void qs_render(struct qs_dec *d, struct qs_line *l, const struct qs_tmpl *t, str
 		case 'K': qs_put_hex(l, v, d->sz.fun); break;
 		case 'n': qs_line_uint(l, v, 8, '0'); break;
 		case 'd': qs_line_uint(l, v, 3, '0'); break;
-		case 'z': qs_line_putn(l, (const char *)fl->s[i], fl->sn[i]); break;
+		case 'z': /* QSPY shows an empty string as '' */
+			if (fl->sn[i])
+				qs_line_putn(l, (const char *)fl->s[i], fl->sn[i]);
+			else
+				qs_line_putn(l, "''", 2);
+			break;
 		default: break;
 		}
 	}

@@ -32,8 +32,7 @@ int qs_size_valid(char letter, unsigned v)
 	}
 }
 
-/* The size field for a QSPY option letter. */
-static uint8_t *size_field(struct qs_sizes *sz, char letter)
+uint8_t *qs_size_of(struct qs_sizes *sz, char letter)
 {
 	switch (letter) {
 	case 'T': return &sz->ts;
@@ -51,7 +50,7 @@ static uint8_t *size_field(struct qs_sizes *sz, char letter)
 
 int qs_set_size(struct qs_sizes *sz, char letter, unsigned v)
 {
-	uint8_t *f = size_field(sz, letter);
+	uint8_t *f = qs_size_of(sz, letter);
 	if (!f || !qs_size_valid(letter, v))
 		return -1;
 	*f = (uint8_t)v;
@@ -107,11 +106,16 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f)
 		c = p + 3;
 	}
 
-	/* Configuration = everything except the reset marker. */
+	/* The configuration QSPY compares with the previous one: everything but
+	 * the reset marker and the QF limits (c[5], c[6]); a mismatch counts
+	 * only when the previous one had a build year (QSPY's "not the first
+	 * target info"). */
 	uint8_t cfg[18];
 	memcpy(cfg, p, need);
 	cfg[0] = v8 ? (uint8_t)(p[0] & ~0x40u) : 0;
-	int changed = d->have_ti && (d->ti_len != need || memcmp(d->ti, cfg, need) != 0);
+	cfg[need - 13 + 5] = cfg[need - 13 + 6] = 0;
+	int changed = d->have_ti && d->ti[d->ti_len - 1] != 0 &&
+		      (d->ti_len != need || memcmp(d->ti, cfg, need) != 0);
 	memcpy(d->ti, cfg, need);
 	d->ti_len = need;
 	d->have_ti = 1;
@@ -132,11 +136,6 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f)
 	d->session->version = version;
 	d->session->big_endian = big_endian;
 	d->session->addr_size = sz.obj;
-
-	if (changed)
-		qs_diag(d, SONDE_D_OTHER, 0, 0, "Target info mismatch (dictionaries discarded)");
-	if (changed || reset)
-		qs_reset_dicts(d);
 
 	/* build time: c[7..12] = sec, min, hour, day, month, year % 100 */
 	snprintf(d->build, sizeof(d->build), "%02u%02u%02u_%02u%02u%02u", c[12] % 100u, c[11] % 100u,
@@ -178,11 +177,20 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f)
 	qs_set_ts(d, &ev, 0, 0);
 	ev.rec_name = tag;
 	ev.text = l->buf + text_at;
-	ev.native = l->buf;
 	ev.args = d->args;
 	ev.nargs = d->nargs;
+	/* with bytes left over QSPY prints the error instead of the line */
+	if (f->len == need)
+		ev.native = l->buf;
+	else
+		ev.flags |= SONDE_EVF_MALFORMED;
 	qs_emit(d, &ev);
 	if (f->len > need)
 		qs_diag(d, SONDE_D_MALFORMED, 2 + need, f->len - need,
 			"%zu bytes unused in Rec=QS_TARGET_INFO", f->len - need);
+	/* after the line, as QSPY prints them */
+	if (changed)
+		qs_diag(d, SONDE_D_OTHER, 0, 0, "Target info mismatch (dictionaries discarded)");
+	if (changed || reset || d->dic_text)
+		qs_reset_dicts(d); /* QSPY reads its -d file again after every target info */
 }

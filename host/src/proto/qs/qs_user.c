@@ -160,10 +160,11 @@ static void put_sig(struct qs_dec *d, struct qs_rd *r, struct qs_line *l)
 	uint64_t obj = qs_rd_uint(r, d->sz.obj, "object pointer");
 	if (r->missing)
 		return;
-	const char *name = qs_dict_sig(&d->dict, sig, obj);
-	qs_put_sig(d, l, sig, obj);
-	if (name && obj != 0) {
-		qs_line_puts(l, ",Obj=");
+	/* QSPY: the signal as its dictionary shows it, then the object
+	 * whenever it is not 0 (an unknown signal names it twice) */
+	const char *name = qs_put_sig(d, l, sig, obj);
+	if (obj != 0) {
+		qs_line_putn(l, ",Obj=", 5);
 		qs_put_obj(d, l, obj);
 	}
 	struct sonde_arg *a = qs_arg(d, SONDE_A_ENUM, "sig");
