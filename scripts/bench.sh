@@ -53,17 +53,16 @@ ratio() {
 
 records_of() { # FILE PROTO [OPTIONS...]: records in a stream, from sonde stats
   local f=$1 p=$2; shift 2
-  "$SONDE" stats "$f" --proto "$p" -q "$@" 2>/dev/null | awk '$1 == "records" { print $2 }'
+  { "$SONDE" stats "$f" --proto "$p" -q "$@" 2>/dev/null || true; } | awk '$1 == "records" { print $2 }'
 }
 
 replicate() { # OUT TIMES FILE...: the files, one after the other, TIMES times
-  local out=$1 n=$2; shift 2
+  local out=$1 n=$2 i; shift 2
   cat "$@" >"$TMP/one"
-  local k=1
-  cp "$TMP/one" "$out"
-  # doubling keeps it to a few dozen cat calls
-  while ((k * 2 <= n)); do cat "$out" "$out" >"$out.2"; mv "$out.2" "$out"; k=$((k * 2)); done
-  while ((k < n)); do cat "$TMP/one" >>"$out"; k=$((k + 1)); done
+  for ((i = 0; i < 64; i++)); do cat "$TMP/one"; done >"$TMP/block"
+  : >"$out"
+  for ((i = 0; i < n / 64; i++)); do cat "$TMP/block"; done >>"$out"
+  for ((i = 0; i < n % 64; i++)); do cat "$TMP/one"; done >>"$out"
 }
 
 have() { command -v "$1" >/dev/null 2>&1; }

@@ -74,6 +74,43 @@ records=$(awk '$1 == "records" { print $2 }' "$W/stats")
 [ "$frames" = 258 ] && [ "$records" = 258 ] || fail "stats: frames '$frames', records '$records', expected 258 each"
 echo "ok: stats: 258 frames, 258 records"
 
+# ---- messages shorter than 4 bytes (checked against systprint) ------------
+# systprint advances its context counter only for messages of 4 bytes or
+# more; in the length-prefixed container a length below 4 still delimits its
+# message: both rows say TOO_SHORT and the rest decodes.
+{ sed -n 1,3p mix_64.hex.txt; echo "SYS-T RAW DATA: 3222"; echo "SYS-T RAW DATA: "; sed -n 4,6p mix_64.hex.txt; } >"$W/short.hex.txt"
+cat >"$W/short.want" <<'CSV'
+Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp,Context TimeStamp,Location,Raw Length,Checksum,Collateral
+OK,"0x0001000200030004 holdout build 1.2.3",BUILD:LONG,MAX,demo,1,,0x0000000000000000,,48,,collateral.xml
+OK,"0x00000000DEADBEEF",BUILD:LONG,INFO,demo,1,,0x0000000000000001,,28,,collateral.xml
+OK,"severity MAX message",STRING:GENERIC,MAX,demo,1,,0x0000000000000002,,41,,collateral.xml
+TOO_SHORT,"3222",,,,,,
+TOO_SHORT,"",,,,,,
+OK,"severity FATAL message",STRING:GENERIC,FATAL,demo,1,,0x0000000000000003,,43,,collateral.xml
+OK,"severity ERROR message",STRING:GENERIC,ERROR,demo,1,,0x0000000000000004,,43,,collateral.xml
+OK,"severity WARNING message",STRING:GENERIC,WARNING,demo,1,,0x0000000000000005,,45,,collateral.xml
+CSV
+python3 - "$W/short.hex.txt" "$W/short.bin" <<'PY'
+import sys
+out = bytearray()
+for line in open(sys.argv[1]):
+    b = bytes.fromhex(line.strip()[len("SYS-T RAW DATA:"):].strip())
+    out += len(b).to_bytes(4, "little") + b
+open(sys.argv[2], "wb").write(out)
+PY
+for f in short.hex.txt short.bin; do
+  set +e
+  "$SONDE" decode --proto syst --format syst-csv -o syst.collateral=collateral.xml -o syst.guid="$GUID" "$W/$f" \
+    >"$W/short.got" 2>"$W/err"
+  rc=$?
+  set -e
+  [ "$rc" = 1 ] || fail "$f: exit status $rc, expected 1"
+  sed -i "s|$W/||" "$W/short.got"
+  cmp -s "$W/short.want" "$W/short.got" || { diff "$W/short.want" "$W/short.got" >&2; fail "$f: rows differ from systprint's"; }
+  [ "$(grep -c 'too-short' "$W/err")" = 2 ] || fail "$f: too-short diagnostics: $(cat "$W/err")"
+done
+echo "ok: messages shorter than 4 bytes as systprint (context counter, length container)"
+
 # ---- a broken length-prefixed stream -------------------------------------
 # message 0 @4   STRING "ok" (module 1 unit 2, LEN)   32 22 01 01 03 00 6F 6B 00
 # @13            container length 0xFFFFFFFF: skipped

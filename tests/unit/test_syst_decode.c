@@ -733,8 +733,11 @@ static void test_bad_container_length(void **state)
 	n = string_msg(m, "two", 0);
 	k += put_len(s + k, m, n);
 	bad2 = k;
-	memcpy(s + k, "\0\0\0\0", 4); /* a zero length */
+	memcpy(s + k, "\0\0\0\0", 4); /* a zero length: a message of no bytes */
 	k += 4;
+	size_t two_at = k;
+	memcpy(s + k, "\2\0\0\0\x32\x22", 6); /* length 2: a message too short */
+	k += 6;
 	n = string_msg(m, "bad crc", LEN_CHK);
 	m[n - 1] ^= 0x80;
 	k += put_len(s + k, m, n);
@@ -749,16 +752,20 @@ static void test_bad_container_length(void **state)
 		assert_int_equal(c->diags[1].code, SONDE_D_GARBAGE);
 		assert_int_equal(c->diags[1].offset, bad);
 		assert_int_equal(c->diags[1].count, 5);
-		assert_int_equal(c->diags[2].code, SONDE_D_MALFORMED);
-		assert_int_equal(c->diags[2].offset, bad2);
+		/* lengths below 4 still delimit their messages: each is too
+		 * short, and the next one is found where the length says */
+		assert_int_equal(c->diags[2].code, SONDE_D_TOO_SHORT);
+		assert_int_equal(c->diags[2].offset, bad2 + 4);
 		assert_int_equal(c->diags[2].frame, 2);
-		assert_int_equal(c->diags[3].code, SONDE_D_GARBAGE);
-		assert_int_equal(c->diags[3].count, 4);
-		/* found again even though its CRC is wrong, and reported as such */
+		assert_int_equal(c->diags[3].code, SONDE_D_TOO_SHORT);
+		assert_int_equal(c->diags[3].offset, two_at + 4);
+		/* a bad CRC is reported as such */
 		assert_int_equal(c->diags[4].code, SONDE_D_BAD_CHECKSUM);
-		assert_int_equal(c->diags[4].offset, bad2 + 8);
-		assert_int_equal(c->nev, 4);
+		assert_int_equal(c->diags[4].offset, two_at + 10);
+		assert_int_equal(c->nev, 6);
 		assert_non_null(strstr(rows(c), "\nOK,\"two\","));
+		assert_non_null(strstr(rows(c), "\nTOO_SHORT,\"\",,,,,,\n"));
+		assert_non_null(strstr(rows(c), "\nTOO_SHORT,\"3222\",,,,,,\n"));
 		assert_non_null(strstr(rows(c), "\nCHECKSUM_ERROR,"));
 		assert_non_null(strstr(rows(c), "\nOK,\"three\","));
 		cap_free(c);
@@ -1021,6 +1028,33 @@ static void test_probe(void **state)
 		uint8_t *d = slurp(ours[i].file, &n);
 		assert_true(sonde_decoder_syst.probe(d, n) >= ours[i].min);
 		assert_true(sonde_decoder_syst.probe(d, n < 512 ? n : 512) >= ours[i].min);
+		free(d);
+	}
+	/* streams whose first messages are corrupt are still recognised: the
+	 * container's lengths (or the messages' LEN fields) chain up and most
+	 * messages check out */
+	{
+		size_t n;
+		uint8_t *d = slurp("mix_64.bin", &n);
+		uint8_t *e = malloc(n + 6);
+		assert_non_null(e);
+		memcpy(e, "\2\0\0\0\x32\x22", 6); /* a message too short */
+		memcpy(e + 6, d, n);
+		memset(e + 6 + 4, 0xFF, 4);        /* the next one's header broken */
+		assert_true(sonde_decoder_syst.probe(e, n + 6) >= 60);
+		assert_true(sonde_decoder_syst.probe(e, 512) >= 60);
+		free(e);
+		free(d);
+		d = slurp("lenonly_32.raw.bin", &n);
+		uint8_t m[256];
+		size_t mn = string_msg(m, "crc", LEN_CHK);
+		m[mn - 1] ^= 0x80;                 /* a first message whose CRC is wrong */
+		e = malloc(mn + n);
+		assert_non_null(e);
+		memcpy(e, m, mn);
+		memcpy(e + mn, d, n);
+		assert_true(sonde_decoder_syst.probe(e, mn + n) >= 40);
+		free(e);
 		free(d);
 	}
 	/* QS streams and the other protocols' test data are not SyS-T */

@@ -46,6 +46,8 @@ struct syst_dec {
 	size_t blen, bcap;
 	uint64_t off;                     /* stream offset of the next unconsumed byte */
 	uint64_t msgno;                   /* messages so far, good and bad */
+	uint64_t ctx_count;               /* messages of 4 bytes or more: the printer's
+					   * context counter (it counts no shorter one) */
 	uint64_t skip_start, skip_count;  /* resynchronising: bytes being dropped */
 	int hex_skipping;                 /* dropping an overlong line */
 	size_t hex_scanned;               /* bytes of buf known to hold no newline */

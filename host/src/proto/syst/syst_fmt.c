@@ -346,7 +346,7 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 	static const char known[] = "diuoxXcCsSpnfFeEgGaA%";
 	struct reader r = { in, 0 };
 	const char *f = in->fmt;
-	size_t n = in->fmt_len, i = 0, lit = 0;
+	size_t n = in->fmt_len, i = 0, lit = 0, start = out->len;
 	enum syst_fmt_result res = SYST_FMT_OK;
 
 	*nargs = 0;
@@ -383,6 +383,11 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 		syst_sb_put(out, f, n);
 		syst_sb_putc(out, '\'');
 	} else {
+		/* the printer replaces the whole text by this message (when the
+		 * byte after the arguments, which it reads, is not 0) */
+		out->len = start;
+		if (out->cap)
+			out->buf[start] = '\0';
 		syst_sb_puts(out, " - corrupt printf payload, missing argument string termination");
 	}
 	return res;

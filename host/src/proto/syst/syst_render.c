@@ -396,7 +396,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 		syst_sb_hexnum(sb, m->ts, 16);
 	syst_sb_putc(sb, ',');
 	/* the printer's context timestamp: a message counter when -g is given */
-	syst_sb_hexnum(sb, d->have_short_guid ? d->msgno : 0, 16);
+	syst_sb_hexnum(sb, d->have_short_guid ? d->ctx_count : 0, 16);
 	syst_sb_putc(sb, ',');
 	put_location(sb, r);
 	syst_sb_putc(sb, ',');
@@ -491,4 +491,6 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	if (d->out.event)
 		d->out.event(d->out.ctx, &r.ev);
 	d->msgno++;
+	if (n >= 4) /* systprint reads its context counter after the length check */
+		d->ctx_count++;
 }

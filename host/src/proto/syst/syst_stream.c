@@ -65,35 +65,48 @@ static int fits(const uint8_t *p, size_t avail, size_t size, int check_crc)
 	return score;
 }
 
-/* Walk length-prefixed records; returns a confidence 0..100. */
+/* Walk length-prefixed records; returns a confidence 0..100.  The lengths
+ * must chain up; a few records whose bytes are not a message (corrupt,
+ * too short) are forgiven when more of them are. */
 static int walk_len(const uint8_t *p, size_t n)
 {
-	size_t pos = 0, good = 0, confirmed = 0;
+	size_t pos = 0, good = 0, bad = 0, confirmed = 0;
 	while (n - pos >= 8) {
 		uint32_t len = syst_get32(p + pos);
-		if (len < 4 || len > SYST_MSG_MAX)
+		if (len > SYST_MSG_MAX)
 			return 0;
 		size_t avail = n - pos - 4 < len ? n - pos - 4 : len;
-		int f = fits(p + pos + 4, avail, len, 1);
-		if (f == 0)
-			return 0;
-		if (avail < len)
+		int f = len >= 4 ? fits(p + pos + 4, avail, len, 1) : 0;
+		if (avail < len) {
+			if (f == 0)
+				bad++;
 			break;
-		good++;
-		confirmed += f == 2;
+		}
+		if (f > 0) {
+			good++;
+			confirmed += f == 2;
+		} else {
+			bad++;
+		}
 		pos += 4 + len;
 	}
+	int score;
 	if (good == 0)
-		return n - pos >= 8 ? 25 : 0; /* only a plausible start */
-	if (good == 1)
-		return confirmed ? 60 : 45;
-	return confirmed ? 85 : 70;
+		score = bad == 0 && n - pos >= 8 ? 25 : 0; /* only a plausible start */
+	else if (good == 1)
+		score = confirmed ? 60 : 45;
+	else
+		score = confirmed ? 85 : 70;
+	if (bad)
+		score = good >= 2 && good > 2 * bad ? score - 10 : 0;
+	return score;
 }
 
-/* Walk self-delimiting messages; returns a confidence 0..100. */
+/* Walk self-delimiting messages; returns a confidence 0..100.  As with the
+ * lengths above, a few messages that fail their checks are forgiven. */
 static int walk_raw(const uint8_t *p, size_t n)
 {
-	size_t pos = 0, good = 0, confirmed = 0;
+	size_t pos = 0, good = 0, bad = 0, confirmed = 0;
 	while (pos < n) {
 		size_t need;
 		long sz = syst_msg_size(p + pos, n - pos, &need);
@@ -103,16 +116,17 @@ static int walk_raw(const uint8_t *p, size_t n)
 			break;
 		int f = fits(p + pos, (size_t)sz, (size_t)sz, 1);
 		if (f <= 0)
-			return 0;
-		if (!syst_short_size(syst_get32(p + pos))) { /* short ones prove little */
+			bad++;
+		else if (!syst_short_size(syst_get32(p + pos))) { /* short ones prove little */
 			good++;
 			confirmed += f == 2;
 		}
 		pos += (size_t)sz;
 	}
-	if (good < 2)
-		return good ? 30 : 0;
-	return confirmed >= 2 ? 75 : 50;
+	int score = good < 2 ? (good ? 30 : 0) : confirmed >= 2 ? 75 : 50;
+	if (bad)
+		score = good >= 2 && good > 2 * bad ? score - 10 : 0;
+	return score;
 }
 
 static int is_text(const uint8_t *p, size_t n)
@@ -196,7 +210,9 @@ static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 	while (n - pos >= 4) {
 		uint32_t len = syst_get32(p + pos);
 		uint64_t at = d->off + pos;
-		int sane = len >= 4 && len <= SYST_MSG_MAX;
+		/* a length below 4 still delimits a message (reported as too
+		 * short); only while resynchronising must a length fit a header */
+		int sane = len <= SYST_MSG_MAX && (len >= 4 || !d->skip_count);
 		if (d->skip_count && sane) {
 			/* resynchronising: the header must fit the length too */
 			size_t avail = n - pos - 4 < len ? n - pos - 4 : len;
@@ -208,7 +224,7 @@ static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 		if (!sane) {
 			if (!d->skip_count)
 				syst_diag(d, SONDE_D_MALFORMED, at, 1,
-					  "container length %lu out of range 4..%u",
+					  "container length %lu out of range 0..%u",
 					  (unsigned long)len, SYST_MSG_MAX);
 			skip_byte(d, at);
 			pos++;
