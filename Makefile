@@ -5,13 +5,18 @@
 #               AddressSanitizer + UndefinedBehaviorSanitizer)
 #   make bench  benchmarks; print figures
 #   make build  just build (build/)
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   install sonde, its manual page,
+#               completions and the target library (cmake --install)
+#   make deb    a Debian package (dpkg-buildpackage -us -uc -b, lintian: deb-out/)
 
 BUILD     ?= build
 BUILD_SAN ?= build-san
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build build-san test test-plain test-san demo bench clean
+PREFIX    ?= /usr/local
+
+.PHONY: all deps build build-san test test-plain test-san demo bench install deb clean
 
 all: build
 
@@ -41,11 +46,20 @@ test-san: build-san
 
 test: test-plain test-san
 
-demo: build
-	@bash scripts/demo.sh $(BUILD)
+demo: deps
+	@CMAKE_FLAGS="$(CMAKE_FLAGS)" JOBS=$(JOBS) bash scripts/demo.sh $(BUILD)
 
 bench: build
 	@bash scripts/bench.sh $(BUILD)
 
+# The build's paths (manual page, package files) follow PREFIX.
+install: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+deb: deps
+	@bash scripts/deb.sh deb-out
+
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) demo-out bench-out
+	rm -rf $(BUILD) $(BUILD_SAN) demo-out bench-out deb-out

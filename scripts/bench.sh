@@ -38,7 +38,7 @@ CPU=0
 run() {
   local label=$1 bytes=$2 recs=$3; shift 3
   /usr/bin/time -f "%U %S %M %e" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" || true
-  read -r user sys rss wall <"$TMP/time"
+  read -r user sys rss wall < <(tail -n 1 "$TMP/time")
   CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { t = u + s; if (t < 0.01) t = 0.01; printf "%.2f", t }')
   awk -v l="$label" -v b="$bytes" -v r="$recs" -v c="$CPU" -v m="$rss" -v w="$wall" 'BEGIN {
     printf "  %-36s %7.1f MB  CPU %6.2f s (wall %6.2f)  %7.1f MB/s  %6.2f M rec/s  RSS %6.1f MiB\n",
@@ -95,7 +95,7 @@ else
   run "sonde --format jsonl" "$S" "$R" "$SONDE" decode -q --proto qs --format jsonl "$TMP/qs.bin"
   if have qspy; then
     (cd "$TMP" && run "qspy -f (QSPY 7.4, no colours)" "$S" "$R" qspy -f "$TMP/qs.bin" -u0 -k -r c0)
-    b=$(awk '{ printf "%.2f", $1 + $2 }' "$TMP/time")
+    b=$(tail -n 1 "$TMP/time" | awk '{ printf "%.2f", $1 + $2 }')
     ratio "QS" "$a" "$b" 0.2
   else
     echo "  (qspy not on PATH: no ratio)"

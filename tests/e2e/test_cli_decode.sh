@@ -111,7 +111,12 @@ grep -q $',log,19,LOG,,,,,,3,speed=-1500 fast,"-1500 ""fast"""\r$' "$OUT" || fai
 
 # ---- help and version ----
 expect_rc 0 "$SONDE" --version
-grep -qE '^sonde [0-9]+\.[0-9]+\.[0-9]+$' "$OUT" || fail "--version"
+grep -qE '^sonde [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-zA-Z._-]+\)$' "$OUT" || fail "--version: $(cat "$OUT")"
+# the commit is the source tree's (its name without "-dirty": a file edited
+# since the build does not make the binary wrong)
+if commit=$(git -C "$SONDE_SRC" describe --always --abbrev=12 2>/dev/null); then
+  grep -qF "(commit $commit" "$OUT" || fail "--version names '$(cat "$OUT")', the tree is at $commit"
+fi
 expect_rc 0 "$SONDE" --help
 expect_has "$OUT" "usage: sonde <command>"
 expect_has "$OUT" "  decode "

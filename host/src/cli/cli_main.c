@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "core/pipe.h"
+#include "sonde_commit.h" /* generated: SONDE_COMMIT */
 
 void cli_main_help(FILE *out);
 
@@ -21,7 +22,7 @@ int sonde_cli_main(int argc, char **argv)
 		cli_main_help(stdout);
 		rc = SONDE_EXIT_OK;
 	} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-		printf("sonde %s\n", SONDE_VERSION);
+		printf("sonde %s (commit %s)\n", SONDE_VERSION, SONDE_COMMIT);
 		rc = SONDE_EXIT_OK;
 	} else if (a[0] == '-') {
 		fprintf(stderr, "sonde: unknown option '%s' (see 'sonde --help')\n", a);

@@ -6,21 +6,22 @@
 # output with C code that protoc-c generates from that file at build time,
 # in a library of their own (sonde_perfetto_pb, linked by tests/), so the
 # tool itself does not link libprotobuf-c.
-find_program(SONDE_PROTOC_C NAMES protoc-c REQUIRED)
-pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
-
-set(_pf_proto ${CMAKE_CURRENT_LIST_DIR}/perfetto_trace.proto)
-set(_pf_gen ${CMAKE_CURRENT_BINARY_DIR}/sinks_gen)
-file(MAKE_DIRECTORY ${_pf_gen})
-add_custom_command(
-  OUTPUT ${_pf_gen}/perfetto_trace.pb-c.c ${_pf_gen}/perfetto_trace.pb-c.h
-  COMMAND ${SONDE_PROTOC_C} --c_out=${_pf_gen} --proto_path=${CMAKE_CURRENT_LIST_DIR} ${_pf_proto}
-  DEPENDS ${_pf_proto}
-  COMMENT "protoc-c perfetto_trace.proto"
-  VERBATIM)
-add_library(sonde_perfetto_pb STATIC EXCLUDE_FROM_ALL ${_pf_gen}/perfetto_trace.pb-c.c)
-target_include_directories(sonde_perfetto_pb PUBLIC ${_pf_gen})
-target_link_libraries(sonde_perfetto_pb PUBLIC PkgConfig::PROTOBUFC)
+if(SONDE_BUILD_TESTS)
+  find_program(SONDE_PROTOC_C NAMES protoc-c REQUIRED)
+  pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
+  set(_pf_proto ${CMAKE_CURRENT_LIST_DIR}/perfetto_trace.proto)
+  set(_pf_gen ${CMAKE_CURRENT_BINARY_DIR}/sinks_gen)
+  file(MAKE_DIRECTORY ${_pf_gen})
+  add_custom_command(
+    OUTPUT ${_pf_gen}/perfetto_trace.pb-c.c ${_pf_gen}/perfetto_trace.pb-c.h
+    COMMAND ${SONDE_PROTOC_C} --c_out=${_pf_gen} --proto_path=${CMAKE_CURRENT_LIST_DIR} ${_pf_proto}
+    DEPENDS ${_pf_proto}
+    COMMENT "protoc-c perfetto_trace.proto"
+    VERBATIM)
+  add_library(sonde_perfetto_pb STATIC EXCLUDE_FROM_ALL ${_pf_gen}/perfetto_trace.pb-c.c)
+  target_include_directories(sonde_perfetto_pb PUBLIC ${_pf_gen})
+  target_link_libraries(sonde_perfetto_pb PUBLIC PkgConfig::PROTOBUFC)
+endif()
 
 # The profile sinks (elf_symbols.c) read function symbols with elfutils'
 # libelf.  Added here because this is the one deps file of src/sinks/; its
@@ -33,6 +34,7 @@ list(APPEND SONDE_HOST_LIBS PkgConfig::LIBELF)
 set(_rp_dir ${CMAKE_CURRENT_LIST_DIR}/report)
 file(GLOB _rp_js CONFIGURE_DEPENDS ${_rp_dir}/*.js)
 list(SORT _rp_js)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/sinks_gen)
 set(_rp_out ${CMAKE_CURRENT_BINARY_DIR}/sinks_gen/report_assets.c)
 add_custom_command(
   OUTPUT ${_rp_out}
