@@ -33,16 +33,12 @@ static void *text_create(FILE *out, sonde_opts opts)
 	return t;
 }
 
-static void pad_left(struct sbuf *b, size_t from, size_t width)
+/* Blanks so that a field of len characters ends at column width. */
+static void pad(struct sbuf *b, size_t len, size_t width)
 {
-	size_t len = b->n - from;
-	if (len >= width)
-		return;
-	size_t pad = width - len;
-	for (size_t i = 0; i < pad; i++)
-		sbuf_char(b, ' ');
-	memmove(b->p + from + pad, b->p + from, len);
-	memset(b->p + from, ' ', pad);
+	static const char blanks[] = "                ";
+	if (len < width)
+		sbuf_put(b, blanks, width - len);
 }
 
 static void put_obj(struct sbuf *b, const struct sonde_event *ev)
@@ -70,23 +66,25 @@ static void text_event(void *sink, const struct sonde_event *ev, const struct so
 	int valid = (ev->ts_flags & SONDE_TS_VALID) != 0;
 	const char *est = (ev->ts_flags & SONDE_TS_ESTIMATED) ? "~" : "";
 
-	size_t col = b->n;
+	/* the time columns, right-aligned; widths known before writing */
+	size_t est_n = est[0] ? 1 : 0;
 	if (valid) {
-		sbuf_str(b, est);
+		pad(b, est_n + numfmt_ndigits(ev->ts), 12);
+		sbuf_put(b, est, est_n);
 		sbuf_u64(b, ev->ts);
 	} else {
+		pad(b, 1, 12);
 		sbuf_char(b, '-');
 	}
-	pad_left(b, col, 12);
 	sbuf_char(b, ' ');
-	col = b->n;
 	if (valid && s && s->ts_freq) {
-		sbuf_str(b, est);
+		pad(b, est_n + sbuf_seconds_len(ev->ts, s->ts_freq), 15);
+		sbuf_put(b, est, est_n);
 		sbuf_seconds(b, ev->ts, s->ts_freq);
 	} else {
+		pad(b, 1, 15);
 		sbuf_char(b, '-');
 	}
-	pad_left(b, col, 15);
 	sbuf_char(b, ' ');
 	sbuf_name(b, ev->rec_name ? ev->rec_name : dd->name);
 

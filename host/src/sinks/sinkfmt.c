@@ -37,41 +37,6 @@ int sbuf_grow(struct sbuf *b, size_t more)
 	return 0;
 }
 
-void sbuf_u64(struct sbuf *b, uint64_t v)
-{
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	do {
-		tmp[--k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	sbuf_put(b, tmp + k, sizeof(tmp) - k);
-}
-
-void sbuf_i64(struct sbuf *b, int64_t v)
-{
-	if (v < 0) {
-		sbuf_char(b, '-');
-		sbuf_u64(b, 0 - (uint64_t)v);
-	} else {
-		sbuf_u64(b, (uint64_t)v);
-	}
-}
-
-void sbuf_hex(struct sbuf *b, uint64_t v)
-{
-	static const char hx[] = "0123456789abcdef";
-	char tmp[18];
-	size_t k = sizeof(tmp);
-	do {
-		tmp[--k] = hx[v & 15];
-		v >>= 4;
-	} while (v);
-	tmp[--k] = 'x';
-	tmp[--k] = '0';
-	sbuf_put(b, tmp + k, sizeof(tmp) - k);
-}
-
 void sbuf_double(struct sbuf *b, double v, int is_f32)
 {
 	if (isnan(v)) {
@@ -92,58 +57,89 @@ void sbuf_double(struct sbuf *b, double v, int is_f32)
 	sbuf_str(b, tmp);
 }
 
+/* The nanoseconds of the fraction: (ticks % freq) * 1e9 / freq, in 64 bits
+ * when it fits (any clock below 18 GHz), else in 128. */
+static uint32_t frac_ns(uint64_t ticks, uint64_t freq)
+{
+	uint64_t r = ticks % freq;
+	if (r < UINT64_MAX / 1000000000u)
+		return (uint32_t)(r * 1000000000u / freq);
+	return (uint32_t)((unsigned __int128)r * 1000000000u / freq);
+}
+
+size_t sbuf_seconds_len(uint64_t ticks, uint64_t freq)
+{
+	return freq ? numfmt_ndigits(ticks / freq) + 10 : 0;
+}
+
 void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq)
 {
 	if (!freq)
 		return;
-	uint64_t sec = ticks / freq;
-	unsigned __int128 frac = (unsigned __int128)(ticks % freq) * 1000000000u / freq;
-	char tmp[12];
-	uint32_t f = (uint32_t)frac;
-	sbuf_u64(b, sec);
-	tmp[0] = '.';
-	for (int i = 9; i >= 1; i--) {
-		tmp[i] = (char)('0' + f % 10);
-		f /= 10;
-	}
-	sbuf_put(b, tmp, 10);
+	if (b->n + 32 > b->cap && sbuf_grow(b, 32) != 0)
+		return;
+	char *p = b->p + b->n;
+	size_t k = numfmt_u64(p, ticks / freq);
+	p[k] = '.';
+	numfmt_u64_pad(p + k + 1, frac_ns(ticks, freq), 9, '0');
+	b->n += k + 10;
 }
 
 void sbuf_name(struct sbuf *b, const char *s)
 {
 	static const char hx[] = "0123456789abcdef";
+	const char *run = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7F) {
-			char e[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
-			sbuf_put(b, e, 4);
-		} else {
-			sbuf_char(b, (char)c);
-		}
+		if (c >= 0x20 && c != 0x7F)
+			continue; /* most names: copied in one piece below */
+		sbuf_put(b, run, (size_t)(s - run));
+		char e[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
+		sbuf_put(b, e, 4);
+		run = s + 1;
+	}
+	sbuf_put(b, run, (size_t)(s - run));
+}
+
+/* A byte that sbuf_cquote and sbuf_json_str copy as it is. */
+static inline int plain_ascii(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
+/* The escape of a quote, backslash, newline, return or tab, else NULL. */
+static const char *short_escape(unsigned char c)
+{
+	switch (c) {
+	case '"': return "\\\"";
+	case '\\': return "\\\\";
+	case '\n': return "\\n";
+	case '\r': return "\\r";
+	case '\t': return "\\t";
+	default: return NULL;
 	}
 }
 
 void sbuf_cquote(struct sbuf *b, const char *s, size_t n)
 {
 	static const char hx[] = "0123456789abcdef";
+	size_t run = 0;
 	sbuf_char(b, '"');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': sbuf_put(b, "\\\"", 2); break;
-		case '\\': sbuf_put(b, "\\\\", 2); break;
-		case '\n': sbuf_put(b, "\\n", 2); break;
-		case '\r': sbuf_put(b, "\\r", 2); break;
-		case '\t': sbuf_put(b, "\\t", 2); break;
-		default:
-			if (c < 0x20 || c == 0x7F) {
-				char e[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
-				sbuf_put(b, e, 4);
-			} else {
-				sbuf_char(b, (char)c);
-			}
+		if (plain_ascii(c) || c >= 0x80)
+			continue; /* copied with its run */
+		sbuf_put(b, s + run, i - run);
+		run = i + 1;
+		const char *e = short_escape(c);
+		if (e) {
+			sbuf_put(b, e, 2);
+		} else {
+			char x[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
+			sbuf_put(b, x, 4);
 		}
 	}
+	sbuf_put(b, s + run, n - run);
 	sbuf_char(b, '"');
 }
 
@@ -173,33 +169,33 @@ void sbuf_json_str(struct sbuf *b, const char *s, size_t n)
 {
 	static const char hx[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
+	size_t run = 0;
 	sbuf_char(b, '"');
 	for (size_t i = 0; i < n;) {
 		unsigned char c = u[i];
+		if (plain_ascii(c)) {
+			i++; /* copied with its run */
+			continue;
+		}
 		if (c >= 0x80) {
 			size_t l = utf8_len(u + i, n - i);
 			if (l) {
-				sbuf_put(b, s + i, l);
 				i += l;
 				continue;
 			}
 		}
-		switch (c) {
-		case '"': sbuf_put(b, "\\\"", 2); break;
-		case '\\': sbuf_put(b, "\\\\", 2); break;
-		case '\n': sbuf_put(b, "\\n", 2); break;
-		case '\r': sbuf_put(b, "\\r", 2); break;
-		case '\t': sbuf_put(b, "\\t", 2); break;
-		default:
-			if (c < 0x20 || c >= 0x7F) {
-				char e[6] = { '\\', 'u', '0', '0', hx[c >> 4], hx[c & 15] };
-				sbuf_put(b, e, 6);
-			} else {
-				sbuf_char(b, (char)c);
-			}
+		sbuf_put(b, s + run, i - run);
+		run = i + 1;
+		const char *e = short_escape(c);
+		if (e) {
+			sbuf_put(b, e, 2);
+		} else {
+			char x[6] = { '\\', 'u', '0', '0', hx[c >> 4], hx[c & 15] };
+			sbuf_put(b, x, 6);
 		}
 		i++;
 	}
+	sbuf_put(b, s + run, n - run);
 	sbuf_char(b, '"');
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "event.h"
 
 struct sbuf {
@@ -47,14 +48,45 @@ static inline void sbuf_char(struct sbuf *b, char c)
 		return;
 	b->p[b->n++] = c;
 }
-void sbuf_u64(struct sbuf *b, uint64_t v);
-void sbuf_i64(struct sbuf *b, int64_t v);
-void sbuf_hex(struct sbuf *b, uint64_t v);                 /* 0x... */
+/* Numbers are written straight into the buffer (core/numfmt.h): every
+ * event has several. */
+static inline void sbuf_u64(struct sbuf *b, uint64_t v)
+{
+	if (b->n + 24 > b->cap && sbuf_grow(b, 24) != 0)
+		return;
+	b->n += numfmt_u64(b->p + b->n, v);
+}
+
+static inline void sbuf_i64(struct sbuf *b, int64_t v)
+{
+	if (b->n + 24 > b->cap && sbuf_grow(b, 24) != 0)
+		return;
+	b->n += numfmt_i64(b->p + b->n, v);
+}
+
+/* Unsigned decimal right-aligned in width characters (blanks). */
+static inline void sbuf_u64_pad(struct sbuf *b, uint64_t v, unsigned width)
+{
+	if (b->n + 24 + width > b->cap && sbuf_grow(b, 24 + width) != 0)
+		return;
+	b->n += numfmt_u64_pad(b->p + b->n, v, width, ' ');
+}
+
+static inline void sbuf_hex(struct sbuf *b, uint64_t v) /* 0x... */
+{
+	if (b->n + 20 > b->cap && sbuf_grow(b, 20) != 0)
+		return;
+	b->p[b->n++] = '0';
+	b->p[b->n++] = 'x';
+	b->n += numfmt_hex(b->p + b->n, v, 1, 0);
+}
 /* Shortest decimal that reads back as the same float/double; "nan",
  * "inf", "-inf" for the non-finite ones. */
 void sbuf_double(struct sbuf *b, double v, int is_f32);
 /* ticks / freq with nine decimals, exact ("12.000034500"). */
 void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq);
+/* Characters sbuf_seconds writes. */
+size_t sbuf_seconds_len(uint64_t ticks, uint64_t freq);
 /* A name as it is, but with control bytes as \xHH, so that a name from
  * the wire cannot break a line. */
 void sbuf_name(struct sbuf *b, const char *s);
