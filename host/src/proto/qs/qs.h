@@ -3,14 +3,16 @@
  * files: the decoder state, the field sizes, the field reader and the
  * entry points of the record decoders.
  *
- * File map of this folder:
- *   qs_decoder.c   decoder ops: framing, sequence check, dispatch, probe
- *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts), sizes
+ * File map of this folder, each file calling only those below it:
+ *   qs_decoder.c   decoder ops: framing, sequence check, dispatch, options, probe
  *   qs_records.c   the predefined records, one table row each
- *   qs_render.c    QSPY's renderings of values, compiled line templates
+ *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts)
  *   qs_user.c      application records with typed arguments
+ *   qs_dicfile.c   QSPY's .dic dictionary files; resetting the dictionaries
+ *   qs_render.c    QSPY's renderings of values, compiled line templates
+ *   qs_out.c       events, diagnostics, notices, argument slots, timestamps
+ *   qs_sizes.c     field sizes: defaults, option letters
  *   qs_dict.c      signal/object/function/user/enum dictionaries
- *   qs_dicfile.c   QSPY's .dic dictionary files
  *   qs_line.c      bounded text builder for the QSPY lines
  *   qs_read.c      little-endian field reader
  *   qs_tx.c        QS-RX frames (host -> target), see qs_tx.h
@@ -42,6 +44,7 @@ enum {
 	QS_USER_LAST = 124 /* 125..127 are never enabled */
 };
 
+#define QS_MAX_AOS 256            /* active objects announced as tasks */
 #define QS_RECORD_SIZE_MAX 512u   /* QSPY's limit on SEQ..CHK, our default */
 #define QS_RECORD_SIZE_LIMIT 65535u /* largest value of -o qs.max_record */
 
@@ -170,7 +173,7 @@ struct qs_dec {
 	char build[16];
 };
 
-/* Reporting (qs_decoder.c).  qs_diag's offset is the current frame's start
+/* Reporting (qs_out.c).  qs_diag's offset is the current frame's start
  * plus the un-escaped index idx (mapped through the escapes). */
 void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t count,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -183,7 +186,7 @@ struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *na
 /* Announce obj as an active object (SONDE_EV_TASK_CREATE) the first time
  * it appears, at the time of the event that names it. */
 void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause);
-/* Clear the dictionaries and reload -o qs.dic if given. */
+/* Clear the dictionaries and reload -o qs.dic if given (qs_dicfile.c). */
 void qs_reset_dicts(struct qs_dec *d);
 /* Read -o qs.dic again, saying so as QSPY does. */
 void qs_dic_reload(struct qs_dec *d);
@@ -192,9 +195,6 @@ void qs_dic_reload(struct qs_dec *d);
 void qs_decode_record(struct qs_dec *d, const struct qs_frame *f);   /* qs_records.c */
 void qs_decode_user(struct qs_dec *d, const struct qs_frame *f);     /* qs_user.c */
 void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f); /* qs_target.c */
-/* The name of a record id in its line: the user dictionary's name or
- * "USER+005" for application records; buf holds at least 16 bytes. */
-const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf);
 /* QSPY 7.4's name of a record id in its error lines: its table's name below
  * 100 ("QS_EMPTY", "QS_QEP_TRAN", "QS_RESERVED" for 81..99), else "USER+N"
  * with N as QSPY prints it there: %u (pad 0) or %3u (pad 3). */
@@ -203,7 +203,7 @@ const char *qs_err_rec_name(unsigned rec, int pad, char *buf);
  * not an error of the stream. */
 void qs_notice(struct qs_dec *d, const char *text);
 
-/* Size options and .dic files. */
+/* Size options (qs_sizes.c) and .dic files (qs_dicfile.c). */
 int qs_size_valid(char letter, unsigned v);
 int qs_set_size(struct qs_sizes *sz, char letter, unsigned v);
 /* The size field for a QSPY option letter, NULL for another letter. */

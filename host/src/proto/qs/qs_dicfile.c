@@ -9,6 +9,7 @@
  * parses the entries by column; this reader splits at the first blank after
  * each key instead, which reads the same files and also hand-edited ones.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,4 +169,24 @@ int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_si
 	p.store = 1;
 	dic_pass(&p, text, len);
 	return 0;
+}
+
+void qs_reset_dicts(struct qs_dec *d)
+{
+	qs_dicts_clear(&d->dict);
+	d->n_aos = 0;
+	/* QSPY pre-seeds this entry for QUTest */
+	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
+	if (d->dic_text)
+		qs_dic_reload(d);
+}
+
+void qs_dic_reload(struct qs_dec *d)
+{
+	char msg[300];
+	snprintf(msg, sizeof(msg), "Reading dictionaries from File=%s", d->dic_path ? d->dic_path : "?");
+	qs_notice(d, msg);
+	/* before any TARGET_INFO the file's header sets the sizes; after one,
+	 * it must agree with them */
+	qs_dicfile_load(d, d->dic_text, d->dic_len, d->have_ti);
 }

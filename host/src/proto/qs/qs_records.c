@@ -274,19 +274,6 @@ static const struct qs_row *row_of(const struct qs_dec *d, unsigned rec)
 	return &rows[rec];
 }
 
-const char *qs_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
-{
-	if (rec >= QS_USER) {
-		const char *n = rec <= 255 ? qs_map_get(&d->dict.usr, rec, 0) : NULL;
-		if (n)
-			return n;
-		memcpy(buf, "USER+", 5); /* "USER+%03u", once per record */
-		buf[5 + numfmt_u64_pad(buf + 5, (rec - QS_USER) & 0xFFu, 3, '0')] = '\0';
-		return buf;
-	}
-	return qs_err_rec_name(rec, 0, buf);
-}
-
 const char *qs_err_rec_name(unsigned rec, int pad, char *buf)
 {
 	if (rec >= QS_USER) {

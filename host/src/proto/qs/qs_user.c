@@ -227,10 +227,22 @@ static void put_arg(struct qs_dec *d, struct qs_rd *r, struct qs_line *l, uint8_
 	}
 }
 
+/* A user record's name in its line: the user dictionary's, else USER+NNN
+ * (buf: 16 bytes). */
+static const char *user_rec_name(const struct qs_dec *d, unsigned rec, char *buf)
+{
+	const char *n = rec <= 255 ? qs_map_get(&d->dict.usr, rec, 0) : NULL;
+	if (n)
+		return n;
+	memcpy(buf, "USER+", 5); /* "USER+%03u", once per record */
+	buf[5 + numfmt_u64_pad(buf + 5, (rec - QS_USER) & 0xFFu, 3, '0')] = '\0';
+	return buf;
+}
+
 void qs_decode_user(struct qs_dec *d, const struct qs_frame *f)
 {
 	char nb[16];
-	const char *name = qs_rec_name(d, f->rec, nb);
+	const char *name = user_rec_name(d, f->rec, nb);
 	if (name == nb) { /* USER+NNN: keep it for the event */
 		memcpy(d->name_buf, nb, sizeof(nb));
 		name = d->name_buf;

@@ -1,7 +1,8 @@
 /*
  * tband_dec.h -- the state of the tband decoder, shared by its two halves:
  * tband_decoder.c (byte stream, framing, errors, the decoder_ops) and
- * tband_map.c (one parsed frame onto the event model).
+ * tband_map.c (one parsed frame onto the event model), which calls only
+ * tband_diag.c (reporting) below it.
  */
 #ifndef TBAND_DEC_H
 #define TBAND_DEC_H
@@ -83,7 +84,7 @@ struct tband_dec {
 };
 
 /* Report a problem at input offset 'offset' (frame 'frame'); the message
- * is d->msg. */
+ * is d->msg (tband_diag.c). */
 void tband_diag(struct tband_dec *d, enum sonde_diag_code code,
 		uint64_t offset, uint64_t frame, uint64_t count);
 /* The same for the current frame, at its encoded byte 'at'. */

@@ -32,23 +32,6 @@ static int tband_parse_u64(const char *s, uint64_t *v)
 	return *end ? -1 : 0;
 }
 
-/* ---- diagnostics -------------------------------------------------------- */
-
-void tband_diag(struct tband_dec *d, enum sonde_diag_code code,
-		uint64_t offset, uint64_t frame, uint64_t count)
-{
-	struct sonde_diag g = { code, offset, frame, count, d->msg };
-
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &g);
-}
-
-/* Report an error in the current frame at encoded index 'at'. */
-void tband_diag_at(struct tband_dec *d, enum sonde_diag_code code, size_t at)
-{
-	tband_diag(d, code, d->frame_off + at, d->frame_no, 1);
-}
-
 /* ---- one frame ------------------------------------------------------------ */
 
 /* What is wrong with a field (the errors reported per field). */

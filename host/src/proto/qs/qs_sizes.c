@@ -1,0 +1,48 @@
+/*
+ * qs_sizes.c -- the field sizes of QS records: QSPY's defaults, which
+ * sizes each option letter allows, and setting one (from options, a .dic
+ * file or TARGET_INFO).
+ */
+#include "qs.h"
+
+const struct qs_sizes qs_default_sizes = {
+	.ts = 4, .obj = 4, .fun = 4, .sig = 2, .evt = 2, .eqc = 1, .mpc = 2, .mps = 2, .tec = 4,
+};
+
+int qs_size_valid(char letter, unsigned v)
+{
+	switch (letter) {
+	case 'O': /* pointers may be 8 bytes; the target's raw object emitter also has 1 */
+	case 'F':
+		return v == 1 || v == 2 || v == 4 || v == 8;
+	case 'T': case 'S': case 'E': case 'Q': case 'P': case 'B': case 'C':
+		return v == 1 || v == 2 || v == 4;
+	default:
+		return 0;
+	}
+}
+
+uint8_t *qs_size_of(struct qs_sizes *sz, char letter)
+{
+	switch (letter) {
+	case 'T': return &sz->ts;
+	case 'O': return &sz->obj;
+	case 'F': return &sz->fun;
+	case 'S': return &sz->sig;
+	case 'E': return &sz->evt;
+	case 'Q': return &sz->eqc;
+	case 'P': return &sz->mpc;
+	case 'B': return &sz->mps;
+	case 'C': return &sz->tec;
+	default: return NULL;
+	}
+}
+
+int qs_set_size(struct qs_sizes *sz, char letter, unsigned v)
+{
+	uint8_t *f = qs_size_of(sz, letter);
+	if (!f || !qs_size_valid(letter, v))
+		return -1;
+	*f = (uint8_t)v;
+	return 0;
+}
