@@ -3,7 +3,8 @@
 #
 #  1. Sonde's own format: the decoder in memory (sonde_bench), then the
 #     `sonde` tool on a generated stream of SONDE_BENCH_MB (256) MB: stats,
-#     text, jsonl, csv, perfetto;
+#     text, jsonl, csv, perfetto; 1b. stats with its analyses and the HTML
+#     report on 64 MiB;
 #  2. the foreign decoders on inputs of 200 MB and more made from the
 #     reference captures, each beside its reference tool when that tool is
 #     on PATH (qspy, systprint, tband-cli: none is a Debian package; build
@@ -79,6 +80,16 @@ for f in text jsonl csv perfetto; do
 done
 "$BENCH_DIR/sonde_bench" --emit 1024 | /usr/bin/time -f "  sonde stats - on 1 GiB from a pipe: %e s wall, peak RSS %M KiB" \
   "$SONDE" stats -q - >/dev/null || true
+
+echo
+echo "== 1b. Reports and analyses on 64 MiB generated (about 7.6 M records) =="
+"$BENCH_DIR/sonde_bench" --emit 16 >"$TMP/gen64.bin"
+S=$(stat -c %s "$TMP/gen64.bin")
+R=$(records_of "$TMP/gen64.bin" sonde)
+run "sonde stats (with the timing analyses)" "$S" "$R" "$SONDE" stats -q "$TMP/gen64.bin"
+run "sonde report (HTML)" "$S" "$R" "$SONDE" report -q "$TMP/gen64.bin" -o "$TMP/gen64.html"
+echo "  report.html: $(stat -c %s "$TMP/gen64.html") bytes"
+rm -f "$TMP/gen64.bin" "$TMP/gen64.html"
 
 echo
 echo "== 2. Foreign decoders beside their reference tools =="
