@@ -74,13 +74,15 @@ cat >"$W/app/main.c" <<'C'
 static uint8_t buf[1024];
 int main(void)
 {
+	int b;
 	size_t n = 0;
 	sonde_init(buf, sizeof buf, SONDE_MODE_OVERWRITE);
 	sonde_isr_enter(3);
 	sonde_isr_exit(3);
-	while (sonde_drain_byte() >= 0)
+	while ((b = sonde_drain_byte()) >= 0) {
+		putchar(b);
 		n++;
-	printf("%zu\n", n);
+	}
 	return n == 0;
 }
 C
@@ -94,8 +96,12 @@ CM
 cmake -S "$W/app" -B "$W/app/build" -DCMAKE_PREFIX_PATH="$ROOT/usr" >"$W/app.log" 2>&1 ||
   fail "find_package(Sonde): $(tail -5 "$W/app.log")"
 cmake --build "$W/app/build" >>"$W/app.log" 2>&1 || fail "building against sonde::target: $(tail -5 "$W/app.log")"
-bytes=$("$W/app/build/app") || fail "the app's trace is empty"
-echo "ok: find_package(Sonde) -> sonde::target builds; the app traced $bytes bytes"
+# its trace, decoded by the installed sonde: the two records it wrote
+records() { "$S" decode --proto sonde --format text - <"$1" | awk '{ print $3, $4 }' | grep ISR_ | tr '\n' ' '; }
+"$W/app/build/app" >"$W/app.trace" || fail "the app's trace is empty"
+want="ISR_ENTER isr=3 ISR_EXIT isr=3 "
+[ "$(records "$W/app.trace")" = "$want" ] || fail "the app's trace: '$(records "$W/app.trace")'"
+echo "ok: find_package(Sonde) -> sonde::target builds; the app's trace decodes: $want"
 
 PC="env PKG_CONFIG_PATH=$ROOT/usr/share/pkgconfig pkg-config" # sonde.pc is relocatable
 cflags=$($PC --cflags sonde) || fail "pkg-config --cflags sonde"
@@ -109,5 +115,6 @@ app-mk: main.c \$(SONDE_SRCS) $ports/posix/sonde_port_posix.c
 	cc -std=c11 -o \$@ $cflags -I$ports/posix \$^ -lpthread
 MK
 make -s -C "$W/app" app-mk >>"$W/app.log" 2>&1 || fail "Makefile build with pkg-config: $(tail -5 "$W/app.log")"
-[ "$("$W/app/app-mk")" = "$bytes" ] || fail "the Makefile build traced something else"
-echo "ok: pkg-config sonde ($cflags) and sources.mk build the same"
+"$W/app/app-mk" >"$W/app-mk.trace" || fail "the Makefile build's trace is empty"
+[ "$(records "$W/app-mk.trace")" = "$want" ] || fail "the Makefile build's trace: '$(records "$W/app-mk.trace")'"
+echo "ok: pkg-config sonde ($cflags) and sources.mk build the same program"

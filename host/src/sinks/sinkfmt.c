@@ -107,22 +107,26 @@ static inline int plain_ascii(unsigned char c)
 	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
-/* The escape of a quote, backslash, newline, return or tab, else NULL. */
-static const char *short_escape(unsigned char c)
+/* c escaped: \" \\ \n \r \t, else prefix ("\\x" or "\\u00") and two
+ * hex digits. */
+static void put_escape(struct sbuf *b, unsigned char c, const char *prefix)
 {
+	static const char hx[] = "0123456789abcdef";
 	switch (c) {
-	case '"': return "\\\"";
-	case '\\': return "\\\\";
-	case '\n': return "\\n";
-	case '\r': return "\\r";
-	case '\t': return "\\t";
-	default: return NULL;
+	case '"': sbuf_put(b, "\\\"", 2); return;
+	case '\\': sbuf_put(b, "\\\\", 2); return;
+	case '\n': sbuf_put(b, "\\n", 2); return;
+	case '\r': sbuf_put(b, "\\r", 2); return;
+	case '\t': sbuf_put(b, "\\t", 2); return;
+	default:
+		sbuf_str(b, prefix);
+		sbuf_char(b, hx[c >> 4]);
+		sbuf_char(b, hx[c & 15]);
 	}
 }
 
 void sbuf_cquote(struct sbuf *b, const char *s, size_t n)
 {
-	static const char hx[] = "0123456789abcdef";
 	size_t run = 0;
 	sbuf_char(b, '"');
 	for (size_t i = 0; i < n; i++) {
@@ -131,13 +135,7 @@ void sbuf_cquote(struct sbuf *b, const char *s, size_t n)
 			continue; /* copied with its run */
 		sbuf_put(b, s + run, i - run);
 		run = i + 1;
-		const char *e = short_escape(c);
-		if (e) {
-			sbuf_put(b, e, 2);
-		} else {
-			char x[4] = { '\\', 'x', hx[c >> 4], hx[c & 15] };
-			sbuf_put(b, x, 4);
-		}
+		put_escape(b, c, "\\x");
 	}
 	sbuf_put(b, s + run, n - run);
 	sbuf_char(b, '"');
@@ -167,7 +165,6 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 
 void sbuf_json_str(struct sbuf *b, const char *s, size_t n)
 {
-	static const char hx[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
 	size_t run = 0;
 	sbuf_char(b, '"');
@@ -186,13 +183,7 @@ void sbuf_json_str(struct sbuf *b, const char *s, size_t n)
 		}
 		sbuf_put(b, s + run, i - run);
 		run = i + 1;
-		const char *e = short_escape(c);
-		if (e) {
-			sbuf_put(b, e, 2);
-		} else {
-			char x[6] = { '\\', 'u', '0', '0', hx[c >> 4], hx[c & 15] };
-			sbuf_put(b, x, 6);
-		}
+		put_escape(b, c, "\\u00");
 		i++;
 	}
 	sbuf_put(b, s + run, n - run);
