@@ -300,7 +300,7 @@ static void decode_rejoin(const struct tbuf *w, size_t cut, int rejoin, unsigned
 	r->session.addr_size = 4;
 	r->session.buffer_mode = -1;
 	r->session.proto = "sonde";
-	struct sonde_out out = { trec_event, trec_diag, r, &r->session };
+	struct sonde_out out = { .event = trec_event, .diag = trec_diag, .ctx = r, .session = &r->session };
 	void *d = sonde_decoder_sonde.create(&out, t_opts_for(version));
 	assert_non_null(d);
 	sonde_decoder_sonde.feed(d, w->p, cut);
