@@ -318,6 +318,30 @@ static void test_overlong_frame(void **state)
 	free(r);
 }
 
+/* Frames of 1023, 1024 and 1025 un-escaped bytes (the buffer holds 1024),
+ * and one of 40 (enough after the 1025 for a word-at-a-time look): the same verdicts fed whole (the word-at-a-time path for
+ * frames without escapes) and byte by byte. */
+static void test_lengths_at_the_limit(void **state)
+{
+	(void)state;
+	static uint8_t w[4000], d[1100];
+	size_t k = 0, sizes[] = { 1023, 1024, 1025, 40 };
+	for (size_t i = 0; i < sizeof(d); i++)
+		d[i] = (uint8_t)(i % 0x70); /* neither flag nor escape */
+	for (size_t s = 0; s < 4; s++)
+		k += hdlc_encode((uint8_t)s, 0x40, d, sizes[s] - 3, w + k);
+	for (size_t chunk = 1; chunk <= k; chunk += k - 1) {
+		struct fr_rec *r = run(w, k, chunk, 0);
+		assert_int_equal(r->n, 4);
+		expect_frame(r, 0, HDLC_OK, 0, 1024);
+		expect_frame(r, 1, HDLC_OK, 1024, 1025);
+		expect_frame(r, 2, HDLC_TOO_LONG, 2049, 1026);
+		expect_frame(r, 3, HDLC_OK, 3075, 41);
+		assert_memory_equal(r->f[1].bytes + 2, d, 1021);
+		free(r);
+	}
+}
+
 static void test_too_short_and_idle_flags(void **state)
 {
 	(void)state;
@@ -343,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_at_end),
 		cmocka_unit_test(test_escape_before_flag),
 		cmocka_unit_test(test_overlong_frame),
+		cmocka_unit_test(test_lengths_at_the_limit),
 		cmocka_unit_test(test_too_short_and_idle_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,29 @@ static inline uint8_t byte_sum(uint64_t w)
 	uint64_t s = (w & lo) + ((w >> 8) & lo);  /* four 16-bit lanes, each <= 510 */
 	return (uint8_t)((s * 0x0001000100010001ull) >> 48);
 }
+
+/* A whole frame at data[0..) with no escape in it, ended by its flag before
+ * data[n]: its length (the flag's index), with its byte sum in *sum; else
+ * 0 (an escape or a flag at data[0], no flag within max + 1 bytes, or too
+ * near the end of the chunk to look a word at a time). */
+static inline size_t plain_frame(const uint8_t *data, size_t n, size_t max, uint8_t *sum)
+{
+	uint8_t s = 0;
+	for (size_t k = 0; k + 8 <= n && k <= max; k += 8) {
+		uint64_t w;
+		memcpy(&w, data + k, 8);
+		uint64_t m = special_mask(w);
+		if (m) {
+			size_t j = k + ((unsigned)__builtin_ctzll(m) >> 3);
+			if (data[j] != SONDE_FLAG || j == 0 || j > max)
+				return 0;
+			*sum = (uint8_t)(s + byte_sum(w & ((1ull << (8 * (j - k))) - 1)));
+			return j;
+		}
+		s = (uint8_t)(s + byte_sum(w));
+	}
+	return 0;
+}
 #else
 #define HDLC_WORDS 0
 #endif
@@ -115,6 +138,21 @@ void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 	int in = f->raw_len > 0; /* inside a frame */
 	size_t i = 0;
 	while (i < n) {
+#if HDLC_WORDS
+		/* Between frames: a whole good frame without escapes goes to the
+		 * callback straight from the input, neither copied nor summed a
+		 * byte at a time.  Anything else takes the byte path below. */
+		if (!in) {
+			uint8_t fs;
+			size_t len_f = plain_frame(data + i, n - i, max, &fs);
+			if (len_f >= 3 && fs == SONDE_GOOD_SUM) {
+				f->offset = base + i + len_f + 1;
+				f->on_frame(f->ctx, HDLC_OK, data + i, len_f, base + i, len_f + 1);
+				i += len_f + 1;
+				continue;
+			}
+		}
+#endif
 		if (in && !f->esc) {
 			/* ordinary bytes of a frame that has room */
 #if HDLC_WORDS

@@ -26,7 +26,9 @@ enum hdlc_status {
  * id, frame[2..len-2] the data and frame[len-1] the checksum.  For the error
  * statuses frame/len hold what was collected (at most max_len bytes).
  * raw_len is the frame's size on the wire, escapes and flag included (for
- * HDLC_TRUNCATED there is no flag). */
+ * HDLC_TRUNCATED there is no flag).  frame is valid only during the call:
+ * it points into the framer's buffer, or straight into the bytes being fed
+ * (a frame without escapes that lies whole in them). */
 typedef void (*hdlc_frame_fn)(void *ctx, enum hdlc_status st, const uint8_t *frame,
 			      size_t len, uint64_t offset, size_t raw_len);
 

@@ -34,6 +34,8 @@ struct sdec_frame {
 	int forced;              /* time decided by the hold logic: */
 	uint64_t t;              /*   this time */
 	uint32_t tflags;         /*   these SONDE_TS_* flags */
+	const struct sts *split; /* the arrival side's split of a timed record
+				  * (srec_time_field > 0), NULL = none */
 };
 
 struct sdec {
@@ -62,6 +64,9 @@ struct sdec {
 	unsigned met;            /* bit v: a TARGET_INFO of version v was decoded */
 	int rejected;            /* unsupported protocol version: skip frames */
 	unsigned addr_size;
+	/* valid lengths of each record's own fields in this version and
+	 * address size (srec_len_ok, as a table: srec_set_lengths) */
+	uint16_t len_lo[256], len_hi[256];
 	uint32_t core;
 	struct sdict dict;
 	int dict_full_reported;
@@ -97,6 +102,8 @@ const struct srec_layout *srec_layout(uint8_t id);
  * version; else 0 and *lo, *hi set to the valid range (*hi = SIZE_MAX when
  * unbounded). */
 int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size_t *lo, size_t *hi);
+/* Fill d->len_lo/len_hi for d->version and d->addr_size. */
+void srec_set_lengths(struct sdec *d);
 /* The fields of a record of layout l: for a timed record the DATA around
  * its timestamp field (sts_split), for the others all of DATA (width 0).
  * STS_OK, or why a timed record's timestamp field cannot be read. */

@@ -99,6 +99,7 @@ void sdec_set_version(struct sdec *d, unsigned version, int from_info)
 		d->met |= 1u << version;
 	d->ses->version = version;
 	d->ses->variant = variant(d);
+	srec_set_lengths(d);
 }
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
@@ -141,8 +142,9 @@ static void release_one(struct sdec *d)
 	} else {
 		uint16_t esc[SDEC_FRAME_MAX];
 		memcpy(esc, data + it->len, it->nesc * sizeof(uint16_t)); /* the ring is byte-aligned */
-		struct sdec_frame f = { data, it->len, it->offset, it->frame, esc, it->nesc,
-					it->timed, it->t, it->tflags };
+		struct sdec_frame f = { .b = data, .len = it->len, .offset = it->offset, .frame = it->frame,
+					.esc = esc, .nesc = it->nesc, .forced = it->timed, .t = it->t,
+					.tflags = it->tflags };
 		srec_process(d, &f);
 	}
 	shold_pop(&d->hold);
@@ -332,7 +334,8 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 	uint8_t id = b[1];
 	size_t dlen = len - 3;
 	const uint8_t *p = b + 2;
-	struct sdec_frame f = { b, len, offset, frame, d->fr.esc_pos, d->fr.esc_n, 0, 0, 0 };
+	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = frame, .esc = d->fr.esc_pos,
+				.nesc = d->fr.esc_n };
 
 	if (id == SONDE_REC_TIME_SYNC && !d->rejected) {
 		if (dlen != SONDE_SYNC_BYTES) {
@@ -360,6 +363,8 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 	}
 	struct sts ts;
 	int timed = d->rejected ? 0 : srec_time_field(d->version, id, p, dlen, d->addr_size, &ts);
+	if (timed > 0)
+		f.split = &ts; /* processed at once: srec_process need not split it again */
 	hold_or_process(d, &f, timed > 0, timed > 0 ? ts.v : 0);
 	if (timed < 0) /* its delta is unknown: the chain of times breaks here */
 		mark_loss(d);

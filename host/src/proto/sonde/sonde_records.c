@@ -94,6 +94,16 @@ int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size
 	return n >= mn && n <= mx;
 }
 
+void srec_set_lengths(struct sdec *d)
+{
+	for (unsigned id = 0; id < 256; id++) {
+		size_t lo = 1, hi = 0; /* unknown ids: no length is good */
+		srec_len_ok(d->version, (uint8_t)id, 0, d->addr_size, &lo, &hi);
+		d->len_lo[id] = (uint16_t)lo;
+		d->len_hi[id] = hi > UINT16_MAX ? UINT16_MAX : (uint16_t)hi; /* frames hold at most 1021 */
+	}
+}
+
 enum sts_status srec_fields(unsigned version, const struct srec_layout *l, const uint8_t *data, size_t dlen,
 			    struct sts *fl)
 {
@@ -290,6 +300,7 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 	if (flags & SONDE_INFO_F_RESET)
 		sdec_target_reset(d);
 	d->addr_size = asz;
+	srec_set_lengths(d);
 	d->core = p[4];
 	struct sonde_session *s = d->ses;
 	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
@@ -561,7 +572,11 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		return;
 	}
 	struct sts ts;
-	enum sts_status st = srec_fields(d->version, l, p, dlen, &ts);
+	enum sts_status st = STS_OK;
+	if (f->split)
+		ts = *f->split;
+	else
+		st = srec_fields(d->version, l, p, dlen, &ts);
 	if (st != STS_OK && d->version != 1) {
 		/* version 2: the timestamp field is unreadable, so where the
 		 * record's own fields end is not known either */
@@ -571,8 +586,7 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 			     id >= SONDE_REC_USER_FIRST ? d->user_names[id - SONDE_REC_USER_FIRST] : l->name, why);
 		return;
 	}
-	size_t lo, hi;
-	int len_ok = st == STS_OK && srec_len_ok(d->version, id, ts.n, d->addr_size, &lo, &hi);
+	int len_ok = st == STS_OK && ts.n >= d->len_lo[id] && ts.n <= d->len_hi[id];
 	/* the same rule as the arrival side's (srec_time_field) */
 	if (l->timed && st == STS_OK && (len_ok || d->version != 1))
 		take_time(d, f, ts.v);

@@ -7,34 +7,6 @@
 #include "sonde_proto.h"
 #include "sonde_ts.h"
 
-enum sts_status sts_split(unsigned version, const uint8_t *data, size_t dlen, struct sts *s)
-{
-	if (version == 1) {
-		if (dlen < SONDE_TS_BYTES_V1)
-			return STS_NONE;
-		s->off = SONDE_TS_BYTES_V1;
-		s->n = dlen - SONDE_TS_BYTES_V1;
-		s->width = SONDE_TS_BYTES_V1;
-		s->v = (uint32_t)(data[0] | data[1] << 8);
-		return STS_OK;
-	}
-	if (dlen == 0)
-		return STS_NONE;
-	size_t w = sts_width_v2(data[dlen - 1]);
-	if (!w)
-		return STS_BAD_TAG;
-	if (w > dlen)
-		return STS_SHORT;
-	uint32_t v = 0;
-	for (size_t i = w; i-- > 0;)
-		v = v << 8 | data[dlen - w + i];
-	s->off = 0;
-	s->n = dlen - w;
-	s->width = w;
-	s->v = v & ((1u << (7 * w)) - 1); /* the tag bits off */
-	return STS_OK;
-}
-
 uint64_t sts_back_to_sync(unsigned version, uint32_t v, uint64_t abs, uint32_t since_prev)
 {
 	if (version == 1)

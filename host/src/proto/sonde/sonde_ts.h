@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sonde_proto.h"
+
 /* A timed record's DATA, split. */
 struct sts {
 	size_t off;      /* its own fields are DATA[off .. off + n) */
@@ -30,14 +32,46 @@ enum sts_status {
 	STS_SHORT    /* v2: the tag announces more bytes than DATA has */
 };
 
-/* Split the DATA (dlen bytes) of a timed record of the given version. */
-enum sts_status sts_split(unsigned version, const uint8_t *data, size_t dlen, struct sts *s);
-
 /* The width (1..4) a v2 timestamp field's last byte announces, 0 for the
  * invalid tag 1111xxxx. */
 static inline size_t sts_width_v2(uint8_t last)
 {
 	return last < 0x80 ? 1 : last < 0xC0 ? 2 : last < 0xE0 ? 3 : last < 0xF0 ? 4 : 0;
+}
+
+/* Split the DATA (dlen bytes) of a timed record of the given version.
+ * Inline: every timed record of a stream comes through here. */
+static inline enum sts_status sts_split(unsigned version, const uint8_t *data, size_t dlen, struct sts *s)
+{
+	if (version == 1) {
+		if (dlen < SONDE_TS_BYTES_V1)
+			return STS_NONE;
+		s->off = SONDE_TS_BYTES_V1;
+		s->n = dlen - SONDE_TS_BYTES_V1;
+		s->width = SONDE_TS_BYTES_V1;
+		s->v = (uint32_t)(data[0] | data[1] << 8);
+		return STS_OK;
+	}
+	if (dlen == 0)
+		return STS_NONE;
+	size_t w = sts_width_v2(data[dlen - 1]);
+	if (!w)
+		return STS_BAD_TAG;
+	if (w > dlen)
+		return STS_SHORT;
+	const uint8_t *f = data + dlen - w; /* little-endian, the tag in the top bits */
+	uint32_t v = f[0];
+	if (w > 1)
+		v |= (uint32_t)f[1] << 8;
+	if (w > 2)
+		v |= (uint32_t)f[2] << 16;
+	if (w > 3)
+		v |= (uint32_t)f[3] << 24;
+	s->off = 0;
+	s->n = dlen - w;
+	s->width = w;
+	s->v = v & ((1u << (7 * w)) - 1); /* the tag bits off */
+	return STS_OK;
 }
 
 /* Ticks from the previous timed frame, at 64-bit time T, to a record whose
