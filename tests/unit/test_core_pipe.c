@@ -13,6 +13,7 @@
 
 #include "analysis/stats.h"
 #include "core/pipe.h"
+#include "core/select.h"
 #include "sources/source.h"
 #include "test_sonde_helpers.h"
 
@@ -235,6 +236,73 @@ static void test_read_error_is_io(void **state)
 	sonde_pipe_destroy(&p);
 }
 
+/* The text of LOG records is formatted only for someone who reads it: a
+ * sink, a listener that does not say no_text, or a selection (whose name
+ * filters match it).  Without it the arguments are still checked. */
+struct text_seen {
+	int logs;
+	char text[64]; /* of the last LOG, "(null)" when not formatted */
+};
+
+static void text_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *ss)
+{
+	struct text_seen *t = ctx;
+	(void)ss;
+	if (ev->kind == SONDE_EV_LOG) {
+		t->logs++;
+		snprintf(t->text, sizeof(t->text), "%s", ev->text ? ev->text : "(null)");
+	}
+}
+
+static void run_text(int no_text, int select, struct text_seen *t, uint64_t *malformed)
+{
+	struct sonde_pipe p;
+	struct sonde_select sel;
+	char err[128];
+	sonde_pipe_init(&p, NULL);
+	p.diag_out = NULL;
+	if (select) {
+		sonde_select_init(&sel);
+		assert_int_equal(sonde_select_option(&sel, "filter", "name=LOG,v=*", err, sizeof(err)), 0);
+		p.select = &sel;
+	}
+	memset(t, 0, sizeof(*t));
+	struct sonde_listener l = { .event = text_event, .ctx = t, .no_text = no_text };
+	assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
+	struct sonde_source src;
+	assert_int_equal(sonde_source_open_file(&src, path), 0);
+	sonde_pipe_run(&p, &src, "auto");
+	src.close(&src);
+	*malformed = p.diags[SONDE_D_MALFORMED];
+	sonde_pipe_destroy(&p);
+	if (select)
+		sonde_select_free(&sel);
+}
+
+static void test_text_only_when_read(void **state)
+{
+	(void)state;
+	build();
+	const uint8_t bad[] = { SONDE_LVL_INFO, 1, 0, SONDE_ARG_I32, 0xFB }; /* the i32 cut short */
+	ts_timed(&s, SONDE_REC_LOG, 0x1040, bad, sizeof(bad));
+	write_file(&s.wire);
+	struct text_seen t;
+	uint64_t malformed;
+	run_text(0, 0, &t, &malformed);
+	assert_int_equal(t.logs, 2);
+	assert_string_equal(t.text, "v=<?>");
+	assert_int_equal(malformed, 1);
+	run_text(1, 0, &t, &malformed);
+	assert_int_equal(t.logs, 2);
+	assert_string_equal(t.text, "(null)");
+	assert_int_equal(malformed, 1); /* still checked */
+	run_text(1, 1, &t, &malformed);
+	assert_int_equal(t.logs, 2); /* the filter matched the text of both */
+	assert_string_equal(t.text, "v=<?>");
+	unlink(path);
+	tb_free(&s.wire);
+}
+
 int main(void)
 {
 	static const unsigned v1 = 1, v2 = 2;
@@ -246,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_stats_and_status),
 		cmocka_unit_test(test_read_error_is_io),
+		cmocka_unit_test(test_text_only_when_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

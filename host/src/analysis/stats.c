@@ -114,7 +114,7 @@ static void stats_diag(void *ctx, const struct sonde_diag *d, const struct sonde
 
 struct sonde_listener sonde_stats_listener(struct sonde_stats *st)
 {
-	struct sonde_listener l = { stats_event, stats_diag, st };
+	struct sonde_listener l = { .event = stats_event, .diag = stats_diag, .ctx = st, .no_text = 1 };
 	return l;
 }
 

@@ -432,12 +432,13 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		struct minput *in = &r->in[i];
-		struct sonde_listener tap = { tap_event, tap_diag, in };
+		struct sonde_listener tap = { .event = tap_event, .diag = tap_diag, .ctx = in, .no_text = 1 };
 		sonde_pipe_init(&in->pipe, in->kv);
 		in->pipe.io_error = in->probe_error; /* then it ends at once */
 		in->pipe.diag_out = NULL; /* printed by the tap, under one --max-diags */
 		in->pipe.output_name = r->out.output_name;
 		in->pipe.native = r->out.native; /* the merged stream's sinks may print them */
+		in->pipe.text = r->out.text || r->out.select; /* ... or read the text */
 		sonde_pipe_add_listener(&in->pipe, &tap);
 		sonde_merge_set_core(r->m, i, in->core);
 		if (h->setup_input && (rc = h->setup_input(r->ctx, i, &in->pipe)) != 0)

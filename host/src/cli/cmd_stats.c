@@ -119,7 +119,7 @@ static int add_an(struct an_bind *b, struct an_model *an, const char *window, st
 {
 	b->an = an;
 	b->window = window;
-	struct sonde_listener l = { an_l_event, an_l_diag, b };
+	struct sonde_listener l = { .event = an_l_event, .diag = an_l_diag, .ctx = b, .no_text = 1 };
 	return an && sonde_pipe_add_listener(p, &l) == 0 ? 0 : SONDE_EXIT_USAGE;
 }
 

@@ -57,6 +57,7 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 	p->nsinks++;
 	if (ops->native)
 		p->native = 1;
+	p->text = 1;
 	return 0;
 }
 
@@ -65,6 +66,8 @@ int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l
 	if (p->nlisteners == SONDE_PIPE_MAX_LISTENERS)
 		return -1;
 	p->listeners[p->nlisteners++] = *l;
+	if (!l->no_text)
+		p->text = 1;
 	return 0;
 }
 
@@ -210,7 +213,7 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 	}
 	p->session.proto = p->dec->name;
 	struct sonde_out out = { .event = pipe_event, .diag = pipe_diag, .ctx = p, .session = &p->session,
-				 .skip_native = !p->native };
+				 .skip_native = !p->native, .skip_text = !p->text && !p->select };
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
 		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);

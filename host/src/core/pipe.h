@@ -36,6 +36,7 @@ struct sonde_listener {
 	void (*event)(void *ctx, const struct sonde_event *ev, const struct sonde_session *s);
 	void (*diag)(void *ctx, const struct sonde_diag *d, const struct sonde_session *s);
 	void *ctx;
+	int no_text; /* 1: never reads sonde_event.text (see sonde_out.skip_text) */
 };
 
 #define SONDE_PIPE_MAX_SINKS 8
@@ -57,6 +58,9 @@ struct sonde_pipe {
 	struct sonde_symbolizer *symbols;/* NULL = no ELF names (core/symbolize.h) */
 	int native;            /* decoders render native lines: set by add_sink for a sink
 				* that prints them, or by a caller whose listener does */
+	int text;              /* decoders format the events' text: set by add_sink, and by
+				* add_listener unless the listener says no_text (a select
+				* may match it too, so one set means text as well) */
 	/* filled in */
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;

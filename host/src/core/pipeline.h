@@ -62,6 +62,11 @@ struct sonde_out {
 	 * a decoder may leave 'native' NULL and save rendering it.  0 (the
 	 * default of an initialiser that omits it): render them. */
 	int skip_native;
+	/* 1: nobody reads the events' text (a LOG record's formatted message,
+	 * sonde_event.text), so a decoder may leave it NULL and save formatting
+	 * it; its arguments are still decoded and checked.  0 (the default of
+	 * an initialiser that omits it): format it. */
+	int skip_text;
 };
 
 struct sonde_decoder_ops {

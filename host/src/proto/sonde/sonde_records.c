@@ -431,6 +431,8 @@ static void log_record(struct sdec *d, const struct fields *fl, struct sonde_eve
 	ev->level = q[0];
 	ev->obj = fmt_id;
 	size_t n = take_args(d, fl, 3, ev);
+	if (d->out.skip_text)
+		return; /* nobody reads the message (sonde stats) */
 	const char *fmt = sdict_get(&d->dict, SONDE_DICT_FORMAT, fmt_id);
 	if (fmt) {
 		slog_format(d->text, sizeof(d->text), fmt, strlen(fmt), d->args, n);
