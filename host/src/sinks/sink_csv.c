@@ -25,6 +25,7 @@ struct csv_sink {
 	FILE *out;
 	struct sbuf line;
 	struct sbuf field;
+	struct sbuf_clock clock;
 	int error;
 };
 
@@ -91,7 +92,7 @@ static void csv_event(void *sink, const struct sonde_event *ev, const struct son
 		sbuf_u64(b, ev->ts);
 	sbuf_char(b, ',');
 	if (valid && s && s->ts_freq)
-		sbuf_seconds(b, ev->ts, s->ts_freq);
+		sbuf_seconds(b, &c->clock, ev->ts, s->ts_freq);
 	sbuf_char(b, ',');
 	sbuf_char(b, (ev->ts_flags & SONDE_TS_ESTIMATED) ? '1' : '0');
 	sbuf_char(b, ',');

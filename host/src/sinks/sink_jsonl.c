@@ -20,6 +20,7 @@
 struct jsonl_sink {
 	FILE *out;
 	struct sbuf line;
+	struct sbuf_clock clock;
 	int error;
 };
 
@@ -130,7 +131,7 @@ static void jsonl_event(void *sink, const struct sonde_event *ev, const struct s
 		sbuf_str(b, "null");
 	key(b, "seconds");
 	if (valid && s && s->ts_freq)
-		sbuf_seconds(b, ev->ts, s->ts_freq);
+		sbuf_seconds(b, &j->clock, ev->ts, s->ts_freq);
 	else
 		sbuf_str(b, "null");
 	key(b, "estimated");

@@ -19,6 +19,7 @@
 struct text_sink {
 	FILE *out;
 	struct sbuf line;
+	struct sbuf_clock clock;
 	int error;
 };
 
@@ -78,9 +79,11 @@ static void text_event(void *sink, const struct sonde_event *ev, const struct so
 	}
 	sbuf_char(b, ' ');
 	if (valid && s && s->ts_freq) {
-		pad(b, est_n + sbuf_seconds_len(ev->ts, s->ts_freq), 15);
+		char sec[32];
+		size_t n = sbuf_seconds_text(&t->clock, sec, ev->ts, s->ts_freq);
+		pad(b, est_n + n, 15);
 		sbuf_put(b, est, est_n);
-		sbuf_seconds(b, ev->ts, s->ts_freq);
+		sbuf_put(b, sec, n);
 	} else {
 		pad(b, 1, 15);
 		sbuf_char(b, '-');

@@ -57,37 +57,72 @@ void sbuf_double(struct sbuf *b, double v, int is_f32)
 	sbuf_str(b, tmp);
 }
 
-/* The nanoseconds of the fraction: (ticks % freq) * 1e9 / freq, in 64 bits
- * when it fits (any clock below 18 GHz), else in 128. */
-static uint32_t frac_ns(uint64_t ticks, uint64_t freq)
+/* The nanoseconds of r ticks (r < freq): r * 1e9 / freq, in 64 bits when
+ * it fits (any clock below 18 GHz), else in 128. */
+static uint32_t frac_ns(uint64_t r, uint64_t freq)
 {
-	uint64_t r = ticks % freq;
 	if (r < UINT64_MAX / 1000000000u)
 		return (uint32_t)(r * 1000000000u / freq);
 	return (uint32_t)((unsigned __int128)r * 1000000000u / freq);
 }
 
-size_t sbuf_seconds_len(uint64_t ticks, uint64_t freq)
-{
-	return freq ? numfmt_ndigits(ticks / freq) + 10 : 0;
-}
-
-void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq)
+size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq)
 {
 	if (!freq)
-		return;
+		return 0;
+	if (c->freq != freq) {
+		c->freq = freq;
+		c->mul = 1000000000u % freq == 0 ? (uint32_t)(1000000000u / freq) : 0;
+		c->sec = ticks / freq;
+		c->start = c->sec * freq;
+	}
+	uint64_t r = ticks - c->start;
+	if (ticks < c->start || r >= freq) { /* another second */
+		c->sec = ticks / freq;
+		c->start = c->sec * freq;
+		r = ticks - c->start;
+	}
+	size_t k = numfmt_u64(out, c->sec);
+	out[k] = '.';
+	numfmt_u64_pad(out + k + 1, c->mul ? r * c->mul : frac_ns(r, freq), 9, '0');
+	return k + 10;
+}
+
+void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
+{
 	if (b->n + 32 > b->cap && sbuf_grow(b, 32) != 0)
 		return;
-	char *p = b->p + b->n;
-	size_t k = numfmt_u64(p, ticks / freq);
-	p[k] = '.';
-	numfmt_u64_pad(p + k + 1, frac_ns(ticks, freq), 9, '0');
-	b->n += k + 10;
+	b->n += sbuf_seconds_text(c, b->p + b->n, ticks, freq);
+}
+
+/* 1 if none of the n bytes at s is a control byte (below 0x20, or 0x7F):
+ * eight at a time, since most names are clean.  A lane flagged wrongly
+ * (the borrow of a lower lane) only sends the name to the exact loop. */
+static int clean_name(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, x;
+		memcpy(&w, s + i, 8);
+		x = w ^ (0x7F * ones);
+		if (((w - 0x20 * ones) & ~w & highs) | ((x - ones) & ~x & highs))
+			return 0;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
+			return 0;
+	return 1;
 }
 
 void sbuf_name(struct sbuf *b, const char *s)
 {
 	static const char hx[] = "0123456789abcdef";
+	size_t n = strlen(s);
+	if (clean_name(s, n)) {
+		sbuf_put(b, s, n);
+		return;
+	}
 	const char *run = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

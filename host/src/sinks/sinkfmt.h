@@ -83,10 +83,20 @@ static inline void sbuf_hex(struct sbuf *b, uint64_t v) /* 0x... */
 /* Shortest decimal that reads back as the same float/double; "nan",
  * "inf", "-inf" for the non-finite ones. */
 void sbuf_double(struct sbuf *b, double v, int is_f32);
-/* ticks / freq with nine decimals, exact ("12.000034500"). */
-void sbuf_seconds(struct sbuf *b, uint64_t ticks, uint64_t freq);
-/* Characters sbuf_seconds writes. */
-size_t sbuf_seconds_len(uint64_t ticks, uint64_t freq);
+/* What sbuf_seconds remembers between calls (a sink keeps one, zeroed):
+ * the second the last time fell in, so that the times of a trace, which
+ * mostly move forwards by less than a second, cost no 64-bit division. */
+struct sbuf_clock {
+	uint64_t freq;  /* the clock these are for, 0 = none yet */
+	uint64_t start; /* first tick of second 'sec' */
+	uint64_t sec;
+	uint32_t mul;   /* 1e9 / freq when freq divides 1e9, else 0 */
+};
+/* ticks / freq with nine decimals, exact ("12.000034500"), into out (room
+ * for 32); returns the characters written. */
+size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq);
+/* The same into b. */
+void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq);
 /* A name as it is, but with control bytes as \xHH, so that a name from
  * the wire cannot break a line. */
 void sbuf_name(struct sbuf *b, const char *s);

@@ -1,0 +1,122 @@
+/*
+ * test_sinkfmt.c -- renderings shared by the text, JSONL and CSV sinks
+ * against plain reference computations: seconds with the remembered second
+ * (times forwards, backwards, far jumps, clocks that do and do not divide
+ * 1e9, a clock change), and names with control bytes at every place.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sinks/sinkfmt.h"
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* ticks / freq with nine decimals, the obvious way. */
+static void ref_seconds(char *out, size_t cap, uint64_t ticks, uint64_t freq)
+{
+	unsigned __int128 ns = (unsigned __int128)(ticks % freq) * 1000000000u / freq;
+	snprintf(out, cap, "%llu.%09llu", (unsigned long long)(ticks / freq), (unsigned long long)ns);
+}
+
+static void check_seconds(struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
+{
+	char got[40], want[40];
+	size_t n = sbuf_seconds_text(c, got, ticks, freq);
+	got[n] = 0;
+	ref_seconds(want, sizeof(want), ticks, freq);
+	if (strcmp(got, want) != 0)
+		fail_msg("ticks %llu at %llu Hz: %s, expected %s", (unsigned long long)ticks,
+			 (unsigned long long)freq, got, want);
+}
+
+static void test_seconds(void **state)
+{
+	(void)state;
+	static const uint64_t freqs[] = { 1, 1000, 32768, 1000000, 3000000, 16000000, 1000000000u,
+					  3000000000u, 1ull << 40, UINT64_MAX };
+	struct sbuf_clock c = { 0 }; /* one cache across clock changes, as a merged stream may do */
+	for (size_t f = 0; f < sizeof(freqs) / sizeof(freqs[0]); f++) {
+		uint64_t hz = freqs[f], t = rng() % (hz * 4 + 1);
+		for (int i = 0; i < 20000; i++) {
+			check_seconds(&c, t, hz);
+			switch (rng() % 8) {
+			case 0: /* back */
+				t -= t ? rng() % (t < hz ? t : hz) : 0;
+				break;
+			case 1: /* a jump of many seconds */
+				t += rng() % (UINT64_MAX / 4 - t > hz ? hz * 1000 : 1);
+				break;
+			case 2: /* to the last tick of its second, then the first of the next */
+				t = t - t % hz + (hz - 1);
+				check_seconds(&c, t, hz);
+				t += t < UINT64_MAX ? 1 : 0;
+				break;
+			default: /* a little forwards */
+				t += rng() % (hz / 100 + 2);
+				break;
+			}
+		}
+		check_seconds(&c, UINT64_MAX, hz);
+		check_seconds(&c, 0, hz);
+	}
+}
+
+/* A name with control bytes (below 0x20, 0x7F) as \xHH, other bytes as
+ * they are. */
+static void ref_name(char *out, const char *s)
+{
+	*out = 0;
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		out += ch < 0x20 || ch == 0x7F ? sprintf(out, "\\x%02x", ch) : sprintf(out, "%c", ch);
+	}
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	static const unsigned char specials[] = { 0x01, 0x0A, 0x1F, 0x7F, 0x20, 0x7E, 0x80, 0xFF, 0x9F };
+	struct sbuf b;
+	sbuf_init(&b);
+	for (size_t len = 0; len <= 20; len++) {
+		for (size_t at = 0; at <= len; at++) { /* at == len: a clean name */
+			for (size_t k = 0; k < sizeof(specials); k++) {
+				char name[32], want[128];
+				for (size_t i = 0; i < len; i++)
+					name[i] = (char)('A' + (i * 7 + len) % 26);
+				if (at < len)
+					name[at] = (char)specials[k];
+				name[len] = 0;
+				ref_name(want, name);
+				sbuf_reset(&b);
+				sbuf_name(&b, name);
+				assert_int_equal(b.n, strlen(want));
+				assert_memory_equal(b.p, want, b.n);
+			}
+		}
+	}
+	sbuf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
