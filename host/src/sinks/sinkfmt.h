@@ -33,7 +33,18 @@ static inline void sbuf_put(struct sbuf *b, const char *s, size_t n)
 {
 	if (n == 0 || (b->n + n > b->cap && sbuf_grow(b, n) != 0))
 		return;
-	memcpy(b->p + b->n, s, n);
+	char *d = b->p + b->n;
+	/* Most pieces are a few bytes (a key, a name): two overlapping
+	 * fixed-size copies instead of a call to memcpy. */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		memcpy(d, s, n);
+	}
 	b->n += n;
 }
 
