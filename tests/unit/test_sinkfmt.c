@@ -2,7 +2,8 @@
  * test_sinkfmt.c -- renderings shared by the text, JSONL and CSV sinks
  * against plain reference computations: seconds with the remembered second
  * (times forwards, backwards, far jumps, clocks that do and do not divide
- * 1e9, a clock change), and names with control bytes at every place.
+ * 1e9, a clock change), names with control bytes at every place, and
+ * C-quoted and JSON strings made of pieces of every kind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -112,11 +113,55 @@ static void test_names(void **state)
 	sbuf_free(&b);
 }
 
+/* Strings built from pieces whose C-quoted and JSON renderings are known,
+ * in runs long and short enough for both the eight-byte and the byte-wise
+ * paths, against sbuf_cquote and sbuf_json_str. */
+static const struct piece {
+	const char *in, *c, *json;
+} pieces[] = {
+	{ "a", "a", "a" }, { "Z", "Z", "Z" }, { " ", " ", " " }, { "~", "~", "~" },
+	{ "\"", "\\\"", "\\\"" }, { "\\", "\\\\", "\\\\" }, { "\n", "\\n", "\\n" },
+	{ "\t", "\\t", "\\t" }, { "\x01", "\\x01", "\\u0001" }, { "\x7f", "\\x7f", "\\u007f" },
+	{ "\xc3\xa9", "\xc3\xa9", "\xc3\xa9" }, /* é: UTF-8, kept */
+	{ "\xff", "\xff", "\\u00ff" },         /* not UTF-8: kept by C quoting, escaped in JSON */
+};
+
+static void test_quoting(void **state)
+{
+	(void)state;
+	struct sbuf b;
+	sbuf_init(&b);
+	for (int round = 0; round < 20000; round++) {
+		char in[256] = "", c[1024] = "\"", json[1024] = "\"";
+		size_t len = rng() % 40, plain = rng() % 4 == 0; /* some strings plain throughout */
+		for (size_t i = 0; i < len; i++) {
+			const struct piece *p = &pieces[plain ? rng() % 4 : rng() % 12];
+			if (!plain && rng() % 3) /* mostly letters, so that runs form */
+				p = &pieces[rng() % 2];
+			strcat(in, p->in);
+			strcat(c, p->c);
+			strcat(json, p->json);
+		}
+		strcat(c, "\"");
+		strcat(json, "\"");
+		sbuf_reset(&b);
+		sbuf_cquote(&b, in, strlen(in));
+		assert_int_equal(b.n, strlen(c));
+		assert_memory_equal(b.p, c, b.n);
+		sbuf_reset(&b);
+		sbuf_json_str(&b, in, strlen(in));
+		assert_int_equal(b.n, strlen(json));
+		assert_memory_equal(b.p, json, b.n);
+	}
+	sbuf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_quoting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

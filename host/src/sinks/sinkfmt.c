@@ -100,13 +100,11 @@ void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t
  * (the borrow of a lower lane) only sends the name to the exact loop. */
 static int clean_name(const char *s, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w, x;
+		uint64_t w;
 		memcpy(&w, s + i, 8);
-		x = w ^ (0x7F * ones);
-		if (((w - 0x20 * ones) & ~w & highs) | ((x - ones) & ~x & highs))
+		if (sbuf_word_below(w, 0x20) | sbuf_word_has(w, 0x7F))
 			return 0;
 	}
 	for (; i < n; i++)
@@ -142,6 +140,23 @@ static inline int plain_ascii(unsigned char c)
 	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
+/* How many bytes from s on are plain_ascii: eight at a time while they all
+ * are (most strings are plain throughout). */
+static size_t plain_prefix(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if ((w & SBUF_HIGHS) | sbuf_word_below(w, 0x20) | sbuf_word_has(w, 0x7F) | sbuf_word_has(w, '"') |
+		    sbuf_word_has(w, '\\'))
+			break;
+	}
+	while (i < n && plain_ascii((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
 /* c escaped: \" \\ \n \r \t, else prefix ("\\x" or "\\u00") and two
  * hex digits. */
 static void put_escape(struct sbuf *b, unsigned char c, const char *prefix)
@@ -165,8 +180,11 @@ void sbuf_cquote(struct sbuf *b, const char *s, size_t n)
 	size_t run = 0;
 	sbuf_char(b, '"');
 	for (size_t i = 0; i < n; i++) {
+		i += plain_prefix(s + i, n - i);
+		if (i == n)
+			break;
 		unsigned char c = (unsigned char)s[i];
-		if (plain_ascii(c) || c >= 0x80)
+		if (c >= 0x80)
 			continue; /* copied with its run */
 		sbuf_put(b, s + run, i - run);
 		run = i + 1;
@@ -204,11 +222,10 @@ void sbuf_json_str(struct sbuf *b, const char *s, size_t n)
 	size_t run = 0;
 	sbuf_char(b, '"');
 	for (size_t i = 0; i < n;) {
+		i += plain_prefix(s + i, n - i); /* copied with its run */
+		if (i == n)
+			break;
 		unsigned char c = u[i];
-		if (plain_ascii(c)) {
-			i++; /* copied with its run */
-			continue;
-		}
 		if (c >= 0x80) {
 			size_t l = utf8_len(u + i, n - i);
 			if (l) {

@@ -59,6 +59,23 @@ static inline void sbuf_char(struct sbuf *b, char c)
 		return;
 	b->p[b->n++] = c;
 }
+/* Eight bytes at a time: bit 7 of each byte lane of the result flags a
+ * byte equal to c (sbuf_word_has) or below c (sbuf_word_below, c <= 0x80).
+ * The result is non-zero exactly when some byte is one; the lowest flagged
+ * lane is exact, lanes above it may be flagged by a borrow. */
+#define SBUF_ONES 0x0101010101010101ull
+#define SBUF_HIGHS 0x8080808080808080ull
+static inline uint64_t sbuf_word_has(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (c * SBUF_ONES);
+	return (x - SBUF_ONES) & ~x & SBUF_HIGHS;
+}
+
+static inline uint64_t sbuf_word_below(uint64_t w, unsigned char c)
+{
+	return (w - c * SBUF_ONES) & ~w & SBUF_HIGHS;
+}
+
 /* Numbers are written straight into the buffer (core/numfmt.h): every
  * event has several. */
 static inline void sbuf_u64(struct sbuf *b, uint64_t v)
