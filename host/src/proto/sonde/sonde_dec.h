@@ -1,8 +1,11 @@
 /*
  * sonde_dec.h -- internals of the Sonde protocol decoder, shared by its
- * files: sonde_decoder.c (framing, sequence numbers, losses, holding for
- * time reconstruction), sonde_records.c (one frame -> one event) and
- * sonde_probe.c.  Not a public interface; the tests include it.
+ * files, each calling only those below it: sonde_decoder.c (the decoder
+ * ops: framing, sequence numbers, losses, holding for time
+ * reconstruction), sonde_probe.c; sonde_records.c (one frame -> one
+ * event); sonde_state.c (diagnostics, reset, protocol version);
+ * sonde_layout.c (what each record id looks like).  Not a public
+ * interface; the tests include it.
  */
 #ifndef SONDE_DEC_H
 #define SONDE_DEC_H
@@ -84,7 +87,7 @@ struct sdec {
 	struct sfields fields[64];  /* user records' names and field names */
 };
 
-/* sonde_records.c */
+/* sonde_layout.c */
 struct srec_layout {
 	const char *name;
 	uint8_t timed;
@@ -117,6 +120,8 @@ enum sts_status srec_fields(unsigned version, const struct srec_layout *l, const
  * frame. */
 int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dlen, unsigned addr_size,
 		    struct sts *ts);
+
+/* sonde_records.c */
 /* Turn one good frame into its event (and diagnostics). */
 void srec_process(struct sdec *d, const struct sdec_frame *f);
 /* For record families decoded in their own files (sonde_rtosrec.c): a
@@ -128,7 +133,7 @@ struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const cha
 			       uint64_t v);
 void srec_emit(struct sdec *d, const struct sonde_event *ev);
 
-/* sonde_decoder.c */
+/* sonde_state.c */
 /* A diagnostic about byte idx of the frame being processed. */
 void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_t count, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
