@@ -288,7 +288,7 @@ static void rtos_diag(void *ctx, const struct sonde_diag *d, const struct sonde_
 
 struct sonde_listener rtos_stats_listener(struct rtos_stats *rs)
 {
-	struct sonde_listener l = { rtos_event, rtos_diag, rs };
+	struct sonde_listener l = { .event = rtos_event, .diag = rtos_diag, .ctx = rs, .no_text = 1 };
 	return l;
 }
 

@@ -3,7 +3,8 @@
  * files, each calling only those below it: sonde_decoder.c (the decoder
  * ops: framing, sequence numbers, losses, holding for time
  * reconstruction), sonde_probe.c; sonde_records.c (one frame -> one
- * event); sonde_state.c (diagnostics, reset, protocol version);
+ * event), sonde_rtosrec.c (the RTOS records, for sonde_records.c);
+ * sonde_state.c (diagnostics, reset, protocol version);
  * sonde_layout.c (what each record id looks like).  Not a public
  * interface; the tests include it.
  */
@@ -12,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "framers/framer_hdlc.h"
 #include "pipeline.h"
@@ -124,14 +126,48 @@ int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dl
 /* sonde_records.c */
 /* Turn one good frame into its event (and diagnostics). */
 void srec_process(struct sdec *d, const struct sdec_frame *f);
-/* For record families decoded in their own files (sonde_rtosrec.c): a
- * fresh event of kind k for frame f at the current time, an argument added
- * to it (its address, to complete), and delivering it. */
-void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
-		  const char *name);
-struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
-			       uint64_t v);
-void srec_emit(struct sdec *d, const struct sonde_event *ev);
+
+/* Building an event, for sonde_records.c and the record families decoded
+ * in their own files (sonde_rtosrec.c); inline, since every record takes
+ * them.  A fresh event of kind k for frame f at the current time: */
+static inline void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f,
+				enum sonde_ev_kind k, const char *name)
+{
+	/* Copied from a zeroed template rather than memset: this runs for every
+	 * record, and a copy of a known size becomes a few vector moves where
+	 * memset became a slow "rep stos". */
+	static const struct sonde_event zero;
+	*ev = zero;
+	ev->kind = k;
+	ev->rec_id = f->b[1];
+	ev->rec_name = name;
+	ev->core = d->core;
+	ev->offset = f->offset;
+	ev->frame = f->frame;
+	ev->seq = f->b[0];
+	ev->ts = d->T;
+	ev->ts_flags = d->tflags;
+}
+
+/* An argument added to it (its address, to complete): */
+static inline struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name,
+					     enum sonde_arg_type t, uint64_t v)
+{
+	struct sonde_arg *a = &d->args[ev->nargs++];
+	memset(a, 0, sizeof(*a));
+	a->type = t;
+	a->name = name;
+	a->v.u = v;
+	ev->args = d->args;
+	return a;
+}
+
+/* Delivered: */
+static inline void srec_emit(struct sdec *d, const struct sonde_event *ev)
+{
+	if (d->out.event)
+		d->out.event(d->out.ctx, ev);
+}
 
 /* sonde_state.c */
 /* A diagnostic about byte idx of the frame being processed. */

@@ -41,31 +41,6 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)sargs_le(p, 4);
 }
 
-static void emit(struct sdec *d, const struct sonde_event *ev)
-{
-	if (d->out.event)
-		d->out.event(d->out.ctx, ev);
-}
-
-static void ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
-		    const char *name)
-{
-	/* Copied from a zeroed template rather than memset: this runs for every
-	 * record, and a copy of a known size becomes a few vector moves where
-	 * memset became a slow "rep stos". */
-	static const struct sonde_event zero;
-	*ev = zero;
-	ev->kind = k;
-	ev->rec_id = f->b[1];
-	ev->rec_name = name;
-	ev->core = d->core;
-	ev->offset = f->offset;
-	ev->frame = f->frame;
-	ev->seq = f->b[0];
-	ev->ts = d->T;
-	ev->ts_flags = d->tflags;
-}
-
 /* The 64-bit time of a timed record whose timestamp field holds v
  * (protocol §5; §10 for version 1). */
 static void take_time(struct sdec *d, const struct sdec_frame *f, uint32_t v)
@@ -137,21 +112,9 @@ static size_t take_args(struct sdec *d, const struct fields *fl, size_t first, s
 	return n;
 }
 
-static struct sonde_arg *add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
-				 uint64_t v)
-{
-	struct sonde_arg *a = &d->args[ev->nargs++];
-	memset(a, 0, sizeof(*a));
-	a->type = t;
-	a->name = name;
-	a->v.u = v;
-	ev->args = d->args;
-	return a;
-}
-
 static void add_str_arg(struct sdec *d, struct sonde_event *ev, const char *name, const char *s)
 {
-	struct sonde_arg *a = add_arg(d, ev, name, SONDE_A_STR, 0);
+	struct sonde_arg *a = srec_add_arg(d, ev, name, SONDE_A_STR, 0);
 	a->v.mem.p = (const uint8_t *)s;
 	a->v.mem.n = strlen(s);
 }
@@ -198,18 +161,18 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 	s->buffer_size = le32(p + 10);
 	s->build_id = le32(p + 14);
 
-	ev_init(d, &ev, f, SONDE_EV_INFO, "TARGET_INFO");
-	add_arg(d, &ev, "version", SONDE_A_U8, p[0]);
-	add_arg(d, &ev, "big_endian", SONDE_A_BOOL, s->big_endian);
-	add_arg(d, &ev, "reset", SONDE_A_BOOL, (flags & SONDE_INFO_F_RESET) != 0);
-	add_arg(d, &ev, "addr_size", SONDE_A_U8, p[2]);
+	srec_ev_init(d, &ev, f, SONDE_EV_INFO, "TARGET_INFO");
+	srec_add_arg(d, &ev, "version", SONDE_A_U8, p[0]);
+	srec_add_arg(d, &ev, "big_endian", SONDE_A_BOOL, s->big_endian);
+	srec_add_arg(d, &ev, "reset", SONDE_A_BOOL, (flags & SONDE_INFO_F_RESET) != 0);
+	srec_add_arg(d, &ev, "addr_size", SONDE_A_U8, p[2]);
 	add_str_arg(d, &ev, "mode", mode_name(p[3]));
-	add_arg(d, &ev, "core", SONDE_A_U8, p[4]);
-	add_arg(d, &ev, "ts_size", SONDE_A_U8, p[5]);
-	add_arg(d, &ev, "ts_freq", SONDE_A_U32, s->ts_freq);
-	add_arg(d, &ev, "buffer_size", SONDE_A_U32, s->buffer_size);
-	add_arg(d, &ev, "build_id", SONDE_A_HEX, s->build_id);
-	emit(d, &ev);
+	srec_add_arg(d, &ev, "core", SONDE_A_U8, p[4]);
+	srec_add_arg(d, &ev, "ts_size", SONDE_A_U8, p[5]);
+	srec_add_arg(d, &ev, "ts_freq", SONDE_A_U32, s->ts_freq);
+	srec_add_arg(d, &ev, "buffer_size", SONDE_A_U32, s->buffer_size);
+	srec_add_arg(d, &ev, "build_id", SONDE_A_HEX, s->build_id);
+	srec_emit(d, &ev);
 }
 
 /* DROPS: split the frames lost in sequence gaps since the last DROPS into
@@ -226,7 +189,7 @@ static void drops(struct sdec *d, const struct sdec_frame *f, const struct field
 	struct sonde_event ev;
 	uint32_t over = le32(q), ref = le32(q + 4);
 	uint8_t resets = d->version == 1 ? 0 : q[8];
-	ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
+	srec_ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
 	ev.value = over;
 	ev.obj2 = ref;
 	struct sonde_session *s = d->ses;
@@ -238,23 +201,23 @@ static void drops(struct sdec *d, const struct sdec_frame *f, const struct field
 		s->drops_overwritten += d_over;
 		s->drops_refused += d_ref;
 		s->lost_link += link;
-		add_arg(d, &ev, "overwritten", SONDE_A_U32, d_over);
-		add_arg(d, &ev, "refused", SONDE_A_U32, d_ref);
-		add_arg(d, &ev, "link_lost", SONDE_A_U64, link);
+		srec_add_arg(d, &ev, "overwritten", SONDE_A_U32, d_over);
+		srec_add_arg(d, &ev, "refused", SONDE_A_U32, d_ref);
+		srec_add_arg(d, &ev, "link_lost", SONDE_A_U64, link);
 		if (reset)
-			add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
+			srec_add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
 	} else {
 		/* joined mid-way (or rejoined after a break of the link): these
 		 * totals are the baseline; the gaps before them cannot be split */
 		s->lost_unexplained += d->pending_gap;
-		add_arg(d, &ev, "unexplained", SONDE_A_U64, d->pending_gap);
+		srec_add_arg(d, &ev, "unexplained", SONDE_A_U64, d->pending_gap);
 	}
 	d->pending_gap = 0;
 	d->drops_base_valid = 1;
 	d->base_over = over;
 	d->base_ref = ref;
 	d->base_resets = resets;
-	emit(d, &ev);
+	srec_emit(d, &ev);
 }
 
 /* TIME_SYNC: the time, and since_prev (protocol §4) as an argument, or
@@ -267,12 +230,12 @@ static void time_sync(struct sdec *d, const struct sdec_frame *f)
 	d->T = sargs_le(p, 8);
 	d->tflags = SONDE_TS_VALID;
 	d->t_known = 1;
-	ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, "TIME_SYNC");
+	srec_ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, "TIME_SYNC");
 	if (since == SONDE_SYNC_SINCE_UNKNOWN)
 		add_str_arg(d, &ev, "since_prev", "unknown");
 	else
-		add_arg(d, &ev, "since_prev", SONDE_A_U32, since);
-	emit(d, &ev);
+		srec_add_arg(d, &ev, "since_prev", SONDE_A_U32, since);
+	srec_emit(d, &ev);
 }
 
 static void dict(struct sdec *d, const struct sdec_frame *f)
@@ -304,12 +267,12 @@ static void dict(struct sdec *d, const struct sdec_frame *f)
 			     SDICT_MAX_ENTRIES, SDICT_MAX_BYTES >> 20);
 	}
 	struct sonde_event ev;
-	ev_init(d, &ev, f, SONDE_EV_DICT, "DICT");
+	srec_ev_init(d, &ev, f, SONDE_EV_DICT, "DICT");
 	ev.obj = id;
 	ev.obj2 = kind;
 	ev.obj2_name = kname;
 	ev.text = (const char *)p + 5; /* NUL-terminated on the wire */
-	emit(d, &ev);
+	srec_emit(d, &ev);
 }
 
 static void log_record(struct sdec *d, const struct fields *fl, struct sonde_event *ev)
@@ -373,15 +336,15 @@ static void reply(struct sdec *d, const struct sdec_frame *f, const struct field
 	size_t n = fl->n, a = d->addr_size;
 	switch (f->b[1]) {
 	case SONDE_REC_CMD_STATUS:
-		add_arg(d, ev, "seq", SONDE_A_U8, q[0]);
-		add_arg(d, ev, "cmd", SONDE_A_U8, q[1]);
-		add_arg(d, ev, "status", SONDE_A_U8, q[2]);
+		srec_add_arg(d, ev, "seq", SONDE_A_U8, q[0]);
+		srec_add_arg(d, ev, "cmd", SONDE_A_U8, q[1]);
+		srec_add_arg(d, ev, "status", SONDE_A_U8, q[2]);
 		ev->text = cmd_status_name(q[2]);
 		break;
 	case SONDE_REC_PEEK_DATA: {
-		add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(q, a));
-		add_arg(d, ev, "n", SONDE_A_U8, q[a]);
-		struct sonde_arg *m = add_arg(d, ev, "data", SONDE_A_MEM, 0);
+		srec_add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(q, a));
+		srec_add_arg(d, ev, "n", SONDE_A_U8, q[a]);
+		struct sonde_arg *m = srec_add_arg(d, ev, "data", SONDE_A_MEM, 0);
 		m->v.mem.p = q + 1 + a;
 		m->v.mem.n = n - 1 - a;
 		if (q[a] != n - 1 - a) {
@@ -392,10 +355,10 @@ static void reply(struct sdec *d, const struct sdec_frame *f, const struct field
 		break;
 	}
 	default:
-		add_arg(d, ev, "records", SONDE_A_U32, le32(q));
-		add_arg(d, ev, "overwritten", SONDE_A_U32, le32(q + 4));
-		add_arg(d, ev, "refused", SONDE_A_U32, le32(q + 8));
-		add_arg(d, ev, "bytes", SONDE_A_U32, le32(q + 12));
+		srec_add_arg(d, ev, "records", SONDE_A_U32, le32(q));
+		srec_add_arg(d, ev, "overwritten", SONDE_A_U32, le32(q + 4));
+		srec_add_arg(d, ev, "refused", SONDE_A_U32, le32(q + 8));
+		srec_add_arg(d, ev, "bytes", SONDE_A_U32, le32(q + 12));
 		break;
 	}
 }
@@ -502,8 +465,8 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		dict(d, f);
 		return;
 	case SONDE_REC_EMPTY:
-		ev_init(d, &ev, f, SONDE_EV_INFO, l->name);
-		emit(d, &ev);
+		srec_ev_init(d, &ev, f, SONDE_EV_INFO, l->name);
+		srec_emit(d, &ev);
 		return;
 	default:
 		break;
@@ -525,23 +488,23 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		[SONDE_REC_LOG] = SONDE_EV_LOG,
 	};
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS) {
-		ev_init(d, &ev, f, SONDE_EV_RECORD, l->name);
+		srec_ev_init(d, &ev, f, SONDE_EV_RECORD, l->name);
 		reply(d, f, &fl, &ev);
-		emit(d, &ev);
+		srec_emit(d, &ev);
 		return;
 	}
 	if (id >= SONDE_REC_USER_FIRST) {
-		ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
+		srec_ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
 		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
 		struct sfields *names = &d->fields[id - SONDE_REC_USER_FIRST];
 		ev.rec_name = name ? sfields_name(names, name) : d->user_names[id - SONDE_REC_USER_FIRST];
 		take_args(d, &fl, 0, &ev);
 		if (name)
 			sfields_apply(names, d->args, ev.nargs);
-		emit(d, &ev);
+		srec_emit(d, &ev);
 		return;
 	}
-	ev_init(d, &ev, f, kinds[id], l->name);
+	srec_ev_init(d, &ev, f, kinds[id], l->name);
 	uint8_t obj = fl.n ? q[0] : 0;
 	switch (id) {
 	case SONDE_REC_ISR_ENTER:
@@ -620,24 +583,5 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 	default:
 		break;
 	}
-	emit(d, &ev);
-}
-
-/* ---- for the record families in their own files ------------------------- */
-
-void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
-		  const char *name)
-{
-	ev_init(d, ev, f, k, name);
-}
-
-struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
-			       uint64_t v)
-{
-	return add_arg(d, ev, name, t, v);
-}
-
-void srec_emit(struct sdec *d, const struct sonde_event *ev)
-{
-	emit(d, ev);
+	srec_emit(d, &ev);
 }

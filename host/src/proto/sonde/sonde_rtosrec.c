@@ -26,12 +26,6 @@
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 
-void srtos_reset(struct srtos *r)
-{
-	memset(r->obj, 0, sizeof(r->obj));
-	r->idle = -1;
-}
-
 static uint32_t le(const uint8_t *p, size_t n)
 {
 	uint32_t v = 0;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct sdec;
 struct sdec_frame;
@@ -25,7 +26,11 @@ struct srtos {
 };
 
 /* Forget everything (init, target reset). */
-void srtos_reset(struct srtos *r);
+static inline void srtos_reset(struct srtos *r)
+{
+	memset(r->obj, 0, sizeof(r->obj));
+	r->idle = -1;
+}
 
 /* One RTOS record whose time is taken: fields[n] are its own fields (the
  * timestamp field split off, sonde_ts.h), of a length its layout accepted,
