@@ -4,7 +4,8 @@
 #  1. Sonde's own format: the decoder in memory (sonde_bench), then the
 #     `sonde` tool on a generated stream of SONDE_BENCH_MB (256) MB: stats,
 #     text, jsonl, csv, perfetto; 1b. stats with its analyses and the HTML
-#     report on 64 MiB;
+#     report on 64 MiB; 1c. the exports (sqlite, ctf, speedscope, perfetto)
+#     on the same 64 MiB;
 #  2. the foreign decoders on inputs of 200 MB and more made from the
 #     reference captures, each beside its reference tool when that tool is
 #     on PATH (qspy, systprint, tband-cli: none is a Debian package; build
@@ -15,7 +16,9 @@
 #     per record at gaps of 1 to more than 2^32 ticks), the tracer code
 #     linked into a minimal image, its RAM and the worst-case stack depth of
 #     the record path; then a summary table; and the exact per-call counts
-#     of the Cortex-M3 (execution log).
+#     of the Cortex-M3 (execution log);
+#  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
+#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md).
 #
 # Every figure is CPU time (user + system, from /usr/bin/time) with the
 # output going to /dev/null: on a shared machine CPU time is steadier than
@@ -93,7 +96,16 @@ R=$(records_of "$TMP/gen64.bin" sonde)
 run "sonde stats (with the timing analyses)" "$S" "$R" "$SONDE" stats -q "$TMP/gen64.bin"
 run "sonde report (HTML)" "$S" "$R" "$SONDE" report -q "$TMP/gen64.bin" -o "$TMP/gen64.html"
 echo "  report.html: $(stat -c %s "$TMP/gen64.html") bytes"
-rm -f "$TMP/gen64.bin" "$TMP/gen64.html"
+rm -f "$TMP/gen64.html"
+
+echo
+echo "== 1c. Exports on the same 64 MiB =="
+for f in sqlite ctf speedscope perfetto; do
+  run "sonde decode --format $f" "$S" "$R" "$SONDE" decode -q "$TMP/gen64.bin" -f "$f" --output "$TMP/gen64.$f"
+  echo "    written: $(du -sb "$TMP/gen64.$f" | cut -f1) bytes"
+  rm -rf "$TMP/gen64.$f"
+done
+rm -f "$TMP/gen64.bin"
 
 echo
 echo "== 2. Foreign decoders beside their reference tools =="
@@ -230,4 +242,17 @@ else
     make -s -C examples/qemu-mps2 BUILD="$(pwd)/$OUT/fw-insns-m3" insns | grep -vE '^  (CC|AS|LD) ' ||
       echo "(QEMU measurement failed)"
   fi
+fi
+
+echo
+echo "== 4. FreeRTOS trace macros on Cortex-M3: instructions per kernel event (QEMU execution log) =="
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
+  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
+elif [[ -z ${FREERTOS_KERNEL_PATH:-} ]]; then
+  echo "(FREERTOS_KERNEL_PATH not set: skipped; docs/freertos.md says where to get a kernel)"
+elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  echo "kernel: $FREERTOS_KERNEL_PATH"
+  make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
+else
+  echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
 fi
