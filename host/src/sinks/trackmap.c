@@ -41,16 +41,6 @@ uint64_t tmap_ticks_to_ns(uint64_t ticks, uint64_t freq)
 	return ns > UINT64_MAX - r ? UINT64_MAX : ns + r;
 }
 
-/* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
-struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c)
-{
-	if (c->isr_depth && c->isr)
-		return c->isr;
-	if (c->cur)
-		return c->cur;
-	return tmap_core_track(m, c, R_NOTASK);
-}
-
 /* Leave the innermost ISR: close function slices it left open (marked
  * unterminated), then its own slice.  ev (may be NULL) annotates the end. */
 static void tmap_isr_close(struct tmap *m, struct tmap_core *c, uint64_t ns,

@@ -103,6 +103,8 @@ struct tmap_node *tmap_node_new(struct tmap *m, struct tmap_core *c, enum tmap_r
 				const char *name);
 struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id);
 struct tmap_node *tmap_core_track(struct tmap *m, struct tmap_core *c, enum tmap_role role);
+/* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
+struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c);
 struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_role role,
 				 const struct sonde_event *ev);
 
@@ -123,11 +125,6 @@ void tmap_pop(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_suspend(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_resume(struct tmap *m, struct tmap_node *n, uint64_t ns, const struct sonde_event *ev);
 
-/* ---- trackmap.c, for trackmap_rtos.c -------------------------------------- */
-
-/* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
-struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c);
-
 /* ---- trackmap_rtos.c ------------------------------------------------------ */
 
 /* OBJECT, OBJ_OP and TASK_PRIO events. */
@@ -135,7 +132,5 @@ void tmap_rtos_event(struct tmap *m, struct tmap_core *c, const struct sonde_eve
 /* A TASK_OUT's state: the state slice's name (in buf) and the scheduler
  * state, for the reasons beyond preempted, suspended and deleted. */
 const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t n, enum tmap_tstate *st);
-/* Free an object's RTOS state (tmap_free). */
-void tmap_rtos_free(struct tmap_node *n);
 
 #endif /* SONDE_TRACKMAP_PRIV_H */

@@ -42,12 +42,6 @@ struct tmap_robj {
 	uint32_t held_name;             /* its name (the holder task) in tmap.names, 0 none */
 };
 
-void tmap_rtos_free(struct tmap_node *n)
-{
-	free(n->robj);
-	n->robj = NULL;
-}
-
 const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t n, enum tmap_tstate *st)
 {
 	const char *ref = NULL;

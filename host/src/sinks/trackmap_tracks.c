@@ -278,6 +278,16 @@ struct tmap *tmap_new(const struct tmap_writer_ops *ops, void *w, const struct t
 	return m;
 }
 
+/* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
+struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c)
+{
+	if (c->isr_depth && c->isr)
+		return c->isr;
+	if (c->cur)
+		return c->cur;
+	return tmap_core_track(m, c, R_NOTASK);
+}
+
 void tmap_free(struct tmap *m)
 {
 	if (!m)
@@ -289,7 +299,7 @@ void tmap_free(struct tmap *m)
 			free(n->core);
 		free(n->stk);
 		free(n->name);
-		tmap_rtos_free(n);
+		free(n->robj); /* its RTOS object state (trackmap_rtos.c), if any */
 		free(n);
 	}
 	free(m->nodes);
