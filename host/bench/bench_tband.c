@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/varint.h"
 #include "proto/tband/tband_cobs.h"
 #include "proto/tband/tband_wire.h"
 
@@ -42,17 +43,6 @@ static size_t cobs_encode(const uint8_t *p, size_t n, uint8_t *out)
 	out[code_at] = code;
 	out[o++] = 0;
 	return o;
-}
-
-static size_t put_varlen(uint8_t *p, uint64_t v)
-{
-	size_t k = 0;
-	while (v >= 0x80) {
-		p[k++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[k++] = (uint8_t)v;
-	return k;
 }
 
 int main(int argc, char **argv)
@@ -97,7 +87,7 @@ int main(int argc, char **argv)
 			if (ts > last_ts)
 				last_ts = ts;
 			re[0] = dec[0];
-			size_t k = 1 + put_varlen(re + 1, ts);
+			size_t k = 1 + varint_put(re + 1, ts);
 			memcpy(re + k, dec + ts_end, (size_t)dn - ts_end);
 			k += (size_t)dn - ts_end;
 			fwrite(enc, 1, cobs_encode(re, k, enc), stdout);

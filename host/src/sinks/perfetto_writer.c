@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/varint.h"
 #include "namepool.h"
 #include "utf8text.h"
 
@@ -115,21 +116,10 @@ static int pb_room(struct pfw *w, size_t more)
 	return 0;
 }
 
-static size_t pb_varint_at(uint8_t *p, uint64_t v)
-{
-	size_t k = 0;
-	while (v >= 0x80) {
-		p[k++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
 static void pb_varint(struct pfw *w, uint64_t v)
 {
 	if (pb_room(w, 10) == 0)
-		w->n += pb_varint_at(w->b + w->n, v);
+		w->n += varint_put(w->b + w->n, v);
 }
 
 static void pb_uint(struct pfw *w, unsigned field, uint64_t v)
@@ -181,8 +171,8 @@ static void pb_close(struct pfw *w, size_t start)
 		w->b[start - 1] = (uint8_t)len;
 		return;
 	}
-	uint8_t v[10];
-	size_t k = pb_varint_at(v, len);
+	uint8_t v[VARINT_MAX];
+	size_t k = varint_put(v, len);
 	if (pb_room(w, k - 1) != 0)
 		return;
 	memmove(w->b + start - 1 + k, w->b + start, len);
