@@ -21,6 +21,7 @@ SONDE_SRCS := \
 	$(SONDE_DIR)/src/sonde_record.c \
 	$(SONDE_DIR)/src/sonde_ring.c \
 	$(SONDE_DIR)/src/sonde_rx.c \
+	$(SONDE_DIR)/src/sonde_rtt.c \
 	$(SONDE_DIR)/src/sonde_session.c \
 	$(SONDE_DIR)/src/sonde_write.c
 
