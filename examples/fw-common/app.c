@@ -24,11 +24,16 @@
  * The trace leaves through the UART: from its transmit interrupt
  * (FW_DRAIN_IRQ 1, kicked every tick and before idling) or polled from the
  * idle task (FW_DRAIN_IRQ 0).  The transmit interrupt is not traced: its
- * records would feed themselves.
+ * records would feed themselves.  With FW_LINK_RTT 1 it leaves through the
+ * debug probe instead (sonde_rtt.h): the tick moves it into the RTT up
+ * buffer, which the host reads through a GDB server (`sonde live
+ * gdb://...`), and the UART carries nothing.
  *
  * The host can send commands back on the UART (docs/protocol.md §9): the
  * receive interrupt feeds them to sonde_rx_byte(); the host may PEEK
  * fw_status and set the blink period of a simulated LED with APP command 1.
+ * With FW_LINK_RTT they arrive in the RTT down buffer, and the tick feeds
+ * them to the parser.
  */
 #include <stdint.h>
 
@@ -37,6 +42,7 @@
 #include "sched.h"
 #include "sonde.h"
 #include "sonde_port.h" /* sonde_port_ts(): the trace clock */
+#include "sonde_rtt.h"
 
 #ifndef FW_RUN_MS
 #define FW_RUN_MS 2000u
@@ -44,6 +50,16 @@
 #ifndef FW_DRAIN_IRQ
 #define FW_DRAIN_IRQ 1
 #endif
+#ifndef FW_LINK_RTT
+#define FW_LINK_RTT 0
+#endif
+#if FW_LINK_RTT && FW_DRAIN_IRQ
+#undef FW_DRAIN_IRQ
+#define FW_DRAIN_IRQ 0 /* the UART carries no trace */
+#endif
+/* At the end of an RTT run: how long to wait for a host that reads nothing
+ * before leaving anyway (trace-clock ticks). */
+#define FW_RTT_WAIT (2u * BOARD_TS_HZ)
 #ifndef FW_TRACE_BUF
 #define FW_TRACE_BUF BOARD_TRACE_BUF
 #endif
@@ -298,6 +314,30 @@ void app_isr_uart_tx(void)
 }
 #endif
 
+#if FW_LINK_RTT
+/* The end of the run (interrupts masked): everything into the up buffer and
+ * read by the host, unless it has read nothing for FW_RTT_WAIT. */
+static void drain_polled(void)
+{
+	uint32_t since = sonde_port_ts();
+	size_t left = (size_t)-1;
+
+	for (;;) {
+		size_t now;
+
+		sonde_rtt_drain();
+		now = sonde_pending() + sonde_rtt_unread();
+		if (now == 0)
+			break;
+		if (now < left) {
+			left = now;
+			since = sonde_port_ts();
+		} else if (sonde_port_ts() - since > FW_RTT_WAIT) {
+			break;
+		}
+	}
+}
+#else
 /* Polled: also how the end of the run flushes. */
 static void drain_polled(void)
 {
@@ -308,6 +348,7 @@ static void drain_polled(void)
 		for (i = 0; i < n; i++)
 			board_uart_putc(chunk[i]);
 }
+#endif
 
 /* ---- receive channel ------------------------------------------------------ */
 
@@ -384,7 +425,9 @@ static void idle_task(void)
 	for (;;) {
 		if (fw_stop)
 			fw_finish();
-#if FW_DRAIN_IRQ
+#if FW_LINK_RTT
+		/* the tick fills the up buffer */
+#elif FW_DRAIN_IRQ
 		board_uart_tx_kick();
 #else
 		drain_polled();
@@ -392,7 +435,7 @@ static void idle_task(void)
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
 		 * pending interrupt even with interrupts masked. */
 		arch_irq_off();
-		if (!fw_stop && sonde_pending() == 0)
+		if (!fw_stop && (FW_LINK_RTT || sonde_pending() == 0))
 			arch_wait();
 		arch_irq_on();
 	}
@@ -409,7 +452,10 @@ void app_isr_tick(void)
 	fw_blink();
 	if (sched_now() == FW_RUN_MS)
 		fw_stop = 1;
-#if FW_DRAIN_IRQ
+#if FW_LINK_RTT
+	sonde_rtt_drain(); /* the one context that writes the up buffer */
+	sonde_rtt_rx();    /* commands the host put in the down buffer run here */
+#elif FW_DRAIN_IRQ
 	board_uart_tx_kick();
 #endif
 	fw_isr_exit(ISR_TICK);
@@ -463,6 +509,9 @@ int main(void)
 	sonde_init(trace_buf, sizeof trace_buf, SONDE_MODE_OVERWRITE);
 	sonde_set_dict_callback(fw_dictionaries);
 	fw_dictionaries();
+#if FW_LINK_RTT
+	sonde_rtt_init();
+#endif
 	/* Commands: the LED's state may be read, the blink period set. */
 	sonde_rx_region((const void *)&fw_status, sizeof fw_status, SONDE_RX_READ);
 	sonde_rx_set_app_callback(fw_command);

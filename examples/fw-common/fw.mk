@@ -21,7 +21,8 @@
 #
 # Targets: all (fw.elf, bench.elf, size report), size-min, stack, run,
 # bench, insns, disasm, clean.  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
-# RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile for its own).
+# LINK=uart|rtt, RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile
+# for its own).
 
 COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SONDE_ROOT := $(abspath $(COMMON_DIR)/../..)
@@ -39,6 +40,7 @@ PYTHON ?= python3
 BUILD ?= build
 OPT ?= -Os
 DRAIN ?= irq
+LINK ?= uart
 RUN_MS ?= 2000
 ICOUNT ?= 0
 V ?= 0
@@ -54,6 +56,11 @@ else ifeq ($(DRAIN),idle)
 FW_DEFS += -DFW_DRAIN_IRQ=0
 else
 $(error DRAIN must be irq or idle)
+endif
+ifeq ($(LINK),rtt)
+FW_DEFS += -DFW_LINK_RTT=1
+else ifneq ($(LINK),uart)
+$(error LINK must be uart or rtt)
 endif
 FW_DEFS += -DFW_RUN_MS=$(RUN_MS)u
 
