@@ -224,6 +224,13 @@ int sonde_link_write(struct sonde_link *l, const void *buf, size_t n)
 	return link_net_write(l, buf, n);
 }
 
+int sonde_link_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl)
+{
+	if (l->spec.kind == SONDE_LINK_GDB)
+		return link_gdb_capacity(l, whole, bytes_per_s, what, wl);
+	return 0;
+}
+
 void sonde_link_drop(struct sonde_link *l)
 {
 	if (l->spec.kind == SONDE_LINK_SERIAL) {

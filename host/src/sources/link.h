@@ -122,6 +122,13 @@ int sonde_link_writable(const struct sonde_link *l);
 /* Write all n bytes (a command frame).  Returns 0, or -1 with l->why set
  * (down, no peer yet, timeout). */
 int sonde_link_write(struct sonde_link *l, const void *buf, size_t n);
+/* What a link measured it can carry, for the budget check of `sonde live`:
+ * 1 with bytes per second and a description of it (gdb://: "RTT via GDB
+ * (1024-B up buffer, ... reads/s, ...)"), 0 when the link knows
+ * nothing of its capacity (the others: a baud rate says it for them).
+ * whole: over the whole session; else since the previous such call (the
+ * budget check's window). */
+int sonde_link_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl);
 /* Take the data connection down (after an error); the link can come up
  * again with sonde_link_connect. */
 void sonde_link_drop(struct sonde_link *l);

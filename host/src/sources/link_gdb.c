@@ -56,9 +56,12 @@ struct link_gdb {
 	uint32_t wait_ms;
 	int after_wait;          /* the next poll is the first after a wait */
 	/* for the budget (link_gdb_capacity), since the first connect */
-	uint64_t polls, full_polls, bytes;
+	uint64_t polls, wakes, full_polls, bytes;
 	int64_t t_first;
 	uint32_t up_size;
+	/* the counts at the end of the previous window (link_gdb_capacity) */
+	int64_t win_t;
+	uint64_t win_polls, win_wakes, win_full, win_bytes;
 };
 
 static int64_t now_ms(void)
@@ -334,6 +337,7 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 	uint32_t used = rtt_used(&up);
 	g->full_polls += used == up.size - 1u;
 	if (g->after_wait) {
+		g->wakes++;
 		/* A buffer half full after a wait: the wait was too long for this
 		 * rate.  Nearly empty: it may grow back to poll_ms. */
 		if (used * 2u >= up.size)
@@ -425,17 +429,34 @@ void link_gdb_free(struct sonde_link *l)
 	l->gdb = NULL;
 }
 
-int link_gdb_capacity(const struct sonde_link *l, double *bytes_per_s, char *what, size_t wl)
+int link_gdb_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl)
 {
-	const struct link_gdb *g = l->gdb;
-	if (!g || g->polls < 2 || !g->up_size)
+	struct link_gdb *g = l->gdb;
+	if (!g || !g->up_size)
 		return 0;
-	double dt = (double)(now_ms() - g->t_first) / 1000.0;
-	if (dt <= 0)
+	int64_t now = now_ms();
+	if (!g->win_t)
+		g->win_t = g->t_first;
+	int64_t t0 = whole ? g->t_first : g->win_t;
+	uint64_t polls = g->polls - (whole ? 0 : g->win_polls), wakes = g->wakes - (whole ? 0 : g->win_wakes);
+	uint64_t full = g->full_polls - (whole ? 0 : g->win_full);
+	uint64_t bytes = g->bytes - (whole ? 0 : g->win_bytes);
+	if (!whole) {
+		g->win_t = now;
+		g->win_polls = g->polls;
+		g->win_wakes = g->wakes;
+		g->win_full = g->full_polls;
+		g->win_bytes = g->bytes;
+	}
+	if (wakes < 2 || now <= t0)
 		return 0;
-	double rate = (double)g->polls / dt;
-	*bytes_per_s = rate * (double)(g->up_size - 1u);
-	snprintf(what, wl, "RTT through the GDB server (up buffer %u B, %.0f polls/s, full at %llu of %llu polls)",
-		 g->up_size, rate, (unsigned long long)g->full_polls, (unsigned long long)g->polls);
+	/* A wait between polls lets the target fill at most one up buffer
+	 * (what does not fit waits in its ring buffer, or is dropped there):
+	 * the link carries a buffer per wait.  A poll that found the buffer
+	 * full shows it: then what the link carried was all it could. */
+	double rate = (double)wakes * 1000.0 / (double)(now - t0);
+	*bytes_per_s = full ? (double)bytes * 1000.0 / (double)(now - t0) : rate * (double)(g->up_size - 1u);
+	snprintf(what, wl, "RTT via GDB (%u-B up buffer, %.0f reads/s, full at %llu/%llu polls)",
+		 g->up_size, rate, (unsigned long long)full, (unsigned long long)polls);
 	return 1;
 }

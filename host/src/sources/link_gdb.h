@@ -27,8 +27,9 @@ void link_gdb_free(struct sonde_link *l);
 int link_gdb_poll_ms(const struct sonde_link *l);
 
 /* What the link can carry, measured: bytes per second if every poll took a
- * full up buffer, and a description ("RTT through the GDB server: ...")
- * for the budget line.  0 when nothing was measured yet. */
-int link_gdb_capacity(const struct sonde_link *l, double *bytes_per_s, char *what, size_t wl);
+ * full up buffer, and a description ("RTT via GDB (...)")
+ * for the budget line.  0 when nothing was measured yet.  whole: since
+ * the first connect; else since the previous call with whole 0. */
+int link_gdb_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl);
 
 #endif /* SONDE_LINK_GDB_H */
