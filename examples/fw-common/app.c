@@ -414,6 +414,10 @@ static void fw_finish(void)
 {
 	arch_irq_off();
 	board_stop();
+	/* The buffer empty first: FW_COUNTS must find room without making an
+	 * overwriting buffer discard anything after its figures were taken
+	 * (such a loss would not be reported: no record follows it). */
+	drain_polled();
 	fw_trace_report();
 	drain_polled();
 	board_uart_flush();

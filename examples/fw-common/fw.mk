@@ -20,7 +20,8 @@
 #   CHECK_OPTS   check_trace.py options that hold on the exact clock
 #
 # Targets: all (fw.elf, bench.elf, size report), size-min, stack, run,
-# bench, insns, disasm, clean.  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
+# bench, insns, disasm, clean; $(BUILD)/rtt-flood.elf (FLOOD=N records
+# through the RTT up buffer as fast as the host reads them).  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
 # LINK=uart|rtt, RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile
 # for its own).
 
@@ -135,6 +136,16 @@ $(BUILD)/bench_small.o: bench.c bench_mix.h $(BUILD)/flags
 $(BUILD)/bench-small.elf: $(BOARD_OBJS) $(BUILD)/bench_small.o $(BENCH_TRACER_OBJS) $(LINK_LD)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(BOARD_OBJS) $(BUILD)/bench_small.o $(BENCH_TRACER_OBJS) -o $@
+
+# The debug-probe transport at full speed (rtt_flood.c): FLOOD=N records.
+FLOOD ?= 100000
+$(BUILD)/rtt_flood.o: rtt_flood.c $(BUILD)/flags
+	@echo "  CC      $(notdir $<) ($(FLOOD) records)"
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -DFLOOD_RECORDS=$(FLOOD)u -c $< -o $@
+
+$(BUILD)/rtt-flood.elf: $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) $(LINK_LD)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) -o $@
 
 # The tracer code in the smallest image using the whole record path
 # (size_min.c; SIZE_DEFS=-DSIZE_BUILDER etc. adds optional parts).

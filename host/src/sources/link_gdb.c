@@ -248,6 +248,11 @@ static int gdb_down(struct sonde_link *l, const char *what)
 {
 	struct link_gdb *g = l->gdb;
 	link_fail(l, "%s%s", what, g->rsp.why);
+	if (g->rsp.exited) {
+		/* The program ended (a W or X stop reply): nothing to reconnect to. */
+		link_note(l, "%s", l->why);
+		l->ended = 1;
+	}
 	link_gdb_drop(l);
 	return -1;
 }
