@@ -9,7 +9,10 @@
 #     gap table (instructions and wire bytes per record at gaps of 1 to more
 #     than 2^32 ticks), the tracer code linked into a minimal image, its
 #     RAM and the worst-case stack depth of the record path; then a summary
-#     table; and the exact per-call counts of the Cortex-M3 (execution log).
+#     table; and the exact per-call counts of the Cortex-M3 (execution log);
+#  4. the debug-probe transport: the rtt-flood firmware through QEMU's
+#     gdbstub into `sonde live gdb://` (MB/s, host CPU per MB), with a 1 KiB
+#     and a 16 KiB up buffer.
 # docs/performance.md records the figures these commands printed.
 set -euo pipefail
 BUILD=${1:-build}
@@ -136,4 +139,37 @@ else
     make -s -C examples/qemu-mps2 BUILD="$(pwd)/$OUT/fw-insns-m3" insns | grep -vE '^  (CC|AS|LD) ' ||
       echo "(QEMU measurement failed)"
   fi
+fi
+
+echo
+echo "== 4. Debug-probe transport: RTT through QEMU's gdbstub (sonde live gdb://) =="
+# rtt LABEL RECORDS MAKE-OPTIONS...: the rtt-flood firmware (records as fast
+# as the host reads them) under QEMU in real time, halted until sonde
+# attaches; bytes over the wall time of the session, and sonde's CPU time
+# (user + system, decoding into text included) per MB.
+rtt() {
+  local label=$1 n=$2 b port
+  shift 2
+  b=$(pwd)/$OUT/rtt-$(echo "$label" | tr -c 'A-Za-z0-9\n' '-')
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  if ! make -s -C examples/qemu-mps2 BUILD="$b" FLOOD="$n" "$@" "$b/rtt-flood.elf" >"$b.make.log" 2>&1; then
+    tail -n 20 "$b.make.log"
+    return 0
+  fi
+  qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native \
+    -serial null -S -gdb "tcp:127.0.0.1:$port" -kernel "$b/rtt-flood.elf" </dev/null >"$b.qemu.log" 2>&1 &
+  local q=$!
+  sleep 0.5
+  /usr/bin/time -f "%e %U %S" -o "$b.time" "$SONDE" live "gdb://127.0.0.1:$port" --elf "$b/rtt-flood.elf" \
+    --proto sonde -w "$b.raw" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$b.err" || true
+  wait "$q" || true
+  awk -v l="$label" -v s="$(stat -c %s "$b.raw")" '{ printf "%-28s %6.2f MB in %5.2f s = %5.2f MB/s; sonde CPU %4.2f s = %3.0f ms per MB\n", l, s / 1e6, $1, s / 1e6 / $1, $2 + $3, ($2 + $3) * 1000 / (s / 1e6) }' "$b.time"
+  grep -E "^(target drops|link budget)" "$b.err" | sed 's/^/    /'
+}
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]] || ! command -v qemu-system-arm >/dev/null || ! command -v arm-none-eabi-gcc >/dev/null ||
+   [[ ! -x /usr/bin/time ]]; then
+  echo "(QEMU, arm-none-eabi-gcc or /usr/bin/time missing, or SONDE_BENCH_SKIP_QEMU set: skipped)"
+else
+  rtt "up buffer 1 KiB" 100000
+  rtt "up buffer 16 KiB" 400000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 fi

@@ -34,8 +34,8 @@ int main(void)
 
 	board_init();
 	sonde_init(ring, sizeof ring, SONDE_MODE_DROP_NEW);
-	sonde_dict(SONDE_DICT_RECORD, SONDE_REC_USER_FIRST, "FLOOD(index,complement)");
-	sonde_dict(SONDE_DICT_RECORD, FW_REC_COUNTS, "FW_COUNTS");
+	fw_dict(SONDE_DICT_RECORD, SONDE_REC_USER_FIRST, "FLOOD(index,complement)");
+	fw_dict(SONDE_DICT_RECORD, FW_REC_COUNTS, "FW_COUNTS");
 	sonde_rtt_init();
 	for (i = 0; i < FLOOD_RECORDS; i++) {
 		while (sonde_pending() > sizeof ring - FLOOD_ROOM)
