@@ -7,13 +7,15 @@
  * counted.  Optional parts are measured by adding their calls: -DSIZE_TICK
  * (the periodic tick), -DSIZE_FUNC (function records), -DSIZE_BUILDER (the
  * argument-by-argument builder), -DSIZE_DICT (dictionary entries),
- * -DSIZE_RX (the receive channel).
+ * -DSIZE_RX (the receive channel), -DSIZE_RTT (the debug-probe transport,
+ * sonde_rtt.h, with its receive side).
  * Not run: only linked.
  */
 #include <stdint.h>
 
 #include "board.h"
 #include "sonde.h"
+#include "sonde_rtt.h"
 
 static uint8_t buf[1024];
 volatile uint32_t sink;
@@ -58,6 +60,10 @@ int main(void)
 #endif
 #ifdef SIZE_RX
 	sonde_rx_byte((uint8_t)sink);
+#endif
+#ifdef SIZE_RTT
+	sonde_rtt_init();
+	sink = (uint32_t)sonde_rtt_drain() + (uint32_t)sonde_rtt_rx();
 #endif
 	sink = (uint32_t)sonde_drain(out, sizeof out);
 	board_exit(0);

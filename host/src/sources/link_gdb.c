@@ -48,6 +48,8 @@ struct link_gdb {
 	uint32_t span;           /* bytes from cb through the last descriptor used */
 	int64_t next_scan;
 	int valid;               /* the last poll found a valid block */
+	int broken;              /* the connection failed after a poll had read bytes:
+				  * they were delivered, the next read reports it */
 	char state[256];         /* the last note about the block, not repeated */
 	uint8_t q[GDB_DOWN_QUEUE];
 	size_t nq;
@@ -267,7 +269,7 @@ int link_gdb_connect(struct sonde_link *l)
 	struct link_gdb *g = l->gdb;
 	if (link_net_connect(l) != 0)
 		return -1;
-	g->have_addr = g->addr_fixed = g->valid = 0;
+	g->have_addr = g->addr_fixed = g->valid = g->broken = 0;
 	g->span = RTT_HDR_SIZE + 2 * RTT_DESC_SIZE;
 	g->next_scan = 0;
 	if (gdb_rsp_start(&g->rsp, l->fd) != 0)
@@ -356,10 +358,16 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 		if (gdb_rsp_read(&g->rsp, (uint64_t)up.buf + up.rd, buf, first) != 0 ||
 		    (k > first && gdb_rsp_read(&g->rsp, up.buf, buf + first, k - first) != 0))
 			return link_fail(l, "reading the up buffer: %s", g->rsp.why);
+		/* From here on the bytes are delivered whatever happens: when the
+		 * read offset cannot be written the target keeps them and may send
+		 * them again after a reconnection (repeated, never lost). */
 		uint8_t rd[4];
 		rtt_put_le32(rd, (uint32_t)((up.rd + k) % up.size));
-		if (gdb_rsp_write(&g->rsp, (uint64_t)up.addr + 16, rd, 4) != 0)
-			return link_fail(l, "writing the up buffer's read offset: %s", g->rsp.why);
+		if (gdb_rsp_write(&g->rsp, (uint64_t)up.addr + 16, rd, 4) != 0) {
+			link_fail(l, "writing the up buffer's read offset: %s", g->rsp.why);
+			g->broken = 1;
+			return (ssize_t)k;
+		}
 	}
 	if (g->nq && down_off && rtt_parse_desc(blk + down_off, g->cb + down_off, &down, why, sizeof(why)) == 0) {
 		size_t w = rtt_room(&down) < g->nq ? rtt_room(&down) : g->nq;
@@ -368,8 +376,11 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 		rtt_put_le32(wr, (uint32_t)((down.wr + w) % down.size));
 		if (w && (gdb_rsp_write(&g->rsp, (uint64_t)down.buf + down.wr, g->q, first) != 0 ||
 			  (w > first && gdb_rsp_write(&g->rsp, down.buf, g->q + first, w - first) != 0) ||
-			  gdb_rsp_write(&g->rsp, (uint64_t)down.addr + 12, wr, 4) != 0))
-			return link_fail(l, "writing the down buffer: %s", g->rsp.why);
+			  gdb_rsp_write(&g->rsp, (uint64_t)down.addr + 12, wr, 4) != 0)) {
+			link_fail(l, "writing the down buffer: %s", g->rsp.why);
+			g->broken = 1;
+			return (ssize_t)k;
+		}
 		memmove(g->q, g->q + w, g->nq - w);
 		g->nq -= w;
 	}
@@ -379,6 +390,11 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 ssize_t link_gdb_read(struct sonde_link *l, void *buf, size_t n)
 {
 	struct link_gdb *g = l->gdb;
+	if (g->broken) { /* l->why was set by the poll that delivered its bytes */
+		g->broken = 0;
+		link_gdb_drop(l);
+		return -1;
+	}
 	if (gdb_rsp_halt(&g->rsp) != 0)
 		return gdb_down(l, "");
 	ssize_t k = poll_block(l, g, buf, n);
@@ -386,8 +402,12 @@ ssize_t link_gdb_read(struct sonde_link *l, void *buf, size_t n)
 		link_gdb_drop(l);
 		return -1;
 	}
-	if (gdb_rsp_resume(&g->rsp) != 0)
-		return gdb_down(l, "");
+	if (!g->broken && gdb_rsp_resume(&g->rsp) != 0) {
+		link_fail(l, "%s", g->rsp.why);
+		g->broken = 1;
+	}
+	if (g->broken && g->rsp.exited)
+		l->ended = 1; /* the program ended: nothing to reconnect to */
 	g->polls++;
 	g->bytes += (uint64_t)k;
 	g->after_wait = k == 0; /* the live loop reads until a poll finds nothing, then waits */
