@@ -21,7 +21,9 @@
 #
 # Targets: all (fw.elf, bench.elf, size report), size-min, stack, run,
 # bench, insns, disasm, clean; $(BUILD)/rtt-flood.elf (FLOOD=N records
-# through the RTT up buffer as fast as the host reads them).  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
+# through the RTT up buffer as fast as the host reads them);
+# $(BUILD)/miniprof.elf (the MiniProfiler device side, app_miniprof.c: UART0
+# for `sonde miniprof`, a board with a second UART for its Sonde trace).  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
 # LINK=uart|rtt, RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile
 # for its own).
 
@@ -67,7 +69,7 @@ FW_DEFS += -DFW_RUN_MS=$(RUN_MS)u
 
 CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=c99 -pedantic -Wall -Wextra -Werror \
 	  -ffreestanding -ffunction-sections -fdata-sections -MMD -MP $(EXTRA_CFLAGS)
-CPPFLAGS := -I$(BOARD_DIR) -I$(COMMON_DIR) -I$(ARCH_DIR) $(SONDE_INCLUDES) -I$(PORT_DIR) \
+CPPFLAGS := -I$(BOARD_DIR) -I$(COMMON_DIR) -I$(ARCH_DIR) $(SONDE_INCLUDES) $(SONDE_MP_INCLUDES) -I$(PORT_DIR) \
 	    $(SONDE_DEFS) $(FW_DEFS)
 LDFLAGS := $(ARCH_FLAGS) -L$(ARCH_DIR) -T $(LINK_LD) -nostartfiles $(LIBC_SPECS) -Wl,--gc-sections $(BOARD_LDFLAGS)
 # The tracer's objects also say what each function keeps on the stack and
@@ -90,7 +92,7 @@ endif
 
 all: $(BUILD)/fw.elf $(BUILD)/bench.elf size $(EXTRA_ALL)
 
-vpath %.c $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR) $(sort $(dir $(SONDE_SRCS))) $(PORT_DIR)
+vpath %.c $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR) $(sort $(dir $(SONDE_SRCS) $(SONDE_MP_SRCS))) $(PORT_DIR)
 vpath %.S $(BOARD_DIR) $(ARCH_DIR)
 vpath %.h $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR)
 
@@ -146,6 +148,20 @@ $(BUILD)/rtt_flood.o: rtt_flood.c $(BUILD)/flags
 $(BUILD)/rtt-flood.elf: $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) $(LINK_LD)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) -o $@
+
+# The MiniProfiler device side (app_miniprof.c, target/miniprof): the
+# application built with -finstrument-functions, the module with the
+# tracer's flags.
+MP_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(SONDE_MP_SRCS)))
+$(BUILD)/app_miniprof.o: app_miniprof.c $(BUILD)/flags
+	@echo "  CC      $(notdir $<) (-finstrument-functions)"
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -finstrument-functions -finstrument-functions-exclude-file-list=arch.h,sonde \
+		-c $< -o $@
+
+$(BUILD)/miniprof.elf: $(BOARD_OBJS) $(BUILD)/app_miniprof.o $(TRACER_OBJS) $(MP_OBJS) $(LINK_LD)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/miniprof.map $(BOARD_OBJS) $(BUILD)/app_miniprof.o $(TRACER_OBJS) \
+		$(MP_OBJS) -o $@
 
 # The tracer code in the smallest image using the whole record path
 # (size_min.c; SIZE_DEFS=-DSIZE_BUILDER etc. adds optional parts).
