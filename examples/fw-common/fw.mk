@@ -78,11 +78,12 @@ TRACER_CFLAGS := -fstack-usage -fcallgraph-info=su
 
 TRACER_SRCS := $(SONDE_SRCS) $(PORT_SRCS)
 TRACER_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(TRACER_SRCS)))
+MP_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(SONDE_MP_SRCS)))
 BOARD_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(BOARD_SRCS) board_text.c)))
 SCHED_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(SCHED_SRCS))))
 FW_OBJS := $(BOARD_OBJS) $(SCHED_OBJS) $(BUILD)/sched.o $(BUILD)/fw_trace.o $(BUILD)/app.o
 BENCH_OBJS := $(BOARD_OBJS) $(BUILD)/bench.o
-BENCH_TRACER_OBJS := $(patsubst %.c,$(BUILD)/bench-sonde/%.o,$(notdir $(TRACER_SRCS)))
+BENCH_TRACER_OBJS := $(patsubst %.c,$(BUILD)/bench-sonde/%.o,$(notdir $(TRACER_SRCS) $(SONDE_MP_SRCS)))
 
 ifeq ($(ICOUNT),1)
 QEMU_RUN_OPTS := -icount shift=0,sleep=off
@@ -152,7 +153,6 @@ $(BUILD)/rtt-flood.elf: $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $
 # The MiniProfiler device side (app_miniprof.c, target/miniprof): the
 # application built with -finstrument-functions, the module with the
 # tracer's flags.
-MP_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(SONDE_MP_SRCS)))
 $(BUILD)/app_miniprof.o: app_miniprof.c $(BUILD)/flags
 	@echo "  CC      $(notdir $<) (-finstrument-functions)"
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -finstrument-functions -finstrument-functions-exclude-file-list=arch.h,sonde \
@@ -170,8 +170,8 @@ $(BUILD)/size_min.o: size_min.c $(BUILD)/flags
 	@echo "  CC      $(notdir $<) $(SIZE_DEFS)"
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) $(SIZE_DEFS) -c $< -o $@
 
-$(BUILD)/size-min.elf: $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(LINK_LD)
-	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/size-min.map $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) -o $@
+$(BUILD)/size-min.elf: $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(MP_OBJS) $(LINK_LD)
+	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/size-min.map $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(MP_OBJS) -o $@
 
 size-min: FORCE
 	@rm -f $(BUILD)/size_min.o
