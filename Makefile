@@ -26,12 +26,18 @@ build-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DSONDE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
+# Skipped tests (exit 77) say why on a line "SKIP: ..."; ctest keeps their
+# output in its log only, so the reasons are printed after the run.
+SKIPPED = grep -h '^SKIP:' $(1)/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^SKIP: /skipped: /' || true
+
 test-plain: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@$(call SKIPPED,$(BUILD))
 
 test-san: build-san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
+	@$(call SKIPPED,$(BUILD_SAN))
 
 test: test-plain test-san
 

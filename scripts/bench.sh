@@ -3,14 +3,18 @@
 #
 #  1. host decoder throughput (MB/s, records/s, peak RSS) on a generated
 #     Sonde stream, with each sink, and 1 GiB streamed through a pipe;
+#     the analyses, the report and the exports (sqlite, ctf, speedscope,
+#     perfetto) on 64 MiB of it;
 #  2. the foreign decoders on the reference captures replicated to ~20 MB;
 #  3. the target record path on five CPU families under QEMU (when their
 #     toolchains and QEMU are installed): per family, at -O2 and -Os, the
 #     gap table (instructions and wire bytes per record at gaps of 1 to more
 #     than 2^32 ticks), the tracer code linked into a minimal image, its
 #     RAM and the worst-case stack depth of the record path; then a summary
-#     table; and the exact per-call counts of the Cortex-M3 (execution log);
-#  4. the debug-probe transport: the rtt-flood firmware through QEMU's
+#     table; and the exact per-call counts of the Cortex-M3 (execution log).
+#  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
+#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md);
+#  5. the debug-probe transport: the rtt-flood firmware through QEMU's
 #     gdbstub into `sonde live gdb://` (MB/s, host CPU per MB), with a 1 KiB
 #     and a 16 KiB up buffer.
 # docs/performance.md records the figures these commands printed.
@@ -35,6 +39,22 @@ if [[ -x /usr/bin/time ]]; then
   /usr/bin/time -f "sonde stats (with the timing analyses): %e s, peak RSS %M KiB" "$SONDE" stats -q "$OUT/gen64.bin" >/dev/null || true
   /usr/bin/time -f "sonde report (HTML): %e s, peak RSS %M KiB" "$SONDE" report -q "$OUT/gen64.bin" -o "$OUT/gen64.html" || true
   echo "report.html: $(stat -c %s "$OUT/gen64.html") bytes"
+
+  echo
+  echo "== 1c. Exports on the same 64 MiB (records/s over the wall time; CPU time too, for a busy machine) =="
+  recs=$("$SONDE" stats -q "$OUT/gen64.bin" | awk '$1 == "records" { print $2 }')
+  export_bench() { # FORMAT OUTPUT
+    rm -rf "$2"
+    /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" "$SONDE" decode -q "$OUT/gen64.bin" -f "$1" --output "$2" || true
+    read -r wall user sys rss <"$OUT/time"
+    awk -v f="$1" -v n="$recs" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v b="$(du -sb "$2" | cut -f1)" \
+      'BEGIN { printf "--format %-10s %6.2f s = %5.2f M records/s (CPU %5.2f s = %5.2f M/s), peak RSS %6d KiB, %6.1f MB written\n", f, w, n / w / 1e6, u + s, n / (u + s) / 1e6, r, b / 1e6 }'
+    rm -rf "$2"
+  }
+  export_bench sqlite "$OUT/gen64.db"
+  export_bench ctf "$OUT/gen64.ctf"
+  export_bench speedscope "$OUT/gen64.speedscope.json"
+  export_bench perfetto "$OUT/gen64.pftrace"
   rm -f "$OUT/gen64.bin"
 fi
 
@@ -142,7 +162,20 @@ else
 fi
 
 echo
-echo "== 4. Debug-probe transport: RTT through QEMU's gdbstub (sonde live gdb://) =="
+echo "== 4. FreeRTOS trace macros on Cortex-M3: instructions per kernel event (QEMU execution log) =="
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]]; then
+  echo "(SONDE_BENCH_SKIP_QEMU set: skipped)"
+elif [[ -z ${FREERTOS_KERNEL_PATH:-} ]]; then
+  echo "(FREERTOS_KERNEL_PATH not set: skipped; docs/freertos.md says where to get a kernel)"
+elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  echo "kernel: $FREERTOS_KERNEL_PATH"
+  make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
+else
+  echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
+fi
+
+echo
+echo "== 5. Debug-probe transport: RTT through QEMU's gdbstub (sonde live gdb://) =="
 # rtt LABEL RECORDS MAKE-OPTIONS...: the rtt-flood firmware (records as fast
 # as the host reads them) under QEMU in real time, halted until sonde
 # attaches; bytes over the wall time of the session, and sonde's CPU time
@@ -158,8 +191,12 @@ rtt() {
   fi
   qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native \
     -serial null -S -gdb "tcp:127.0.0.1:$port" -kernel "$b/rtt-flood.elf" </dev/null >"$b.qemu.log" 2>&1 &
-  local q=$!
-  sleep 0.5
+  local q=$! i hex
+  hex=$(printf '%04X' "$port")
+  for i in $(seq 200); do # until QEMU listens (not connecting: its gdbstub takes one client)
+    grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 0A" /proc/net/tcp && break
+    sleep 0.05
+  done
   /usr/bin/time -f "%e %U %S" -o "$b.time" "$SONDE" live "gdb://127.0.0.1:$port" --elf "$b/rtt-flood.elf" \
     --proto sonde -w "$b.raw" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$b.err" || true
   wait "$q" || true

@@ -15,7 +15,9 @@
 # firmware of examples/qemu-mps2 running in QEMU, its UART0 on a local TCP
 # port that `sonde live tcp://...` connects to.  Without them it is the
 # POSIX demo (examples/posix-demo), its trace piped into `sonde live -`
-# (SONDE_DEMO=posix chooses it anyway).
+# (SONDE_DEMO=posix chooses it anyway).  SONDE_DEMO=freertos runs the
+# FreeRTOS example on the Cortex-M3 (examples/freertos-mps2) the same way;
+# it needs a kernel tree in FREERTOS_KERNEL_PATH (docs/freertos.md).
 set -euo pipefail
 BUILD=${1:-build}
 SONDE=$BUILD/host/sonde
@@ -32,15 +34,14 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev
 		echo $(( 20000 + RANDOM % 20000 ))
 }
 
-qemu_demo() {
-	local fw=$BUILD/qemu-mps2 port log qemu i
-	echo "demo: building the Cortex-M3 firmware (examples/qemu-mps2)"
-	make -s -C examples/qemu-mps2 BUILD="$(pwd)/$fw" RUN_MS=3000 "$(pwd)/$fw/fw.elf" >"$OUT/build.log" 2>&1 ||
-		{ cat "$OUT/build.log"; return 1; }
-	ELF=$fw/fw.elf
+# qemu_live ELF WHAT: run ELF in QEMU, UART0 on a local TCP port, and
+# decode it live from there.
+qemu_live() {
+	local port log qemu i
+	ELF=$1
 	port=$(free_port)
 	log=$OUT/qemu.log
-	echo "demo: running it in QEMU for 3 s of emulated time, UART0 on tcp://127.0.0.1:$port"
+	echo "demo: running it in QEMU, UART0 on tcp://127.0.0.1:$port"
 	qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native \
 		-icount shift=0,sleep=off -serial "tcp:127.0.0.1:$port,server=on" -kernel "$ELF" </dev/null >"$log" 2>&1 &
 	qemu=$!
@@ -53,7 +54,27 @@ qemu_demo() {
 	"$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$OUT/trace.bin" --output "$OUT/trace.txt" \
 		--no-show --no-keys --reconnect-timeout 0 </dev/null 2>"$OUT/live.log" || true
 	wait "$qemu" || { echo "demo: QEMU exited with status $?"; cat "$log"; return 1; }
-	echo "demo: the firmware ran 5 tasks and 3 interrupts; $(grep -E '^(bytes|records) ' "$OUT/live.log" | tr -s ' ' | paste -sd ',' -)"
+	echo "demo: the firmware ran $2; $(grep -E '^(bytes|records) ' "$OUT/live.log" | tr -s ' ' | paste -sd ',' -)"
+}
+
+qemu_demo() {
+	local fw=$BUILD/qemu-mps2
+	echo "demo: building the Cortex-M3 firmware (examples/qemu-mps2), 3 s of emulated time"
+	make -s -C examples/qemu-mps2 BUILD="$(pwd)/$fw" RUN_MS=3000 "$(pwd)/$fw/fw.elf" >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	qemu_live "$fw/fw.elf" "5 tasks and 3 interrupts"
+}
+
+freertos_demo() {
+	local fw=$BUILD/freertos-mps2
+	if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
+		echo "demo: SONDE_DEMO=freertos needs a FreeRTOS-Kernel tree in FREERTOS_KERNEL_PATH (docs/freertos.md)"
+		return 1
+	fi
+	echo "demo: building the FreeRTOS firmware (examples/freertos-mps2, kernel $FREERTOS_KERNEL_PATH), 3 s of emulated time"
+	make -s -C examples/freertos-mps2 BUILD="$(pwd)/$fw" CYCLES=300 "$(pwd)/$fw/fw.elf" >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	qemu_live "$fw/fw.elf" "FreeRTOS: 6 tasks, a queue, a mutex with priority inheritance, a semaphore from an interrupt, notifications, a timer"
 }
 
 posix_demo() {
@@ -63,7 +84,9 @@ posix_demo() {
 	echo "demo: $(cat "$OUT/demo.log")"
 }
 
-if [ "${SONDE_DEMO:-auto}" != posix ] && command -v qemu-system-arm >/dev/null 2>&1 && command -v arm-none-eabi-gcc >/dev/null 2>&1 && qemu_demo; then
+if [ "${SONDE_DEMO:-auto}" = freertos ]; then
+	freertos_demo || { echo "demo: the FreeRTOS demo failed"; exit 1; }
+elif [ "${SONDE_DEMO:-auto}" != posix ] && command -v qemu-system-arm >/dev/null 2>&1 && command -v arm-none-eabi-gcc >/dev/null 2>&1 && qemu_demo; then
 	:
 else
 	[ -z "$ELF" ] || echo "demo: the QEMU demo failed; running the POSIX demo instead"

@@ -12,6 +12,8 @@ PKGS=(
   libserialport-dev                         # serial links (sonde live)
   libelf-dev libdw-dev                      # ELF symbols for profiles
   libsqlite3-dev                            # SQLite export
+  sqlite3                                   # tests: the SQL of docs/sql.md on an export
+  babeltrace2                               # tests: reads the CTF export
   libexpat1-dev                             # SyS-T collateral XML
   libprotobuf-c-dev protobuf-c-compiler     # Perfetto export
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces

@@ -20,6 +20,7 @@ SONDE_SRCS := \
 	$(SONDE_DIR)/src/sonde_frame.c \
 	$(SONDE_DIR)/src/sonde_record.c \
 	$(SONDE_DIR)/src/sonde_ring.c \
+	$(SONDE_DIR)/src/sonde_rtos.c \
 	$(SONDE_DIR)/src/sonde_rx.c \
 	$(SONDE_DIR)/src/sonde_rtt.c \
 	$(SONDE_DIR)/src/sonde_session.c \

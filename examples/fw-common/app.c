@@ -43,6 +43,7 @@
 #include "sonde.h"
 #include "sonde_port.h" /* sonde_port_ts(): the trace clock */
 #include "sonde_rtt.h"
+#include "trace_uart.h"
 
 #ifndef FW_RUN_MS
 #define FW_RUN_MS 2000u
@@ -86,7 +87,7 @@ enum { GRP_LEVEL = 1, LEVEL_LOW = 0, LEVEL_OK = 1, LEVEL_HIGH = 2 };
 #define CTRL_LATE_TICKS (BOARD_TS_HZ / 12500u)
 
 static void bg_work(void);
-static void drain_polled(void);
+static void trace_drain(void);
 /* Code addresses go out as the PC holds them (Thumb bit clear). */
 #define BG_WORK_ADDR ARCH_CODE_ADDR(bg_work)
 
@@ -169,7 +170,7 @@ static void fp_check(int ok, uint8_t task)
 	if (!ok) {
 		arch_irq_off();
 		fw_log_u32(SONDE_LVL_ERROR, FMT_FP_LOST, task);
-		drain_polled();
+		trace_drain();
 		board_uart_flush();
 		board_exit(3);
 	}
@@ -289,35 +290,23 @@ static void bg_task(void)
 
 /* ---- transport --------------------------------------------------------- */
 
+/* The trace leaves from the UART's transmit interrupt, kicked by the tick
+ * and the idle task (trace_uart.c), or polled from the idle task. */
+void app_isr_uart_tx(void)
+{
 #if FW_DRAIN_IRQ
-/* Sends while the UART takes bytes.  On hardware that is one or a few bytes
- * per interrupt; QEMU's UARTs take them at once, so one interrupt empties
- * the buffer.  With nothing left the UART goes idle: the next kick (tick or
- * idle) restarts it. */
-void app_isr_uart_tx(void)
-{
-	board_uart_tx_ack();
-	while (board_uart_tx_ready()) {
-		int b = sonde_drain_byte();
-		if (b < 0) {
-			board_uart_tx_idle();
-			break;
-		}
-		board_uart_tx_put((uint8_t)b);
-	}
-}
+	trace_uart_tx_irq();
 #else
-void app_isr_uart_tx(void)
-{
 	board_uart_tx_ack();
 	board_uart_tx_idle();
-}
 #endif
+}
 
 #if FW_LINK_RTT
-/* The end of the run (interrupts masked): everything into the up buffer and
- * read by the host, unless it has read nothing for FW_RTT_WAIT. */
-static void drain_polled(void)
+/* Polled, interrupts masked (the end of the run, a fault): everything into
+ * the up buffer and read by the host, unless it has read nothing for
+ * FW_RTT_WAIT. */
+static void trace_drain(void)
 {
 	uint32_t since = sonde_port_ts();
 	size_t left = (size_t)-1;
@@ -338,15 +327,9 @@ static void drain_polled(void)
 	}
 }
 #else
-/* Polled: also how the end of the run flushes. */
-static void drain_polled(void)
+static void trace_drain(void)
 {
-	uint8_t chunk[64];
-	size_t n, i;
-
-	while ((n = sonde_drain(chunk, sizeof chunk)) > 0)
-		for (i = 0; i < n; i++)
-			board_uart_putc(chunk[i]);
+	trace_uart_drain();
 }
 #endif
 
@@ -417,9 +400,9 @@ static void fw_finish(void)
 	/* The buffer empty first: FW_COUNTS must find room without making an
 	 * overwriting buffer discard anything after its figures were taken
 	 * (such a loss would not be reported: no record follows it). */
-	drain_polled();
+	trace_drain();
 	fw_trace_report();
-	drain_polled();
+	trace_drain();
 	board_uart_flush();
 	board_exit(0);
 }
@@ -434,7 +417,7 @@ static void idle_task(void)
 #elif FW_DRAIN_IRQ
 		board_uart_tx_kick();
 #else
-		drain_polled();
+		trace_uart_drain();
 #endif
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
 		 * pending interrupt even with interrupts masked. */
@@ -493,7 +476,7 @@ void app_isr_sample(void)
 void app_fault(uint32_t pc, uint32_t cause)
 {
 	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, pc, cause);
-	drain_polled();
+	trace_drain();
 	board_uart_flush();
 }
 

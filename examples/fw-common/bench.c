@@ -37,7 +37,10 @@
 #define BENCH_N BOARD_BENCH_N
 #endif
 #ifndef BENCH_N_LONG
-#define BENCH_N_LONG 32u /* records after a silence of more than 2^32 ticks */
+/* Records after a silence of more than 2^32 ticks: each iteration also
+ * writes 32 TIME_SYNCs (about 530 bytes), all of which must fit the buffer
+ * (else the case measures overwriting). */
+#define BENCH_N_LONG (BOARD_BENCH_BUF / 600u < 32u ? BOARD_BENCH_BUF / 600u : 32u)
 #endif
 #ifndef CAL_N
 #define CAL_N 1000000u

@@ -81,7 +81,7 @@ TRACER_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(TRACER_SRCS)))
 MP_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(SONDE_MP_SRCS)))
 BOARD_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(BOARD_SRCS) board_text.c)))
 SCHED_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(SCHED_SRCS))))
-FW_OBJS := $(BOARD_OBJS) $(SCHED_OBJS) $(BUILD)/sched.o $(BUILD)/fw_trace.o $(BUILD)/app.o
+FW_OBJS := $(BOARD_OBJS) $(SCHED_OBJS) $(BUILD)/sched.o $(BUILD)/fw_trace.o $(BUILD)/trace_uart.o $(BUILD)/app.o
 BENCH_OBJS := $(BOARD_OBJS) $(BUILD)/bench.o
 BENCH_TRACER_OBJS := $(patsubst %.c,$(BUILD)/bench-sonde/%.o,$(notdir $(TRACER_SRCS) $(SONDE_MP_SRCS)))
 

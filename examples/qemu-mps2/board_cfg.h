@@ -116,7 +116,12 @@
 #define BOARD_BENCH_BUF    (160u * 1024u)
 #define BOARD_BENCH_N      2048u
 
-#define TIMER0_PERIOD (MPS2_SYSCLK_HZ / 500u)
+/* The work interrupt's rate: 500 Hz for the example firmware; the FreeRTOS
+ * example (examples/freertos-mps2) sets 100. */
+#ifndef BOARD_WORK_HZ
+#define BOARD_WORK_HZ 500u
+#endif
+#define TIMER0_PERIOD (MPS2_SYSCLK_HZ / BOARD_WORK_HZ)
 /* 1298.6 Hz at 25 MHz: its phase drifts against the others. */
 #define TIMER1_PERIOD (MPS2_SYSCLK_HZ / 25000u * 19251u / 1000u)
 

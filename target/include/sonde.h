@@ -147,12 +147,17 @@ SONDE_API_INLINE int sonde_rec_on_(uint32_t rec)
  *   sonde_w_small   0 or 2 payload bytes: hdr = id | b0 << 8 | b1 << 16 |
  *                   n << 24 (ISR exit, TASK_OUT, FUNC_ENTER, ...)
  *   sonde_w_u32x2   a user record with two U32 arguments
+ *   sonde_w_word    1 to 4 untyped payload bytes in one little-endian
+ *                   word, id_n = id | n << 8 (the RTOS records TASK_SWITCH
+ *                   and OBJ_OP with a 1- or 2-byte value, sonde_rtos.h:
+ *                   the frequent kernel events)
  *   sonde_w_gen     up to 3 prefix bytes (in hdr above the id), then 0, 1
  *                   or 2 32-bit words, each after an U32 type code if
  *                   typed (shape: SONDE_W_SHAPE): counters, logs, ... */
 void sonde_w_obj(uint32_t id, uint32_t obj);
 void sonde_w_small(uint32_t hdr);
 void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b);
+void sonde_w_word(uint32_t id_n, uint32_t w);
 void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape);
 
 /* sonde_w_gen shape: prefix bytes (0..3), words (0..2), typed (0, 1). */

@@ -78,7 +78,11 @@
 #define SONDE_REC_FUNC_ENTER_A 0x11u /* function given by address */
 #define SONDE_REC_FUNC_EXIT    0x12u
 #define SONDE_REC_LOG          0x13u
-/* 0x14..0x1F reserved for future event records */
+/* RTOS records (docs/protocol.md section 4.1; emitters in sonde_rtos.h) */
+#define SONDE_REC_TASK_SWITCH  0x14u /* out task, its state, what it waits on, in task */
+#define SONDE_REC_OBJ_CREATE   0x15u /* a kernel object (task, queue, ...) and its kind */
+#define SONDE_REC_OBJ_OP       0x16u /* an operation on a kernel object, with a value */
+/* 0x17..0x1F reserved for future event records */
 /* 0x20..0x2F command channel replies (see docs/protocol.md, "Receive channel") */
 #define SONDE_REC_CMD_STATUS   0x20u
 #define SONDE_REC_PEEK_DATA    0x21u
@@ -152,11 +156,62 @@
 #define SONDE_MODE_SNAPSHOT   2u /* fill once, stop */
 #define SONDE_MODE_POSTMORTEM 3u /* overwrite until frozen */
 
-/* TASK_OUT reasons. */
+/* TASK_OUT reasons; TASK_SWITCH uses the same codes for the state the
+ * task leaves in, and adds what a blocked task waits for (4..9). */
 #define SONDE_TASK_PREEMPTED  0u /* still ready */
-#define SONDE_TASK_BLOCKED    1u
+#define SONDE_TASK_BLOCKED    1u /* waits, for something not said */
 #define SONDE_TASK_SUSPENDED  2u
 #define SONDE_TASK_DELETED    3u
+#define SONDE_TASK_DELAYED    4u /* sleeps for (or until) a time */
+#define SONDE_TASK_WAIT_RECV  5u /* receive/take on an object (queue, semaphore, mutex, stream) */
+#define SONDE_TASK_WAIT_SEND  6u /* send/give on a full object */
+#define SONDE_TASK_WAIT_PEEK  7u /* peek on an empty object */
+#define SONDE_TASK_WAIT_NOTIFY 8u /* a task notification (the object byte is its index) */
+#define SONDE_TASK_WAIT_EVENT 9u /* bits of an event group */
+#define SONDE_TASK_STATE_COUNT 10u
+
+/* OBJ_CREATE kinds (low 7 bits); bit 7 set: the object is announced (it
+ * exists; sent again for a host that asked for INFO), not created now. */
+#define SONDE_OBJK_TASK        1u  /* capacity: priority */
+#define SONDE_OBJK_IDLE_TASK   2u  /* the idle task (capacity: priority) */
+#define SONDE_OBJK_TIMER_TASK  3u  /* the timer service task (capacity: priority) */
+#define SONDE_OBJK_QUEUE       4u  /* capacity: length in items */
+#define SONDE_OBJK_COUNTING_SEM 5u /* capacity: maximum count */
+#define SONDE_OBJK_BINARY_SEM  6u
+#define SONDE_OBJK_MUTEX       7u
+#define SONDE_OBJK_RECURSIVE_MUTEX 8u
+#define SONDE_OBJK_QUEUE_SET   9u  /* capacity: length */
+#define SONDE_OBJK_EVENT_GROUP 10u
+#define SONDE_OBJK_STREAM_BUFFER 11u  /* capacity: bytes */
+#define SONDE_OBJK_MESSAGE_BUFFER 12u /* capacity: bytes */
+#define SONDE_OBJK_TIMER       13u /* capacity: period in RTOS ticks */
+#define SONDE_OBJK_COUNT       14u
+#define SONDE_OBJK_ANNOUNCED   0x80u
+
+/* OBJ_OP operations (bits 0..5) and flags. */
+#define SONDE_OP_SEND          1u  /* send/give; value: items before (queues), bytes after (streams) */
+#define SONDE_OP_RECEIVE       2u  /* receive/take; value as SEND */
+#define SONDE_OP_PEEK          3u  /* value: items before */
+#define SONDE_OP_RESET         4u  /* emptied */
+#define SONDE_OP_DELETE        5u  /* the object is gone; its id may be reused */
+#define SONDE_OP_TAKE_RECURSIVE 6u /* recursive mutex: take attempted (FAILED: not got) */
+#define SONDE_OP_GIVE_RECURSIVE 7u /* recursive mutex: give (FAILED: not the holder) */
+#define SONDE_OP_SET_BITS      8u  /* event group; value: the bits */
+#define SONDE_OP_CLEAR_BITS    9u  /* value: the bits */
+#define SONDE_OP_WAIT_BITS     10u /* wait ended; value: bits waited for (FAILED: timed out) */
+#define SONDE_OP_SYNC_BITS     11u /* sync ended; value: bits waited for (FAILED: timed out) */
+#define SONDE_OP_NOTIFY        12u /* object: the task notified; value: notification index */
+#define SONDE_OP_NOTIFY_TAKE   13u /* object: the task taking it (running); value: index */
+#define SONDE_OP_PRIO_SET      14u /* object: task; value: new priority */
+#define SONDE_OP_PRIO_INHERIT  15u /* object: mutex holder; value: priority it inherits */
+#define SONDE_OP_PRIO_DISINHERIT 16u /* object: task; value: priority it returns to */
+#define SONDE_OP_RESUME        17u /* object: task, resumed from suspension */
+#define SONDE_OP_TIMER_EXPIRED 18u /* object: timer; its callback runs now */
+#define SONDE_OP_TIMER_COMMAND 19u /* object: timer; value: the RTOS's command code */
+#define SONDE_OP_COUNT         20u
+#define SONDE_OP_MASK          0x3Fu
+#define SONDE_OP_F_FAILED      0x40u /* did not succeed (full, empty, timed out) */
+#define SONDE_OP_F_ISR         0x80u /* called from an interrupt (the ...FromISR API) */
 
 /* LOG levels. */
 #define SONDE_LVL_ERROR 1u

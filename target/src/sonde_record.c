@@ -151,6 +151,38 @@ void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
 	SONDE_PORT_CRIT_EXIT();
 }
 
+/* One to four untyped payload bytes, the low n of w (the bytes above them
+ * zero):  SEQ ID w[n] ts CHK 7E  (id_n = id | n << 8).  TASK_SWITCH (4) and
+ * OBJ_OP with a value of 1 or 2 bytes (3, 4; sonde_rtos.h).  sonde_w_gen
+ * writes the same frames, but its shape decoding makes them the dearest
+ * of the frequent kernel events (docs/freertos.md, "Cost per kernel
+ * event").  Only images that use these records link it.  The payload word
+ * is stored whole: the timestamp field overwrites its zero bytes past n. */
+void sonde_w_word(uint32_t id_n, uint32_t w)
+{
+	struct sonde_state *g = &sonde_g;
+	uint32_t id = id_n & 0xFFu, n = id_n >> 8, now, enc, wd, seq, h, chk, esc;
+	uint8_t *p;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	now = SONDE_PORT_TS();
+	p = g->wp;
+	if (SONDE_LIKELY((uintptr_t)p <= g->wlim && (wd = sonde_ts_field(now - g->last, &enc)) != 0u)) {
+		seq = g->seq + 1u;
+		h = seq | id << 8;
+		chk = ~(seq + id + sonde_sum32(w) + sonde_sum32(enc)) & 0xFFu;
+		esc = sonde_esc_maybe(h | chk << 16) | sonde_esc_maybe(w) | sonde_esc_maybe(enc);
+		sonde_st16(p, h);
+		sonde_st32(p + 2, w);
+		sonde_fast_done(put_tail(p + 2 + n, enc, wd, chk), 4u + n + wd, seq, now, esc);
+	} else {
+		sonde_st32(g->xd, w);
+		sonde_slow(id_n, now);
+	}
+	SONDE_PORT_CRIT_EXIT();
+}
+
 /*
  * Every other timed record: prefix bytes, then none, one or two 32-bit
  * words, each after an U32 type code when typed (shape: SONDE_W_SHAPE):
@@ -272,6 +304,14 @@ void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape)
 void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b)
 {
 	sonde_w_gen(rec, a, b, SONDE_W_SHAPE(0u, 2u, 1u));
+}
+
+void sonde_w_word(uint32_t id_n, uint32_t w)
+{
+	uint8_t d[4];
+
+	sonde_st32(d, w);
+	w_slow(id_n, d);
 }
 
 #endif /* SONDE_CFG_FAST_PATH */

@@ -172,10 +172,14 @@ void sonde_tick(void)
 	if (g->buf != NULL) {
 		sonde_observe(now);
 		/* Not while refusing (a TIME_SYNC would be refused and counted),
-		 * nor before the first timed frame (rule 1 takes care).  Without
-		 * room for it, the next record writes it (or is refused). */
+		 * nor before the first timed frame (rule 1 takes care).  The
+		 * overwriting modes make room for it like for any record; the
+		 * others, when it does not fit, leave it to the next record
+		 * (which is then written or refused by the usual rules) rather
+		 * than count a refused TIME_SYNC or fill a snapshot with it. */
 		if (now - g->last >= SONDE_TICK_SYNC && !(g->flags & (SONDE_F_NOREC | SONDE_F_REFUSE))) {
-			if (sonde_ring_free() >= SONDE_REPORT_WORST)
+			if (sonde_ring_free() >= SONDE_REPORT_WORST || g->mode == SONDE_MODE_OVERWRITE ||
+			    g->mode == SONDE_MODE_POSTMORTEM)
 				sonde_write(SONDE_REC_TIME_SYNC, SONDE_W_SYNC, now, NULL, 0u, NULL, 0u);
 			else
 				g->flags |= SONDE_F_SYNC;

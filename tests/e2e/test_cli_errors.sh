@@ -25,7 +25,7 @@ for VER in 1 2; do
 	tsync 504 1 >>"$F"                      # frame 6: 1 tick after frame 5
 	LAST_T=504
 	o_unk=$(off)
-	sf 0x14 1 2 3 >>"$F"                    # frame 7: unknown record id (v2: the time is
+	sf 0x1F 1 2 3 >>"$F"                    # frame 7: unknown record id (v2: the time is
 	o_mal=$(off)                            # unknown after it: it may have had a delta)
 	tf 0x40 505 3 1 0 >>"$F"                # frame 8: U32 with 2 bytes
 	tsync 506 1 >>"$F"                      # frame 9
@@ -36,7 +36,7 @@ for VER in 1 2; do
 	[[ $(wc -l <"$ERR") == 5 ]] || { cat "$ERR"; fail "5 diagnostics expected"; }
 	expect_line "$ERR" "$F: offset $o_bad, frame 4: bad-checksum: bad checksum: $(( o_gap - o_bad )) bytes discarded"
 	expect_line "$ERR" "$F: offset $o_gap, frame 5: seq-gap: sequence gap: 1 frames lost (seq 5 after 3)"
-	expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x14 (3 data bytes) skipped"
+	expect_line "$ERR" "$F: offset $o_unk, frame 7: unknown-record: unknown record id 0x1F (3 data bytes) skipped"
 	expect_line "$ERR" "$F: offset $(( o_mal + 2 + (VER == 1 ? 2 : 0) )), frame 8: malformed: USER_0x40: argument 1: needs 4 bytes, 2 left"
 	expect_line "$ERR" "$F: offset $o_tail, frame 10: truncated: input ends inside a frame: 4 bytes discarded"
 	# decoded anyway: the MARKs around the damage, the malformed record

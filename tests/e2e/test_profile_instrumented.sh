@@ -137,10 +137,12 @@ assert got == {"fib": 5, "leaf": 2, "work": 1, "busy": 1}, got
 # every E event names the slice it ends
 assert all(e.get("name") for e in ev if e["ph"] == "E"), "an unnamed E event"
 PY
-"$SONDE" decode "$W/trace.bin" --format text --elf "$W/prog" | grep -q "FUNC_ENTER_A func=0x[0-9a-f]*(busy)" ||
-	fail "text: FUNC_ENTER_A not named from the ELF file"
-"$SONDE" decode "$W/trace.bin" --format jsonl -o elf="$W/prog" | grep -q '"func_name":"leaf"' ||
-	fail "jsonl: not named from the ELF file (-o elf=)"
+# (into files, not `| grep -q`: with pipefail, grep leaving early makes sonde's
+# next write a SIGPIPE and the pipeline fail now and then)
+"$SONDE" decode "$W/trace.bin" --format text --elf "$W/prog" >"$W/named.txt"
+grep -q "FUNC_ENTER_A func=0x[0-9a-f]*(busy)" "$W/named.txt" || fail "text: FUNC_ENTER_A not named from the ELF file"
+"$SONDE" decode "$W/trace.bin" --format jsonl -o elf="$W/prog" >"$W/named.jsonl"
+grep -q '"func_name":"leaf"' "$W/named.jsonl" || fail "jsonl: not named from the ELF file (-o elf=)"
 
 # ---- Thumb addresses named from an ARM ELF -----------------------------------------
 cat > "$W/arm.c" <<'EOF'

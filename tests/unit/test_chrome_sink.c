@@ -113,6 +113,11 @@ static void test_exact(void **state)
 }
 
 /* No clock rate: ticks become ns and otherData says so; options apply. */
+/* What a file without any slice ends with: one empty slice, for speedscope. */
+#define NO_SLICES \
+	"{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"diag\",\"name\":\"No slices in this trace\"},\n" \
+	"{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"diag\",\"name\":\"No slices in this trace\"}"
+
 static void test_ticks_and_name(void **state)
 {
 	static const char *const opts[] = { "chrome.name=my \"board\"", NULL };
@@ -131,7 +136,8 @@ static void test_ticks_and_name(void **state)
 		"{\"ph\":\"i\",\"pid\":1,\"tid\":1001,\"ts\":1.500,\"s\":\"t\",\"cat\":\"diag\","
 		"\"name\":\"Clock rate unknown: 1 tick is shown as 1 ns\"},\n"
 		"{\"ph\":\"M\",\"pid\":1,\"tid\":1002,\"name\":\"thread_name\",\"args\":{\"name\":\"Marker #3\"}},\n"
-		"{\"ph\":\"i\",\"pid\":1,\"tid\":1002,\"ts\":1.500,\"s\":\"t\",\"cat\":\"mark\",\"name\":\"Marker #3\"}\n"
+		"{\"ph\":\"i\",\"pid\":1,\"tid\":1002,\"ts\":1.500,\"s\":\"t\",\"cat\":\"mark\",\"name\":\"Marker #3\"},\n"
+		NO_SLICES "\n"
 		"],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\","
 		"\"clock\":\"target ticks shown as ns (clock rate unknown)\"}}\n");
 	free(text);
@@ -148,7 +154,7 @@ static void test_empty(void **state)
 	sink_run_open(&r, &sonde_sink_chrome, NULL, 1000);
 	assert_int_equal(sink_run_close(&r), 0);
 	text = slurp(r.path);
-	expect_text(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n\n],\"otherData\":"
+	expect_text(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n" NO_SLICES "\n],\"otherData\":"
 		    "{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":\"target time in ns\"}}\n");
 	free(text);
 	unlink(r.path);
@@ -196,11 +202,17 @@ static void test_python_json(void **state)
 			SONDE_EV_TASK_IN, SONDE_EV_TASK_OUT, SONDE_EV_IDLE, SONDE_EV_ISR_ENTER,
 			SONDE_EV_ISR_EXIT, SONDE_EV_FUNC_ENTER, SONDE_EV_FUNC_EXIT, SONDE_EV_MARK_BEGIN,
 			SONDE_EV_MARK_END, SONDE_EV_COUNTER, SONDE_EV_LOG, SONDE_EV_RECORD, SONDE_EV_QUEUE,
-			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS,
+			SONDE_EV_TASK_READY, SONDE_EV_MARK, SONDE_EV_DROPS, SONDE_EV_OBJ_OP,
+			SONDE_EV_OBJECT, SONDE_EV_TASK_PRIO,
 		};
 		x = x * 1103515245u + 12345u;
-		e = sink_ev(kinds[(x >> 8) % 16], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
+		e = sink_ev(kinds[(x >> 8) % 19], t * 10, (x >> 16) % 4, names[(x >> 20) % 8]);
 		e.obj2 = (x >> 24) % 4;
+		if (e.kind == SONDE_EV_OBJ_OP || e.kind == SONDE_EV_OBJECT) { /* RTOS objects: mutexes, queues, sends */
+			e.obj2 = (x >> 24) % 2 ? SONDE_OBJK_MUTEX : SONDE_OBJK_QUEUE;
+			e.op = (x >> 25) % 2 ? SONDE_OP_SEND : SONDE_OP_RECEIVE;
+			e.flags = SONDE_EVF_LEVEL;
+		}
 		e.value = (x >> 4) % 3;
 		e.core = (x >> 28) % 2;
 		e.text = hostile;
@@ -223,6 +235,8 @@ static void test_python_json(void **state)
 	assert_non_null(strstr(out, "E="));
 	assert_non_null(strstr(out, "C="));
 	assert_non_null(strstr(out, "i="));
+	assert_non_null(strstr(out, "s=")); /* flows from sends to receives */
+	assert_non_null(strstr(out, "f="));
 	unlink(r.path);
 }
 

@@ -253,6 +253,10 @@ static void decode(const char *path, struct decoded *d)
 				o += render_args(line + o, sizeof(line) - o, te->debug_annotations,
 						 te->n_debug_annotations, &annos);
 			}
+			for (size_t k = 0; k < te->n_flow_ids; k++)
+				o += snprintf(line + o, sizeof(line) - o, " flow>%" PRIu64, te->flow_ids[k]);
+			for (size_t k = 0; k < te->n_terminating_flow_ids; k++)
+				o += snprintf(line + o, sizeof(line) - o, " >flow%" PRIu64, te->terminating_flow_ids[k]);
 			lines_add(&d->l, "%s", line);
 			break;
 		}
@@ -430,6 +434,119 @@ static void test_mapping(void **state)
 	       "@80000 E [worker state]",
 	       "@80000 sched tid=1004 state=7",
 	       "@80000 I [worker state] state:\"Deleted\"");
+	lines_free(&d.l);
+	unlink(r.path);
+}
+
+/* RTOS events: a blocked task names what it waits on; queue levels are
+ * counters; a send starts a flow that the receive of its item ends; a mutex
+ * shows its holder; priority inheritance is a priority counter and an
+ * instant on the task's state track. */
+static void test_rtos_mapping(void **state)
+{
+	struct sink_run r;
+	struct decoded d;
+	struct sonde_event e;
+
+	(void)state;
+	sink_run_open(&r, &sonde_sink_perfetto, NULL, 1000000);
+	sink_run_put(&r, E2(SONDE_EV_TASK_CREATE, 10, 1, "ctrl", 4, 0));
+	sink_run_put(&r, E2(SONDE_EV_TASK_CREATE, 10, 2, "log", 1, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 20, 2, "log"));
+	e = E2(SONDE_EV_OBJ_OP, 21, 7, "bus", SONDE_OBJK_MUTEX, 0); /* log takes the mutex */
+	e.op = SONDE_OP_RECEIVE;
+	e.flags = SONDE_EVF_LEVEL;
+	sink_run_put(&r, e);
+	e = E2(SONDE_EV_OBJ_OP, 22, 8, "q", SONDE_OBJK_QUEUE, 1); /* and sends an item */
+	e.op = SONDE_OP_SEND;
+	e.flags = SONDE_EVF_LEVEL;
+	sink_run_put(&r, e);
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 30, 2, "log", SONDE_TASK_PREEMPTED, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 30, 1, "ctrl"));
+	e = E2(SONDE_EV_TASK_PRIO, 31, 2, "log", SONDE_OP_PRIO_INHERIT, 4);
+	e.op = SONDE_OP_PRIO_INHERIT;
+	sink_run_put(&r, e);
+	e = E2(SONDE_EV_TASK_OUT, 32, 1, "ctrl", SONDE_TASK_WAIT_RECV, 0);
+	e.flags = SONDE_EVF_REF;
+	e.ref = 7;
+	e.ref_name = "bus";
+	sink_run_put(&r, e);
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 32, 2, "log"));
+	e = E2(SONDE_EV_OBJ_OP, 40, 7, "bus", SONDE_OBJK_MUTEX, 1); /* log gives it */
+	e.op = SONDE_OP_SEND;
+	e.flags = SONDE_EVF_LEVEL;
+	sink_run_put(&r, e);
+	e = E2(SONDE_EV_TASK_PRIO, 40, 2, "log", SONDE_OP_PRIO_DISINHERIT, 1);
+	e.op = SONDE_OP_PRIO_DISINHERIT;
+	sink_run_put(&r, e);
+	sink_run_put(&r, E2(SONDE_EV_TASK_OUT, 41, 2, "log", SONDE_TASK_DELAYED, 0));
+	sink_run_put(&r, sink_ev(SONDE_EV_TASK_IN, 41, 1, "ctrl"));
+	e = E2(SONDE_EV_OBJ_OP, 42, 8, "q", SONDE_OBJK_QUEUE, 0); /* ctrl gets the item */
+	e.op = SONDE_OP_RECEIVE;
+	e.flags = SONDE_EVF_LEVEL;
+	sink_run_put(&r, e);
+	assert_int_equal(sink_run_close(&r), 0);
+	decode(r.path, &d);
+	EXPECT(&d,
+	       "track process pid=1 \"Core 0\"",
+	       "track thread pid=1 tid=1001 \"ctrl\"",
+	       "track parent=[Core 0] \"ctrl state\"",
+	       "@10000 I [ctrl state] state:\"Created\" {priority=4}",
+	       "@10000 B [ctrl state] state:\"Ready\"",
+	       "@10000 thread tid=1001 pid=1 \"ctrl\"",
+	       "@10000 sched tid=1001 state=2 prio=4",
+	       "track thread pid=1 tid=1003 \"log\"",
+	       "track parent=[Core 0] \"log state\"",
+	       "@10000 I [log state] state:\"Created\" {priority=1}",
+	       "@10000 B [log state] state:\"Ready\"",
+	       "@10000 thread tid=1003 pid=1 \"log\"",
+	       "@10000 sched tid=1003 state=2 prio=1",
+	       "@20000 E [log state]",
+	       "@20000 B [log state] state:\"Running\"",
+	       "@20000 sched tid=1003 state=3 cpu=0 prio=1",
+	       "@20000 B [log] sched:\"Running\"",
+	       "track counter parent=[Core 0] unit=2 \"bus\"",
+	       "@21000 C [bus] 0",
+	       "track parent=[Core 0] \"bus holder\"",
+	       "@21000 B [bus holder] rtos:\"log\"",
+	       "@21000 I [log] rtos:\"take bus\" {level=0}",
+	       "track counter parent=[Core 0] unit=2 \"q\"",
+	       "@22000 C [q] 1",
+	       "@22000 I [log] rtos:\"send q\" {level=1} flow>1",
+	       "@30000 E [log]",
+	       "@30000 E [log state]",
+	       "@30000 B [log state] state:\"Ready\"",
+	       "@30000 sched tid=1003 state=2 prio=1",
+	       "@30000 E [ctrl state]",
+	       "@30000 B [ctrl state] state:\"Running\"",
+	       "@30000 sched tid=1001 state=3 cpu=0 prio=4",
+	       "@30000 B [ctrl] sched:\"Running\"",
+	       "track counter parent=[Core 0] unit=2 \"log priority\"",
+	       "@31000 C [log priority] 4",
+	       "@31000 I [log state] state:\"priority inherit\" {priority=4}",
+	       "@32000 E [ctrl]",
+	       "@32000 E [ctrl state]",
+	       "@32000 B [ctrl state] state:\"Blocked: receive bus\"",
+	       "@32000 sched tid=1001 state=4 prio=4",
+	       "@32000 E [log state]",
+	       "@32000 B [log state] state:\"Running\"",
+	       "@32000 sched tid=1003 state=3 cpu=0 prio=4",
+	       "@32000 B [log] sched:\"Running\"",
+	       "@40000 C [bus] 1",
+	       "@40000 E [bus holder]",
+	       "@40000 I [log] rtos:\"give bus\" {level=1} flow>2",
+	       "@40000 C [log priority] 1",
+	       "@40000 I [log state] state:\"priority disinherit\" {priority=1}",
+	       "@41000 E [log]",
+	       "@41000 E [log state]",
+	       "@41000 B [log state] state:\"Delayed\"",
+	       "@41000 sched tid=1003 state=4 prio=1",
+	       "@41000 E [ctrl state]",
+	       "@41000 B [ctrl state] state:\"Running\"",
+	       "@41000 sched tid=1001 state=3 cpu=0 prio=4",
+	       "@41000 B [ctrl] sched:\"Running\"",
+	       "@42000 C [q] 0",
+	       "@42000 I [ctrl] rtos:\"receive q\" {level=0} >flow1");
 	lines_free(&d.l);
 	unlink(r.path);
 }
@@ -912,6 +1029,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mapping),
+		cmocka_unit_test(test_rtos_mapping),
 		cmocka_unit_test(test_protoc),
 		cmocka_unit_test(test_interning),
 		cmocka_unit_test(test_unmatched),

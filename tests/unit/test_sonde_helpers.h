@@ -228,6 +228,8 @@ struct tev {
 	int has_obj_name;
 	char obj2_name[64];
 	int has_obj2_name;
+	char ref_name[300];
+	int has_ref_name;
 	char text[1100];
 	int has_text;
 	size_t nargs;
@@ -288,7 +290,8 @@ static inline void trec_event(void *ctx, const struct sonde_event *ev)
 	copy_str(t->obj_name, sizeof(t->obj_name), ev->obj_name, &t->has_obj_name);
 	copy_str(t->obj2_name, sizeof(t->obj2_name), ev->obj2_name, &t->has_obj2_name);
 	copy_str(t->text, sizeof(t->text), ev->text, &t->has_text);
-	t->ev.rec_name = t->ev.obj_name = t->ev.obj2_name = t->ev.text = t->ev.native = NULL;
+	copy_str(t->ref_name, sizeof(t->ref_name), ev->ref_name, &t->has_ref_name);
+	t->ev.rec_name = t->ev.obj_name = t->ev.obj2_name = t->ev.text = t->ev.native = t->ev.ref_name = NULL;
 	t->ev.args = NULL;
 	t->nargs = ev->nargs;
 	t->args = calloc(ev->nargs ? ev->nargs : 1, sizeof(*t->args));

@@ -25,7 +25,6 @@
 extern const struct sonde_decoder_ops sonde_decoder_tband;
 
 #define TASKLOCAL(task, id) ((1ull << 63) | ((uint64_t)(task) << 32) | (id))
-#define PRIORITY(task) ((1ull << 62) | (task))
 
 /* ---- stream builder ---------------------------------------------------------- */
 
@@ -128,8 +127,8 @@ static size_t raw(struct stream *s, const void *p, size_t n)
 
 struct ev {
 	struct sonde_event e;       /* pointers cleared; copies below */
-	char rec_name[40], obj_name[64], obj2_name[32], text[64], native[256];
-	int has_obj_name, has_obj2_name, has_text, has_native;
+	char rec_name[40], obj_name[64], obj2_name[32], text[64], native[256], ref_name[64];
+	int has_obj_name, has_obj2_name, has_text, has_native, has_ref_name;
 	struct sonde_arg arg0;
 	char arg0_resolved[64];
 };
@@ -182,11 +181,12 @@ static void log_event(void *ctx, const struct sonde_event *e)
 		copy_str(c->obj2_name, sizeof(c->obj2_name), e->obj2_name, &c->has_obj2_name);
 		copy_str(c->text, sizeof(c->text), e->text, &c->has_text);
 		copy_str(c->native, sizeof(c->native), e->native, &c->has_native);
+		copy_str(c->ref_name, sizeof(c->ref_name), e->ref_name, &c->has_ref_name);
 		if (e->nargs) {
 			c->arg0 = e->args[0];
 			copy_str(c->arg0_resolved, sizeof(c->arg0_resolved), e->args[0].resolved, NULL);
 		}
-		c->e.rec_name = c->e.obj_name = c->e.obj2_name = c->e.text = c->e.native = NULL;
+		c->e.rec_name = c->e.obj_name = c->e.obj2_name = c->e.text = c->e.native = c->e.ref_name = NULL;
 		c->e.args = NULL;
 	}
 	l->nev++;
@@ -451,6 +451,8 @@ static void test_freertos_tasks_and_queues(void **state)
 	frame(s, 0x6C, "uu", 160ull, 1ull);              /* queue_reset */
 	frame(s, 0x70, "uuu", 170ull, 7ull, 2ull);       /* queue 7: kind unknown */
 	frame(s, 0x5C, "uuu", 180ull, 2ull, 6ull);       /* priority inherit */
+	frame(s, 0x58, "uu", 190ull, 2ull);              /* t2 (not running) suspended */
+	frame(s, 0x57, "uu", 200ull, 2ull);              /* t2 resumed from an ISR */
 	l = decode(s->b, s->n, NULL, 0);
 	assert_int_equal(l->ndg, 0);
 
@@ -458,8 +460,13 @@ static void test_freertos_tasks_and_queues(void **state)
 		assert_kind(l, i, SONDE_EV_DICT, "task_name");
 		assert_int_equal(ev_at(l, i)->e.obj2, SONDE_DICT_TASK);
 	}
-	assert_kind(l, i++, SONDE_EV_INFO, "task_is_idle_task");
-	assert_kind(l, i, SONDE_EV_INFO, "queue_kind");
+	e = ev_at(l, i);
+	assert_kind(l, i++, SONDE_EV_OBJECT, "task_is_idle_task");
+	assert_int_equal(e->e.op, SONDE_OBJ_ANNOUNCED);
+	assert_int_equal(e->e.obj2, SONDE_OBJK_IDLE_TASK);
+	e = ev_at(l, i);
+	assert_kind(l, i, SONDE_EV_OBJECT, "queue_kind");
+	assert_int_equal(e->e.obj2, SONDE_OBJK_QUEUE);
 	assert_string_equal(ev_at(l, i++)->arg0_resolved, "");
 	assert_kind(l, i, SONDE_EV_DICT, "queue_name");
 	assert_int_equal(ev_at(l, i++)->e.obj2, SONDE_DICT_OBJECT);
@@ -469,9 +476,10 @@ static void test_freertos_tasks_and_queues(void **state)
 	assert_int_equal(e->e.obj, 1);
 	assert_string_equal(e->obj_name, "t1");
 	e = ev_at(l, i);
-	assert_kind(l, i++, SONDE_EV_COUNTER, "task_priority_set");
-	assert_int_equal(e->e.obj, PRIORITY(1));
-	assert_string_equal(e->obj_name, "t1 priority");
+	assert_kind(l, i++, SONDE_EV_TASK_PRIO, "task_priority_set");
+	assert_int_equal(e->e.obj, 1);
+	assert_string_equal(e->obj_name, "t1");
+	assert_int_equal(e->e.op, SONDE_OP_PRIO_SET);
 	assert_int_equal(e->e.value, 5);
 	/* first switch: nothing ran before */
 	assert_kind(l, i, SONDE_EV_TASK_IN, "task_switched_in");
@@ -479,12 +487,13 @@ static void test_freertos_tasks_and_queues(void **state)
 	e = ev_at(l, i);
 	assert_kind(l, i++, SONDE_EV_RECORD, "curtask_delay");
 	assert_int_equal(e->e.obj, 1);
-	/* t1 -> t2: t1 blocked by its delay */
+	/* t1 -> t2: t1 delayed; the record counts once, as the switch-in */
 	e = ev_at(l, i);
 	assert_kind(l, i++, SONDE_EV_TASK_OUT, "task_switched_out");
 	assert_int_equal(e->e.obj, 1);
-	assert_int_equal(e->e.obj2, SONDE_TASK_BLOCKED);
-	assert_string_equal(e->obj2_name, "blocked");
+	assert_int_equal(e->e.obj2, SONDE_TASK_DELAYED);
+	assert_string_equal(e->obj2_name, "delayed");
+	assert_int_equal(e->e.flags, SONDE_EVF_PART);
 	assert_string_equal(e->text, "delay 7 ticks");
 	assert_false(e->has_native);
 	assert_int_equal(e->e.ts, 40);
@@ -495,6 +504,10 @@ static void test_freertos_tasks_and_queues(void **state)
 	e = ev_at(l, i);
 	assert_kind(l, i++, SONDE_EV_TASK_OUT, "task_switched_out");
 	assert_int_equal(e->e.obj, 2);
+	assert_int_equal(e->e.obj2, SONDE_TASK_WAIT_RECV);
+	assert_int_equal(e->e.flags, SONDE_EVF_PART | SONDE_EVF_REF);
+	assert_int_equal(e->e.ref, 1);
+	assert_string_equal(e->ref_name, "q");
 	assert_string_equal(e->text, "receive on queue q");
 	e = ev_at(l, i);
 	assert_kind(l, i++, SONDE_EV_IDLE, "task_switched_in");
@@ -521,21 +534,25 @@ static void test_freertos_tasks_and_queues(void **state)
 	assert_int_equal(e->e.obj, 1);
 	assert_int_equal(e->e.obj2, SONDE_TASK_DELETED);
 	assert_kind(l, i++, SONDE_EV_IDLE, "task_switched_in");
-	/* queues: fill level, kind in obj2 */
+	/* queues: operations with the level after them, kind in obj2 */
 	e = ev_at(l, i);
-	assert_kind(l, i++, SONDE_EV_QUEUE, "queue_send");
+	assert_kind(l, i++, SONDE_EV_OBJ_OP, "queue_send");
 	assert_int_equal(e->e.obj, 1);
 	assert_string_equal(e->obj_name, "q");
+	assert_int_equal(e->e.op, SONDE_OP_SEND);
+	assert_int_equal(e->e.flags, SONDE_EVF_LEVEL);
 	assert_int_equal(e->e.value, 3);
-	assert_int_equal(e->e.obj2, 0);
+	assert_int_equal(e->e.obj2, SONDE_OBJK_QUEUE);
 	assert_string_equal(e->obj2_name, "queue");
 	e = ev_at(l, i);
-	assert_kind(l, i++, SONDE_EV_QUEUE, "queue_receive");
-	assert_int_equal(e->e.obj2, 3);
+	assert_kind(l, i++, SONDE_EV_OBJ_OP, "queue_receive");
+	assert_int_equal(e->e.op, SONDE_OP_RECEIVE);
+	assert_int_equal(e->e.obj2, SONDE_OBJK_MUTEX);
 	assert_string_equal(e->obj2_name, "mutex");
 	assert_int_equal(e->e.value, 0);
 	e = ev_at(l, i);
-	assert_kind(l, i++, SONDE_EV_QUEUE, "queue_reset");
+	assert_kind(l, i++, SONDE_EV_OBJ_OP, "queue_reset");
+	assert_int_equal(e->e.op, SONDE_OP_RESET);
 	assert_int_equal(e->e.value, 0);
 	e = ev_at(l, i);
 	assert_kind(l, i++, SONDE_EV_QUEUE, "queue_cur_length");
@@ -544,9 +561,21 @@ static void test_freertos_tasks_and_queues(void **state)
 	assert_false(e->has_obj_name);
 	assert_false(e->has_obj2_name);
 	e = ev_at(l, i);
-	assert_kind(l, i++, SONDE_EV_COUNTER, "task_priority_inherit");
-	assert_int_equal(e->e.obj, PRIORITY(2));
+	assert_kind(l, i++, SONDE_EV_TASK_PRIO, "task_priority_inherit");
+	assert_int_equal(e->e.obj, 2);
+	assert_int_equal(e->e.op, SONDE_OP_PRIO_INHERIT);
 	assert_int_equal(e->e.value, 6);
+	/* a task that is not running leaves at once, as in Sonde's own trace */
+	e = ev_at(l, i);
+	assert_kind(l, i++, SONDE_EV_TASK_OUT, "task_suspended");
+	assert_int_equal(e->e.obj, 2);
+	assert_int_equal(e->e.obj2, SONDE_TASK_SUSPENDED);
+	assert_int_equal(e->e.flags, 0);
+	e = ev_at(l, i);
+	assert_kind(l, i++, SONDE_EV_OBJ_OP, "task_resumed_from_isr");
+	assert_int_equal(e->e.op, SONDE_OP_RESUME | SONDE_OP_F_ISR);
+	assert_int_equal(e->e.ref, 2);
+	assert_string_equal(e->ref_name, "t2");
 	assert_int_equal(l->nev, i);
 	log_free(l);
 	free(s);

@@ -319,14 +319,16 @@ static void test_posix_freertos_matches_reference(void **state)
 	 * TASK_OUT, the only events without a native line */
 	assert_int_equal(r.kinds[SONDE_EV_TASK_OUT], r.native_null);
 	assert_true(r.kinds[SONDE_EV_TASK_OUT] > 0 && r.kinds[SONDE_EV_TASK_OUT] < switches);
-	assert_int_equal(r.kinds[SONDE_EV_QUEUE], count_substr(exp, "\"QueueSend\"") +
-			 count_substr(exp, "\"QueueReceive\"") +
-			 count_substr(exp, "\"QueueCurLength\""));
+	assert_int_equal(r.kinds[SONDE_EV_OBJ_OP], count_substr(exp, "\"QueueSend\"") +
+			 count_substr(exp, "\"QueueReceive\"") + count_substr(exp, "\"TaskResumed\""));
+	assert_int_equal(r.kinds[SONDE_EV_QUEUE], count_substr(exp, "\"QueueCurLength\""));
 	assert_int_equal(r.kinds[SONDE_EV_TASK_READY], count_substr(exp, "\"TaskToRdyState\""));
 	assert_int_equal(r.kinds[SONDE_EV_TASK_CREATE], count_substr(exp, "\"TaskCreated\""));
-	/* value markers, global and task-local, and priority changes */
-	assert_int_equal(r.kinds[SONDE_EV_COUNTER], count_substr(exp, "Valmarker\":") +
-			 count_substr(exp, "\"TaskPrioritySet\""));
+	/* value markers, global and task-local; priority changes */
+	assert_int_equal(r.kinds[SONDE_EV_COUNTER], count_substr(exp, "Valmarker\":"));
+	assert_int_equal(r.kinds[SONDE_EV_TASK_PRIO], count_substr(exp, "\"TaskPrioritySet\"") +
+			 count_substr(exp, "\"TaskPriorityInherit\"") +
+			 count_substr(exp, "\"TaskPriorityDisinherit\""));
 	run_free(&r);
 	free(exp);
 }

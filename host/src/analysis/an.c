@@ -171,15 +171,28 @@ static void an_top_add(const struct an_model *m, struct an_ent *e, uint64_t dur,
 	e->top[i] = (struct an_top){ dur, start };
 }
 
-static void an_span_end(struct an_model *m, struct an_ent *e, uint64_t dur, uint64_t start, uint64_t epoch,
-			int complete)
+/* Report a span that ended at c->last to on_span. */
+static void an_emit(struct an_model *m, const struct an_core *c, const struct an_ent *e, uint64_t start,
+		    uint64_t cpu, uint32_t depth, int complete)
 {
-	if (complete && epoch == m->epoch) {
+	struct an_span s = { e, c->id, depth, start, c->last, cpu, complete };
+	if (m->on_span)
+		m->on_span(m->span_ctx, m, &s);
+}
+
+/* A run or an activation ended (at c->last): into the figures, or counted
+ * as incomplete; then reported. */
+static void an_span_end(struct an_model *m, const struct an_core *c, struct an_ent *e, uint64_t dur,
+			uint64_t start, uint64_t epoch, int complete, uint32_t depth)
+{
+	complete = complete && epoch == m->epoch;
+	if (complete) {
 		hist_add(&e->span, dur);
 		an_top_add(m, e, dur, start);
 	} else {
 		e->incomplete++;
 	}
+	an_emit(m, c, e, start, dur, depth, complete);
 }
 
 /* Charge [c->last, t) to what runs on c. */
@@ -205,29 +218,42 @@ static void an_charge(struct an_model *m, struct an_core *c, uint64_t t)
 	an_win_add(m, &m->ent[who], c->last, t);
 }
 
-static void an_run_end(struct an_model *m, struct an_core *c, uint64_t t, int complete)
+static void an_run_end(struct an_model *m, struct an_core *c, int complete)
 {
-	if (!c->running || c->cur == AN_NONE)
+	if (!c->switched && c->have_time && m->on_span) {
+		/* before the first switch: the time went to no task */
+		uint32_t nt = c->notask;
+		if (nt != AN_NONE && m->ent[nt].cpu)
+			an_emit(m, c, &m->ent[nt], c->first, m->ent[nt].cpu, 0,
+				complete && m->epoch == 0);
+		return;
+	}
+	if (c->cur == AN_NONE)
 		return;
 	struct an_ent *e = &m->ent[c->cur];
-	an_span_end(m, e, e->cpu - c->run_cpu, c->run_start, c->run_epoch, complete);
-	(void)t;
-	c->running = 0;
+	if (c->running) {
+		an_span_end(m, c, e, e->cpu - c->run_cpu, c->run_start, c->run_epoch, complete, 0);
+		c->running = 0;
+	} else if (e->cpu > c->run_cpu || c->last > c->run_start) {
+		/* an idle or no-task period: reported, not in the figures */
+		an_emit(m, c, e, c->run_start, e->cpu - c->run_cpu, 0, complete && c->run_epoch == m->epoch);
+	}
 }
 
 static void an_switch(struct an_model *m, struct an_core *c, uint32_t to, uint64_t t)
 {
-	an_run_end(m, c, t, 1);
+	an_run_end(m, c, 1);
 	c->cur = to;
+	c->switched = 1;
 	if (to == AN_NONE)
 		return;
 	struct an_ent *e = &m->ent[to];
+	c->run_start = t;
+	c->run_cpu = e->cpu;
+	c->run_epoch = m->epoch;
 	e->count++;
 	if (e->kind == AN_TASK) {
 		c->running = 1;
-		c->run_start = t;
-		c->run_cpu = e->cpu;
-		c->run_epoch = m->epoch;
 		if (e->ready) {
 			if (e->ready_epoch == m->epoch && t >= e->ready_ts)
 				hist_add(&e->lat, t - e->ready_ts);
@@ -248,7 +274,7 @@ static void an_isr_pop(struct an_model *m, struct an_core *c, int complete)
 		return;
 	struct an_frame *f = &c->isr[--c->depth];
 	if (f->ent != AN_NONE)
-		an_span_end(m, &m->ent[f->ent], f->cpu, f->start, f->epoch, complete);
+		an_span_end(m, c, &m->ent[f->ent], f->cpu, f->start, f->epoch, complete, c->depth + 1);
 }
 
 static void an_loss(struct an_model *m)
@@ -429,7 +455,7 @@ void an_finish(struct an_model *m)
 			continue;
 		while (c->depth || c->hidden)
 			an_isr_pop(m, c, 0);
-		an_run_end(m, c, c->last, 0);
+		an_run_end(m, c, 0);
 	}
 	for (uint32_t i = 0; i < m->nent; i++)
 		if (m->ent[i].ready)

@@ -86,6 +86,7 @@ struct an_core {
 	uint32_t cur;             /* entity running outside ISRs */
 	uint64_t run_start, run_cpu, run_epoch; /* the current run of cur */
 	int running;              /* cur is a task in a run */
+	int switched;             /* cur was set once: run_start/run_cpu are its period's */
 	struct an_frame isr[AN_MAX_NEST];
 	uint32_t depth, hidden;   /* ISR stack; levels beyond AN_MAX_NEST */
 	uint32_t max_depth;
@@ -101,6 +102,21 @@ struct an_config {
 
 struct an_model;
 struct an_plugin;
+
+/* A span as it ends, for exports that list every one (the SQLite sink,
+ * an_model.on_span): a task's run, an idle or no-task period of a core, or
+ * an ISR activation.  start and end are the ticks of the events that began
+ * and ended it; cpu is the time charged to it (a run or period without the
+ * ISRs inside, an activation without nested ISRs).  complete as in the
+ * figures: no loss inside and not still open at the end.  Idle and no-task
+ * periods in which no time passed are not reported. */
+struct an_span {
+	const struct an_ent *ent;
+	uint32_t core;
+	uint32_t depth;       /* ISRs: nesting level, 1 = outermost; else 0 */
+	uint64_t start, end, cpu;
+	int complete;
+};
 
 struct an_plugin_ops {
 	const char *name;
@@ -136,6 +152,10 @@ struct an_model {
 	uint64_t cells, max_cells;
 	int finished;
 	void *plug[16];
+	/* Set by the caller after an_new to receive every span as it ends;
+	 * NULL: none. */
+	void (*on_span)(void *ctx, const struct an_model *m, const struct an_span *s);
+	void *span_ctx;
 };
 
 struct an_model *an_new(const struct an_config *cfg);

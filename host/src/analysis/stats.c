@@ -54,6 +54,8 @@ static void stats_event(void *ctx, const struct sonde_event *ev, const struct so
 {
 	struct sonde_stats *st = ctx;
 	(void)s;
+	if (ev->flags & SONDE_EVF_PART)
+		return; /* the record is counted with its own event */
 	st->records++;
 	struct sonde_stats_type *t = type_of(st, ev->rec_id);
 	if (!t) {

@@ -68,6 +68,8 @@ struct cli_common {
 	const char *inputs[CLI_MAX_INPUTS]; /* FILE[@SPEC] operands (cli_common_input) */
 	const char *proto;          /* name or "auto" */
 	const char *output;         /* NULL = stdout */
+	int output_by_sink;         /* the format writes --output itself (a sink with
+				     * create_at): cli_open_output leaves it alone */
 	const char *kv[CLI_MAX_OPTS + 1]; /* -o key=value, NULL-terminated */
 	size_t nkv;
 	int quiet;

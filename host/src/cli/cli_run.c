@@ -122,6 +122,12 @@ FILE *cli_open_output(struct cli_common *c, const char **name)
 	*name = "<stdout>";
 	if (!c->output || strcmp(c->output, "-") == 0)
 		return stdout;
+	if (c->output_by_sink) {
+		/* the sink creates it (pipe.h, output_path); stdout is
+		 * handed on but nothing is written to it */
+		*name = c->output;
+		return stdout;
+	}
 	FILE *out = fopen(c->output, "w");
 	*name = c->output;
 	if (!out)

@@ -3,6 +3,8 @@
  * decoder and its sinks: the selection (--from, --to, --core, --filter;
  * core/select.h) and the ELF symbols (--elf or -o elf=; core/symbolize.h).
  */
+#include <string.h>
+
 #include "cli.h"
 #include "core/opts.h"
 #include "core/pipe.h"
@@ -24,6 +26,7 @@ void cli_stages_apply(struct cli_common *c, struct sonde_pipe *p)
 {
 	p->select = c->sel.active ? &c->sel : NULL;
 	p->symbols = c->sym.syms ? &c->sym : NULL;
+	p->output_path = c->output && strcmp(c->output, "-") != 0 ? c->output : NULL;
 }
 
 void cli_stages_close(struct cli_common *c)

@@ -10,6 +10,7 @@
 
 static const struct cli_opt decode_opts[] = {
 	{ "format", 'f', "NAME", "output format (default: text)" },
+	{ "idle", 0, NULL, "keep the idle loop in the profile formats (speedscope; = -o idle=1)" },
 };
 
 struct decode_args {
@@ -23,7 +24,12 @@ static int decode_opt(void *ctx, const struct cli_opt *o, const char *val)
 	int rc;
 	if (cli_common_opt(&a->c, o, val, &rc))
 		return rc;
-	a->format = val; /* the only other option */
+	if (strcmp(o->name, "idle") == 0) {
+		static const struct cli_opt kv = { NULL, 'o', "KEY=VALUE", NULL };
+		cli_common_opt(&a->c, &kv, "idle=1", &rc);
+		return rc;
+	}
+	a->format = val;
 	return 0;
 }
 
@@ -36,7 +42,8 @@ static int decode_arg(void *ctx, const char *arg)
 static int decode_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 {
 	const struct sonde_sink_ops *ops = ctx;
-	return sonde_pipe_add_sink(p, ops, out) == 0 ? 0 : SONDE_EXIT_USAGE;
+	int rc = sonde_pipe_add_sink(p, ops, out);
+	return rc == 0 ? 0 : rc == -2 ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 }
 
 /* The command's option table: its own options, then the shared ones. */
@@ -94,6 +101,7 @@ static int decode_run(int argc, char **argv)
 		fprintf(stderr, ")\n");
 		return SONDE_EXIT_USAGE;
 	}
+	a.c.output_by_sink = ops->create_at != NULL;
 	return cli_run(&a.c, decode_setup, NULL, (void *)ops);
 }
 

@@ -274,7 +274,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 
 	FILE *out = stdout;
 	const char *out_name = "<stdout>";
-	if (!rc && a->c.output && strcmp(a->c.output, "-") != 0) {
+	if (!rc && a->c.output && strcmp(a->c.output, "-") != 0 && !ops->create_at) {
 		out = fopen(a->c.output, "w");
 		out_name = a->c.output;
 		if (!out) {
@@ -298,10 +298,10 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	cli_stages_apply(&a->c, p);
 	p->diag_out = a->c.quiet ? NULL : stderr;
 	p->max_diags = a->c.max_diags;
-	p->output_name = out_name;
+	p->output_name = p->output_path && ops->create_at ? p->output_path : out_name;
 	if (!rc && sonde_pipe_add_sink(p, ops, out) != 0)
 		rc = SONDE_EXIT_USAGE;
-	if (!rc && out != stdout && lv->o.show && sonde_pipe_add_sink(p, sonde_sink_find("text"), stdout) != 0)
+	if (!rc && (out != stdout || ops->create_at) && lv->o.show && sonde_pipe_add_sink(p, sonde_sink_find("text"), stdout) != 0)
 		rc = SONDE_EXIT_USAGE;
 	struct sonde_listener l = sonde_stats_listener(st);
 	if (!rc)

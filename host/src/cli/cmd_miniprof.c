@@ -297,7 +297,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	sonde_opts kv = a->c.kv;
 	int rc;
 
-	if (a->c.output && strcmp(a->c.output, "-") != 0) {
+	if (a->c.output && strcmp(a->c.output, "-") != 0 && !ops->create_at) {
 		out = fopen(a->c.output, "w");
 		out_name = a->c.output;
 		if (!out) {
@@ -313,7 +313,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	cli_stages_apply(&a->c, &p);
 	p.diag_out = a->c.quiet ? NULL : stderr;
 	p.max_diags = a->c.max_diags;
-	p.output_name = out_name;
+	p.output_name = p.output_path && ops->create_at ? p.output_path : out_name;
 	mp_capture_init(&cap, h, a->duration, &src, &lst);
 	if (sonde_pipe_add_sink(&p, ops, out) != 0 || sonde_pipe_add_listener(&p, &lst) != 0) {
 		rc = SONDE_EXIT_USAGE;

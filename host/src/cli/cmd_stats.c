@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/an.h"
+#include "analysis/rtos_stats.h"
 #include "analysis/stats.h"
 #include "cli.h"
 #include "core/pipe.h"
@@ -22,6 +23,8 @@ struct stats_run {
 	struct an_config an_cfg;
 	int jsonl;
 	const char *window;
+	struct rtos_stats rtos_total;           /* RTOS states and objects (rtos_stats.h) */
+	struct rtos_stats rtos[CLI_MAX_INPUTS];
 };
 
 static const struct cli_opt stats_own_opts[] = {
@@ -120,10 +123,10 @@ static int add_an(struct an_bind *b, struct an_model *an, const char *window, st
 	return an && sonde_pipe_add_listener(p, &l) == 0 ? 0 : SONDE_EXIT_USAGE;
 }
 
-static int add_stats(struct sonde_stats *st, struct sonde_pipe *p)
+static int add_stats(struct sonde_stats *st, struct rtos_stats *rs, struct sonde_pipe *p)
 {
-	struct sonde_listener l = sonde_stats_listener(st);
-	return sonde_pipe_add_listener(p, &l) == 0 ? 0 : SONDE_EXIT_USAGE;
+	struct sonde_listener l = sonde_stats_listener(st), r = rtos_stats_listener(rs);
+	return sonde_pipe_add_listener(p, &l) == 0 && sonde_pipe_add_listener(p, &r) == 0 ? 0 : SONDE_EXIT_USAGE;
 }
 
 static int stats_setup(void *ctx, struct sonde_pipe *p, FILE *out)
@@ -132,7 +135,7 @@ static int stats_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 	(void)out;
 	if (add_an(&binds[CLI_MAX_INPUTS], r->an, r->window, p) != 0)
 		return SONDE_EXIT_USAGE;
-	return add_stats(&r->total, p);
+	return add_stats(&r->total, &r->rtos_total, p);
 }
 
 /* The figures of `sonde stats` as one JSON line. */
@@ -159,7 +162,7 @@ static int stats_setup_input(void *ctx, size_t i, struct sonde_pipe *in)
 	r->an_per[i] = an_new(&r->an_cfg);
 	if (add_an(&binds[i], r->an_per[i], r->window, in) != 0)
 		return SONDE_EXIT_USAGE;
-	return add_stats(&r->per[i], in);
+	return add_stats(&r->per[i], &r->rtos[i], in);
 }
 
 static int stats_report_input(void *ctx, size_t i, struct sonde_pipe *in, FILE *out)
@@ -170,7 +173,7 @@ static int stats_report_input(void *ctx, size_t i, struct sonde_pipe *in, FILE *
 		return an_write_jsonl(r->an_per[i], out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
 	}
 	if (sonde_stats_print(&r->per[i], in, out) != 0 || an_write_text(r->an_per[i], out) != 0 ||
-	    fputc('\n', out) == EOF)
+	    rtos_stats_print(&r->rtos[i], in->session.ts_freq, out) != 0 || fputc('\n', out) == EOF)
 		return SONDE_EXIT_IO;
 	return SONDE_EXIT_OK;
 }
@@ -182,9 +185,9 @@ static int stats_report(void *ctx, struct sonde_pipe *p, FILE *out)
 		stats_json(&r->total, p, out);
 		return an_write_jsonl(r->an, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
 	}
-	if (sonde_stats_print(&r->total, p, out) != 0)
+	if (sonde_stats_print(&r->total, p, out) != 0 || an_write_text(r->an, out) != 0)
 		return SONDE_EXIT_IO;
-	return an_write_text(r->an, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+	return rtos_stats_print(&r->rtos_total, p->session.ts_freq, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
 }
 
 static void stats_help(FILE *out)
@@ -198,7 +201,10 @@ static void stats_help(FILE *out)
 		     "Diagnostics go to standard error as with 'sonde decode'.  Then the timing\n"
 		     "analyses: per task CPU load, run times and ready-to-run latency, per ISR\n"
 		     "load, durations, gaps and nesting, per core the idle share, the longest\n"
-		     "runs and, with --window, the CPU load per window (docs/analysis.md).\n\n");
+		     "runs and, with --window, the CPU load per window (docs/analysis.md).  For an\n"
+		     "RTOS trace also per task the time running, ready, blocked and suspended, and\n"
+		     "per kernel object its operations, highest level and the time tasks waited on\n"
+		     "it, or held it (a mutex) (docs/freertos.md).\n\n");
 	cli_print_inputs(out);
 	fprintf(out, "With several inputs the figures of each come first, then the totals of the\n"
 		     "merged stream ('input  total (N inputs)').\n\noptions:\n");
@@ -236,16 +242,22 @@ static int stats_run(int argc, char **argv)
 		return SONDE_EXIT_IO;
 	}
 	sonde_stats_init(&r->total);
-	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
+	rtos_stats_init(&r->rtos_total);
+	for (size_t i = 0; i < CLI_MAX_INPUTS; i++) {
 		sonde_stats_init(&r->per[i]);
+		rtos_stats_init(&r->rtos[i]);
+	}
 	struct cli_hooks h = { stats_setup, stats_report, stats_setup_input, stats_report_input };
 	int rc = cli_run_hooks(&r->c, &h, r);
 	an_free(r->an);
 	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
 		an_free(r->an_per[i]);
 	sonde_stats_free(&r->total);
-	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
+	rtos_stats_free(&r->rtos_total);
+	for (size_t i = 0; i < CLI_MAX_INPUTS; i++) {
 		sonde_stats_free(&r->per[i]);
+		rtos_stats_free(&r->rtos[i]);
+	}
 	free(r);
 	return rc;
 }

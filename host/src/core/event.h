@@ -24,7 +24,10 @@ enum sonde_ev_kind {
 	SONDE_EV_ISR_EXIT,    /* obj = ISR id if known, value = depth before leaving */
 	SONDE_EV_TASK_CREATE, /* obj = task id, obj2 = priority */
 	SONDE_EV_TASK_IN,     /* obj = task id: starts running */
-	SONDE_EV_TASK_OUT,    /* obj = task id, obj2 = reason (SONDE_TASK_*) */
+	SONDE_EV_TASK_OUT,    /* obj = task id, obj2 = reason (SONDE_TASK_*: preempted, delayed, waiting
+			       * to receive ..., suspended, deleted), ref = the object it waits on
+			       * (SONDE_EVF_REF); also for a task that is not running when another
+			       * suspends or deletes it */
 	SONDE_EV_TASK_READY,  /* obj = task id */
 	SONDE_EV_IDLE,        /* no task runs */
 	SONDE_EV_MARK,        /* obj = marker id: instant */
@@ -37,6 +40,19 @@ enum sonde_ev_kind {
 	SONDE_EV_RECORD,      /* user/application or protocol-specific record: rec_name + args */
 	SONDE_EV_STATE,       /* state machine: obj = machine, obj2 = state; text = "entry"/"exit"/"tran" ... */
 	SONDE_EV_QUEUE,       /* queue/pool fill level: obj = queue, value = level */
+	/* RTOS kernel objects (queues, semaphores, mutexes, event groups,
+	 * stream buffers, timers; tasks too).  obj2 is the object's kind
+	 * (SONDE_OBJK_* of sonde_proto.h, 0 when unknown), op the operation
+	 * (SONDE_OP_* with SONDE_OP_F_FAILED / _ISR). */
+	SONDE_EV_OBJECT,      /* an object appears or goes: obj = object, value = capacity (queue
+			       * length, maximum count, bytes, timer period, a task's priority);
+			       * op = SONDE_OBJ_CREATED / _ANNOUNCED (exists already) / _DELETED */
+	SONDE_EV_OBJ_OP,      /* an operation on object obj: value = the fill level after it
+			       * (SONDE_EVF_LEVEL: items, a semaphore's count, 1 = mutex free,
+			       * bytes) or the operation's own value (bits, notification index,
+			       * timer command); ref = a task it concerns (the task notified) */
+	SONDE_EV_TASK_PRIO,   /* obj = task, value = its priority from now on, op = SONDE_OP_PRIO_SET,
+			       * _INHERIT (from a task waiting for a mutex it holds) or _DISINHERIT */
 	SONDE_EV_KIND_COUNT
 };
 
@@ -77,6 +93,15 @@ struct sonde_arg {
 #define SONDE_EVF_ADDR     0x01u /* FUNC_*: obj is an address, not a dictionary id */
 #define SONDE_EVF_MALFORMED 0x02u /* the record was cut short; args hold what could be read */
 #define SONDE_EVF_NO_OBJ   0x04u /* obj is not known (e.g. ISR_EXIT/FUNC_EXIT after a loss) */
+#define SONDE_EVF_REF      0x08u /* ref (and ref_name) is meaningful */
+#define SONDE_EVF_LEVEL    0x10u /* OBJ_OP: value is the object's fill level after the operation */
+#define SONDE_EVF_PART     0x20u /* one record gave several events: this is not the record's own
+				* (e.g. the TASK_OUT half of a task switch); counted once */
+
+/* SONDE_EV_OBJECT operations (op). */
+#define SONDE_OBJ_CREATED   1u
+#define SONDE_OBJ_ANNOUNCED 2u
+#define SONDE_OBJ_DELETED   3u
 
 struct sonde_event {
 	enum sonde_ev_kind kind;
@@ -91,6 +116,9 @@ struct sonde_event {
 	uint64_t obj2;        /* second operand (see kind) */
 	const char *obj2_name;/* its name if it has one (e.g. a state, a task-out reason) */
 	int64_t value;        /* counter value, nesting depth, queue level, drop totals */
+	uint32_t op;          /* OBJECT, OBJ_OP, TASK_PRIO: the operation (see the kinds) */
+	uint64_t ref;         /* a third object (SONDE_EVF_REF; see the kinds) */
+	const char *ref_name; /* its name if known */
 	uint32_t level;       /* LOG level (SONDE_LVL_*), 0 otherwise */
 	const char *text;     /* formatted text (LOG, DICT name), NULL otherwise */
 	size_t nargs;

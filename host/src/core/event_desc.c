@@ -25,6 +25,9 @@ static const struct sonde_ev_desc descs[SONDE_EV_KIND_COUNT] = {
 	[SONDE_EV_RECORD]      = { "record",      NULL,      NULL,     NULL,                "text", 0 },
 	[SONDE_EV_STATE]       = { "state",       "machine", "state",  NULL,                "text", 0 },
 	[SONDE_EV_QUEUE]       = { "queue",       "queue",   NULL,     "level",             NULL,   0 },
+	[SONDE_EV_OBJECT]      = { "object",      "object",  "type",   "capacity",          NULL,   0 },
+	[SONDE_EV_OBJ_OP]      = { "obj_op",      "object",  "type",   "value",             NULL,   0 },
+	[SONDE_EV_TASK_PRIO]   = { "task_prio",   "task",    "cause",  "prio",              NULL,   0 },
 };
 
 static const struct sonde_ev_desc unknown_desc = { "unknown", "obj", "obj2", "value", "text", 0 };

@@ -32,7 +32,21 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 		fprintf(stderr, "sonde: too many output formats\n");
 		return -1;
 	}
-	void *s = ops->create(out, p->opts);
+	void *s;
+	if (ops->create_at) {
+		if (!p->output_path) {
+			fprintf(stderr, "sonde: format '%s' cannot write to standard output: name its output with --output PATH\n",
+				ops->name);
+			return -1;
+		}
+		out = NULL; /* nothing to flush */
+		errno = 0;
+		s = ops->create_at(p->output_path, p->opts);
+		if (!s && errno && errno != EINVAL)
+			return -2; /* the sink said why */
+	} else {
+		s = ops->create(out, p->opts);
+	}
 	if (!s) {
 		fprintf(stderr, "sonde: cannot create the '%s' output\n", ops->name);
 		return -1;

@@ -51,6 +51,8 @@ struct sonde_pipe {
 	FILE *diag_out;        /* diagnostics are printed here; NULL = not printed */
 	uint64_t max_diags;    /* print at most this many (0 = all); all are counted */
 	const char *output_name; /* for write-error messages */
+	const char *output_path; /* --output, for sinks that write a path themselves
+				  * (create_at); NULL: standard output */
 	struct sonde_select *select;     /* NULL = every event (core/select.h) */
 	struct sonde_symbolizer *symbols;/* NULL = no ELF names (core/symbolize.h) */
 	/* filled in */
@@ -74,8 +76,11 @@ struct sonde_pipe {
 };
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
-/* Create a sink writing to out.  Returns 0, or -1 if it could not be
- * created (message printed to stderr). */
+/* Create a sink writing to out (a sink with create_at writes
+ * p->output_path instead, and is refused without one).  Returns 0, -1 if
+ * it could not be created (a usage error: bad options, no path), or -2 if
+ * its path could not be written (an I/O error); the message is printed to
+ * stderr. */
 int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out);
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
 

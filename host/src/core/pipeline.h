@@ -80,6 +80,12 @@ struct sonde_sink_ops {
 	const char *name;  /* --format NAME */
 	const char *desc;
 	void *(*create)(FILE *out, sonde_opts opts);
+	/* A format that is not a byte stream (an SQLite database, a CTF
+	 * directory) sets create_at instead of create: it writes the path
+	 * given with --output itself, and standard output is refused.  On
+	 * failure it returns NULL with errno EINVAL for a bad option, any
+	 * other errno when the path cannot be written. */
+	void *(*create_at)(const char *path, sonde_opts opts);
 	void (*event)(void *sink, const struct sonde_event *ev, const struct sonde_session *s);
 	void (*diag)(void *sink, const struct sonde_diag *d, const struct sonde_session *s); /* may be NULL */
 	int (*finish)(void *sink, const struct sonde_session *s); /* flush; 0 ok, -1 write error */

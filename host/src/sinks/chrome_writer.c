@@ -21,6 +21,7 @@ struct cjw {
 	FILE *out;
 	int err;
 	uint64_t events;
+	uint64_t begins;  /* "B" events written */
 };
 
 static void cjw_puts(struct cjw *w, const char *s)
@@ -158,11 +159,20 @@ static void cjw_track(void *vw, const struct tmap_track *t)
 	cjw_puts(w, "}}");
 }
 
+static void cjw_flow(struct cjw *w, char ph, uint64_t ns, const struct tmap_track *t, uint64_t id)
+{
+	cjw_open(w, ph, t, 1);
+	cjw_ts(w, ns);
+	cjw_printf(w, ",\"cat\":\"flow\",\"name\":\"flow\",\"id\":%" PRIu64 "%s}", id,
+		   ph == 'f' ? ",\"bp\":\"e\"" : "");
+}
+
 static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
 		      const struct tmap_slice *s)
 {
 	struct cjw *w = vw;
 
+	w->begins += type == TMAP_BEGIN;
 	cjw_open(w, type == TMAP_BEGIN ? 'B' : type == TMAP_END ? 'E' : 'i', t, 1);
 	cjw_ts(w, ns);
 	if (type == TMAP_INSTANT)
@@ -178,6 +188,12 @@ static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct t
 	}
 	cjw_args(w, s->args, s->nargs);
 	cjw_puts(w, "}");
+	/* flows (v1): a start or an end bound to the slice around this point
+	 * of the thread, at the same time */
+	if (s->flow_out)
+		cjw_flow(w, 's', ns, t, s->flow_out);
+	if (s->flow_in)
+		cjw_flow(w, 'f', ns, t, s->flow_in);
 }
 
 static void cjw_counter(void *vw, uint64_t ns, const struct tmap_track *t, int64_t value)
@@ -213,6 +229,13 @@ struct cjw *cjw_new(FILE *out)
 
 int cjw_finish(struct cjw *w, int ticks_as_ns)
 {
+	/* speedscope hangs on a file without slices (it finds no profile to
+	 * show): a trace of instants and counters only gets one empty slice
+	 * that says so */
+	if (!w->begins)
+		for (int i = 0; i < 2; i++)
+			cjw_printf(w, "%s{\"ph\":\"%c\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"diag\","
+				   "\"name\":\"No slices in this trace\"}", w->events++ ? ",\n" : "", "BE"[i]);
 	cjw_puts(w, "\n],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":");
 	cjw_puts(w, ticks_as_ns ? "\"target ticks shown as ns (clock rate unknown)\"}}\n"
 				: "\"target time in ns\"}}\n");

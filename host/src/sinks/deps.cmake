@@ -45,3 +45,7 @@ add_custom_command(
   COMMENT "embedding the report page"
   VERBATIM)
 list(APPEND SONDE_HOST_SRC ${_rp_out})
+
+# The SQLite export (sink_sqlite.c, sqlite_*.c) writes through libsqlite3.
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+list(APPEND SONDE_HOST_LIBS PkgConfig::SQLITE3)

@@ -423,6 +423,14 @@ static void pfw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct t
 		te.n_debug_annotations = n;
 		te.debug_annotations = w->anno_p;
 	}
+	if (s->flow_out) {
+		te.n_flow_ids = 1;
+		te.flow_ids = (uint64_t *)&s->flow_out;
+	}
+	if (s->flow_in) {
+		te.n_terminating_flow_ids = 1;
+		te.terminating_flow_ids = (uint64_t *)&s->flow_in;
+	}
 	p.has_timestamp = 1;
 	p.timestamp = ns;
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;

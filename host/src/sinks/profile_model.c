@@ -25,6 +25,10 @@ struct prof_frame {
 	uint64_t est;       /* ctx->est_clock at entry */
 	unsigned flags;     /* PROF_F_* from the enter event */
 	int inner;          /* the function is already active below: recursion */
+	/* for the call hook only */
+	uint64_t t0;        /* timestamp of the enter */
+	uint64_t callees;   /* inclusive time of the calls it made */
+	uint32_t core;
 };
 
 /* Per core: where time goes now. */
@@ -72,6 +76,10 @@ struct prof_model {
 	struct prof_map nodemap;
 
 	struct prof_counts n;
+
+	prof_call_fn *on_call;   /* prof_set_call_hook */
+	void *call_ctx;
+	uint64_t now;            /* timestamp of the event being processed */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -465,11 +473,38 @@ static void prof_advance(struct prof_model *m, struct prof_core *c, uint64_t ts,
 
 /* ---- call stacks ------------------------------------------------------------ */
 
+/* The last timestamp of a core (calls closed at the end of the trace). */
+static uint64_t prof_core_last(const struct prof_model *m, uint32_t core)
+{
+	for (uint32_t i = 0; i < m->ncores; i++)
+		if (m->cores[i].core == core)
+			return m->cores[i].last;
+	return 0;
+}
+
+static void prof_report_call(struct prof_model *m, const struct prof_ctx *x, const struct prof_frame *fr,
+			     uint64_t incl, unsigned flags)
+{
+	struct prof_call call = {
+		fr->func, x, fr->core, x->depth + 1, fr->t0,
+		m->finished ? prof_core_last(m, fr->core) : m->now,
+		incl, incl > fr->callees ? incl - fr->callees : 0, flags
+	};
+	m->on_call(m->call_ctx, m, &call);
+}
+
 static void prof_close_top(struct prof_model *m, struct prof_ctx *x, unsigned flags)
 {
 	struct prof_frame *fr = &x->stack[--x->depth];
 	struct prof_func *f = &m->funcs[fr->func];
 	uint64_t incl = x->run - fr->enter;
+
+	if (m->on_call) {
+		prof_report_call(m, x, fr, incl, fr->flags | flags |
+				 (x->est_clock != fr->est ? PROF_F_ESTIMATED : 0));
+		if (x->depth)
+			x->stack[x->depth - 1].callees += incl;
+	}
 
 	f->closed++;
 	f->sum += incl;
@@ -527,6 +562,9 @@ static void prof_func_enter(struct prof_model *m, struct prof_ctx *x,
 	fr->est = x->est_clock;
 	fr->flags = tflags;
 	fr->inner = 0;
+	fr->t0 = m->now;
+	fr->callees = 0;
+	fr->core = ev->core;
 	for (uint32_t i = 0; i < x->depth; i++)
 		if (x->stack[i].func == fi)
 			fr->inner = 1;
@@ -689,6 +727,7 @@ void prof_event(struct prof_model *m, const struct sonde_event *ev)
 		m->n.untimed++;
 		tflags |= PROF_F_UNTIMED;
 	}
+	m->now = c->last;
 
 	switch (ev->kind) {
 	case SONDE_EV_FUNC_ENTER:
@@ -840,6 +879,12 @@ struct prof_model *prof_create_from_opts(sonde_opts opts, const char *sink, int 
 	}
 	m->owned_syms = es;
 	return m;
+}
+
+void prof_set_call_hook(struct prof_model *m, prof_call_fn *fn, void *ctx)
+{
+	m->on_call = fn;
+	m->call_ctx = ctx;
 }
 
 /* ---- results -------------------------------------------------------------------- */

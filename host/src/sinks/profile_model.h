@@ -157,6 +157,23 @@ struct prof_counts {
 
 struct prof_model;
 
+/* A call as it ends, for exports that list every one (the SQLite sink,
+ * prof_set_call_hook).  Times as in the model: incl is the CPU time of its
+ * context while it was on the stack (its inclusive time), self the part of
+ * it not spent in callees; start and end are the ticks of the FUNC_ENTER and
+ * of the event that ended it (the last timestamp of its core for a call
+ * closed at the end of the trace). */
+struct prof_call {
+	uint32_t func;               /* index into the function table */
+	const struct prof_ctx *ctx;  /* where it ran; for an ISR level, ctx->isr is the ISR */
+	uint32_t core;               /* the core it was entered on */
+	uint32_t depth;              /* 1 = outermost call of its context */
+	uint64_t start, end;
+	uint64_t incl, self;
+	unsigned flags;              /* PROF_F_* */
+};
+typedef void prof_call_fn(void *ctx, const struct prof_model *m, const struct prof_call *c);
+
 /* lim NULL: the defaults.  syms (may be NULL) names addresses; the model
  * does not take ownership.  want_tree: also build the stack tree. */
 struct prof_model *prof_create(const struct prof_limits *lim, const struct elfsym *syms, int want_tree);
@@ -164,6 +181,8 @@ void prof_event(struct prof_model *m, const struct sonde_event *ev);
 /* A decoder diagnostic: those that mean lost records are counted, since
  * the stacks around them may be wrong. */
 void prof_diag(struct prof_model *m, const struct sonde_diag *d);
+/* Receive every call as it ends (fn NULL: none). */
+void prof_set_call_hook(struct prof_model *m, prof_call_fn *fn, void *ctx);
 /* End of trace: close what is still open at the last timestamp.  Further
  * calls do nothing. */
 void prof_finish(struct prof_model *m);

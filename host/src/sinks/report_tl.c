@@ -92,27 +92,6 @@ uint64_t rtl_dropped(const struct rtl *r)
 
 /* ---- lanes --------------------------------------------------------------- */
 
-static const char *lane_kind(const struct tmap_track *t)
-{
-	if (t->kind == TMAP_COUNTER)
-		return "counter";
-	if (t->is_task)
-		return "task";
-	if (t->kind == TMAP_SLICES) {
-		size_t l = strlen(t->name);
-		if (strcmp(t->name, "Trace diagnostics") == 0)
-			return "diag";
-		if (l > 6 && strcmp(t->name + l - 6, " state") == 0)
-			return "state";
-		return "marker";
-	}
-	if (strcmp(t->name, "ISRs") == 0)
-		return "isr";
-	if (strcmp(t->name, "Idle") == 0)
-		return "idle";
-	return "notask";
-}
-
 static struct rtl_lane *rtl_lane(struct rtl *r, const struct tmap_track *t)
 {
 	if (t->uuid < r->nuuid && r->by_uuid[t->uuid])
@@ -163,7 +142,7 @@ static void rtl_track(void *w, const struct tmap_track *t)
 		free(l->name);
 		l->name = c;
 	}
-	l->kind = lane_kind(t);
+	l->kind = tmap_lane(t);
 }
 
 /* ---- overview --------------------------------------------------------------- */

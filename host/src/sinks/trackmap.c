@@ -42,7 +42,7 @@ uint64_t tmap_ticks_to_ns(uint64_t ticks, uint64_t freq)
 }
 
 /* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
-static struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c)
+struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c)
 {
 	if (c->isr_depth && c->isr)
 		return c->isr;
@@ -159,7 +159,6 @@ static void tmap_task_event(struct tmap *m, struct tmap_core *c, const struct so
 		}
 		switch (ev->obj2) {
 		case SONDE_TASK_PREEMPTED: tmap_state(m, t, ns, "Ready", 1, TMAP_T_RUNNABLE); break;
-		case SONDE_TASK_BLOCKED:   tmap_state(m, t, ns, "Blocked", 1, TMAP_T_BLOCKED); break;
 		case SONDE_TASK_SUSPENDED: tmap_state(m, t, ns, "Suspended", 1, TMAP_T_SUSPENDED); break;
 		case SONDE_TASK_DELETED:
 			/* its call stack dies with it: a task created later
@@ -172,9 +171,13 @@ static void tmap_task_event(struct tmap *m, struct tmap_core *c, const struct so
 				tmap_emit(m, TMAP_INSTANT, ns, t->state, "state", "Deleted", 0);
 			}
 			break;
-		default:
-			tmap_state(m, t, ns, ev->obj2_name && ev->obj2_name[0]
-				   ? ev->obj2_name : "Not running", 0, TMAP_T_BLOCKED);
+		default: { /* blocked, delayed, waiting for something */
+			enum tmap_tstate st;
+			char buf[160];
+			const char *name = tmap_rtos_out_state(ev, buf, sizeof(buf), &st);
+
+			tmap_state(m, t, ns, name, ev->obj2 < SONDE_TASK_STATE_COUNT, st);
+		}
 		}
 		break;
 	case SONDE_EV_TASK_READY:
@@ -497,6 +500,11 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 	case SONDE_EV_RECORD:
 	case SONDE_EV_STATE:
 		tmap_instant_event(m, c, ev, ns);
+		break;
+	case SONDE_EV_OBJECT:
+	case SONDE_EV_OBJ_OP:
+	case SONDE_EV_TASK_PRIO:
+		tmap_rtos_event(m, c, ev, ns);
 		break;
 	case SONDE_EV_INFO:
 	case SONDE_EV_DROPS:

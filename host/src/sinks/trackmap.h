@@ -74,6 +74,8 @@ struct tmap_slice {
 	size_t nargs;
 	const char *ended;    /* TMAP_END: the name of the slice it ends, for
 			       * formats that repeat it (Chrome JSON "E") */
+	uint64_t flow_out;    /* a flow starts here (e.g. a send), 0 none */
+	uint64_t flow_in;     /* the flow of that id ends here (its receive), 0 none */
 };
 
 struct tmap_writer_ops {
@@ -121,6 +123,10 @@ struct tmap_stats {
 	int ticks_as_ns;      /* ts_freq was 0: ticks were written as ns */
 };
 void tmap_get_stats(const struct tmap *m, struct tmap_stats *st);
+
+/* What a track shows: "process", "task", "isr", "idle", "notask" (the
+ * threads), "state", "marker", "diag" (named slice tracks), "counter". */
+const char *tmap_lane(const struct tmap_track *t);
 
 /* The annotation name of args[i]: its own, or "arg<i>" written into buf. */
 const char *tmap_arg_name(const struct sonde_arg *a, size_t i, char buf[24]);

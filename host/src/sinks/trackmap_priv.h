@@ -23,7 +23,8 @@ struct namepool;
 /* What a track is for; with the core and the object id it is the key. */
 enum tmap_role {
 	R_PROCESS, R_DIAG, R_NOTASK, R_ISR, R_IDLE, R_TASK, R_TSTATE,
-	R_MARKER, R_COUNTER, R_QUEUE, R_LOST, R_REFUSED
+	R_MARKER, R_COUNTER, R_QUEUE, R_LOST, R_REFUSED,
+	R_HOLDER, R_PRIO  /* RTOS: a mutex's holder, a task's priority (trackmap_rtos.c) */
 };
 
 /* An open slice on a track. */
@@ -51,6 +52,7 @@ struct tmap_node {
 	struct tmap_node *state;   /* task: its state track */
 	int state_open;            /* state track: a state slice is open */
 	uint32_t state_name;       /* state track: the open state's name in tmap.names */
+	struct tmap_robj *robj;    /* RTOS object (queue, mutex, ...): trackmap_rtos.c */
 };
 
 struct tmap_core {
@@ -80,6 +82,8 @@ struct tmap {
 	uint64_t last_ns;
 	int origin_noted;          /* the session's time origin was announced */
 	int freq_noted;
+	uint64_t flow_out, flow_in; /* for the next slice written (tmap_emit) */
+	uint64_t next_flow;
 	struct tmap_stats st;
 };
 
@@ -116,5 +120,20 @@ void tmap_push(struct tmap *m, struct tmap_node *n, enum tmap_fkind kind, uint64
 void tmap_pop(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_suspend(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_resume(struct tmap *m, struct tmap_node *n, uint64_t ns, const struct sonde_event *ev);
+
+/* ---- trackmap.c, for trackmap_rtos.c -------------------------------------- */
+
+/* The track that FUNC, LOG, RECORD and STATE events of this core go to. */
+struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c);
+
+/* ---- trackmap_rtos.c ------------------------------------------------------ */
+
+/* OBJECT, OBJ_OP and TASK_PRIO events. */
+void tmap_rtos_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns);
+/* A TASK_OUT's state: the state slice's name (in buf) and the scheduler
+ * state, for the reasons beyond preempted, suspended and deleted. */
+const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t n, enum tmap_tstate *st);
+/* Free an object's RTOS state (tmap_free). */
+void tmap_rtos_free(struct tmap_node *n);
 
 #endif /* SONDE_TRACKMAP_PRIV_H */

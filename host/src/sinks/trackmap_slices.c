@@ -100,15 +100,16 @@ void tmap_args_event(struct tmap *m, const struct sonde_event *ev)
 void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
 	       const char *cat, const char *name, int is_text)
 {
-	struct tmap_slice s = { cat, name, is_text, m->args, m->nargs, NULL };
+	struct tmap_slice s = { cat, name, is_text, m->args, m->nargs, NULL, m->flow_out, m->flow_in };
 
 	m->ops->slice(m->w, type, ns, &n->t, &s);
 	m->nargs = 0;
+	m->flow_out = m->flow_in = 0;
 }
 
 void tmap_emit_end(struct tmap *m, uint64_t ns, struct tmap_node *n, const char *ended)
 {
-	struct tmap_slice s = { NULL, NULL, 0, m->args, m->nargs, ended };
+	struct tmap_slice s = { NULL, NULL, 0, m->args, m->nargs, ended, 0, 0 };
 
 	m->ops->slice(m->w, TMAP_END, ns, &n->t, &s);
 	m->nargs = 0;

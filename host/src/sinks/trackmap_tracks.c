@@ -136,7 +136,7 @@ struct tmap_node *tmap_node_new(struct tmap *m, struct tmap_core *c, enum tmap_r
 	n->t.core = core;
 	n->t.prio = -1;
 	n->t.is_task = role == R_TASK;
-	n->t.unit = (role == R_QUEUE || role == R_LOST || role == R_REFUSED)
+	n->t.unit = (role == R_QUEUE || role == R_LOST || role == R_REFUSED || role == R_PRIO)
 		? TMAP_UNIT_COUNT : TMAP_UNIT_NONE;
 	if (role == R_PROCESS) {
 		n->t.pid = core < TMAP_PID_MAX - 1 ? (int32_t)core + 1 : TMAP_PID_MAX + m->next_pid++;
@@ -180,6 +180,24 @@ struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id)
 	p->core = c;
 	c->proc = p;
 	return c;
+}
+
+const char *tmap_lane(const struct tmap_track *t)
+{
+	/* every track the writers see is the first member of its node */
+	const struct tmap_node *n = (const struct tmap_node *)t;
+
+	switch (n->role) {
+	case R_PROCESS: return "process";
+	case R_TASK:    return "task";
+	case R_ISR:     return "isr";
+	case R_IDLE:    return "idle";
+	case R_NOTASK:  return "notask";
+	case R_TSTATE:  return "state";
+	case R_MARKER:  return "marker";
+	case R_DIAG:    return "diag";
+	default:        return "counter"; /* counters, queues, lost records */
+	}
 }
 
 /* The per-core tracks that exist once per core. */
@@ -271,6 +289,7 @@ void tmap_free(struct tmap *m)
 			free(n->core);
 		free(n->stk);
 		free(n->name);
+		tmap_rtos_free(n);
 		free(n);
 	}
 	free(m->nodes);

@@ -43,6 +43,27 @@ int sink_run_close(struct sink_run *r)
 	return rc;
 }
 
+char *sink_run_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
 struct sonde_event sink_ev(enum sonde_ev_kind k, uint64_t ts, uint64_t obj, const char *name)
 {
 	struct sonde_event e;

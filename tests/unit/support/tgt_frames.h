@@ -52,6 +52,12 @@ void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock);
 /* Drain everything and compare with want[n] byte for byte (cmocka assert;
  * prints both on a mismatch). */
 void tgt_expect_wire(const uint8_t *want, size_t n);
+/* The same with the bytes as the arguments. */
+#define TGT_EXPECT(...)                                          \
+	do {                                                     \
+		static const uint8_t want_[] = { __VA_ARGS__ };  \
+		tgt_expect_wire(want_, sizeof want_);            \
+	} while (0)
 
 /* The timestamp field at the end of a timed frame's DATA (docs/protocol.md
  * section 5): its width (1..4; 0 when DATA is empty or the tag is 1111),

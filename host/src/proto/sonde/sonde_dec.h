@@ -17,6 +17,7 @@
 #include "sonde_dict.h"
 #include "sonde_hold.h"
 #include "sonde_logfmt.h"
+#include "sonde_rtosrec.h"
 #include "sonde_stacks.h"
 #include "sonde_ts.h"
 
@@ -65,6 +66,7 @@ struct sdec {
 	struct sdict dict;
 	int dict_full_reported;
 	struct sstk stk;
+	struct srtos rtos;       /* RTOS objects (sonde_rtosrec.c) */
 	int drops_base_valid;    /* DROPS totals are known since a reset or a first DROPS */
 	uint32_t base_over, base_ref;
 	uint8_t base_resets;     /* v2: the counter resets the last DROPS reported */
@@ -110,6 +112,14 @@ int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dl
 		    struct sts *ts);
 /* Turn one good frame into its event (and diagnostics). */
 void srec_process(struct sdec *d, const struct sdec_frame *f);
+/* For record families decoded in their own files (sonde_rtosrec.c): a
+ * fresh event of kind k for frame f at the current time, an argument added
+ * to it (its address, to complete), and delivering it. */
+void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
+		  const char *name);
+struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
+			       uint64_t v);
+void srec_emit(struct sdec *d, const struct sonde_event *ev);
 
 /* sonde_decoder.c */
 /* A diagnostic about byte idx of the frame being processed. */

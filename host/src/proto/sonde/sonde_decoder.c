@@ -67,6 +67,7 @@ void sdec_target_reset(struct sdec *d)
 	sdict_clear(&d->dict);
 	d->dict_full_reported = 0;
 	sstk_reset(&d->stk);
+	srtos_reset(&d->rtos);
 	d->T = 0;
 	d->tflags = 0;
 	d->t_known = 0;
@@ -467,6 +468,7 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	hdlc_track_escapes(&d->fr, d->escbuf, SDEC_FRAME_MAX);
 	sdict_init(&d->dict);
 	sstk_init(&d->stk);
+	srtos_reset(&d->rtos);
 	for (int i = 0; i < 64; i++)
 		snprintf(d->user_names[i], sizeof(d->user_names[i]), "USER_0x%02X", SONDE_REC_USER_FIRST + i);
 	return d;

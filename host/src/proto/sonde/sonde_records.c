@@ -24,7 +24,7 @@
 
 /* Lengths of the records' own fields (version 2; version 1 differs only in
  * DROPS, which has no reset count there). */
-static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
+static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
 	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
@@ -45,6 +45,9 @@ static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
 	[SONDE_REC_FUNC_ENTER_A] = { "FUNC_ENTER_A", 1, SREC_ADDR, SREC_ADDR },
 	[SONDE_REC_FUNC_EXIT]    = { "FUNC_EXIT",    1, 0, 0 },
 	[SONDE_REC_LOG]          = { "LOG",          1, 3, SREC_VAR },
+	[SONDE_REC_TASK_SWITCH]  = { "TASK_SWITCH",  1, 4, 4 },  /* sonde_rtosrec.c */
+	[SONDE_REC_OBJ_CREATE]   = { "OBJ_CREATE",   1, 2, 6 },
+	[SONDE_REC_OBJ_OP]       = { "OBJ_OP",       1, 2, 6 },
 };
 #define DROPS_V1_BYTES 8 /* u32 overwritten, u32 refused */
 
@@ -63,7 +66,7 @@ const struct srec_layout *srec_layout(uint8_t id)
 {
 	if (id >= SONDE_REC_USER_FIRST && id <= SONDE_REC_USER_LAST)
 		return &user_layout;
-	if (id <= SONDE_REC_LOG)
+	if (id <= SONDE_REC_OBJ_OP)
 		return &layouts[id];
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS)
 		return &replies[id - SONDE_REC_CMD_STATUS];
@@ -603,6 +606,10 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 	}
 
 	/* the other timed records (the time is taken above) */
+	if (id >= SONDE_REC_TASK_SWITCH && id <= SONDE_REC_OBJ_OP) {
+		srtos_record(d, f, id, fl.p, fl.n, fl.off);
+		return;
+	}
 	static const enum sonde_ev_kind kinds[SONDE_REC_LOG + 1] = {
 		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
 		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
@@ -710,4 +717,23 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		break;
 	}
 	emit(d, &ev);
+}
+
+/* ---- for the record families in their own files ------------------------- */
+
+void srec_ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_frame *f, enum sonde_ev_kind k,
+		  const char *name)
+{
+	ev_init(d, ev, f, k, name);
+}
+
+struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event *ev, const char *name, enum sonde_arg_type t,
+			       uint64_t v)
+{
+	return add_arg(d, ev, name, t, v);
+}
+
+void srec_emit(struct sdec *d, const struct sonde_event *ev)
+{
+	emit(d, ev);
 }

@@ -25,7 +25,6 @@
  * docs/proto-tband.md): task-local markers and per-task priority counters
  * live above the 32-bit ids of global markers. */
 #define TBAND_OBJ_TASKLOCAL (1ull << 63)
-#define TBAND_OBJ_PRIORITY  (1ull << 62)
 
 /* Why the running task will stop running (for the inferred TASK_OUT). */
 enum tband_why {

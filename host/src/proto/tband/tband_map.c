@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rtos_desc.h"
 #include "sonde_proto.h"
 #include "tband_dec.h"
 #include "tband_json.h"
@@ -89,19 +90,19 @@ static const char *tband_tasklocal_name(struct tband_dec *d, enum tband_dkind ki
 
 /* ---- task switch bookkeeping --------------------------------------------- */
 
-static const char *const tband_reason_name[] = {
-	[SONDE_TASK_PREEMPTED] = "preempted",
-	[SONDE_TASK_BLOCKED] = "blocked",
-	[SONDE_TASK_SUSPENDED] = "suspended",
-	[SONDE_TASK_DELETED] = "deleted",
-};
-
+/* The state a task leaves in, in the event model's terms (the same as
+ * Sonde's own TASK_SWITCH). */
 static unsigned tband_reason(enum tband_why why)
 {
 	switch (why) {
 	case TBAND_WHY_NONE: return SONDE_TASK_PREEMPTED;
 	case TBAND_WHY_SUSPENDED: return SONDE_TASK_SUSPENDED;
 	case TBAND_WHY_DELETED: return SONDE_TASK_DELETED;
+	case TBAND_WHY_DELAY:
+	case TBAND_WHY_DELAY_UNTIL: return SONDE_TASK_DELAYED;
+	case TBAND_WHY_PEEK: return SONDE_TASK_WAIT_PEEK;
+	case TBAND_WHY_SEND: return SONDE_TASK_WAIT_SEND;
+	case TBAND_WHY_RECEIVE: return SONDE_TASK_WAIT_RECV;
 	default: return SONDE_TASK_BLOCKED;
 	}
 }
@@ -163,13 +164,19 @@ static void tband_switch(struct tband_dec *d, struct sonde_event *ev, uint32_t t
 		struct sonde_arg arg = { SONDE_A_OBJ, "task_id", NULL, 0, { .u = c->task } };
 
 		out.kind = SONDE_EV_TASK_OUT;
+		out.flags |= SONDE_EVF_PART; /* the record is the switch-in */
 		out.rec_name = "task_switched_out";
 		out.obj = c->task;
 		out.obj_name = tband_name(d, TBAND_D_TASK, c->task);
 		arg.resolved = out.obj_name;
 		out.obj2 = reason;
-		out.obj2_name = tband_reason_name[reason];
+		out.obj2_name = rtos_reason_name(reason);
 		out.text = tband_why_text(d, c);
+		if (rtos_reason_has_object(reason)) {
+			out.flags |= SONDE_EVF_REF;
+			out.ref = c->why_arg;
+			out.ref_name = tband_name(d, TBAND_D_QUEUE, c->why_arg);
+		}
 		out.nargs = 1;
 		out.args = &arg;
 		out.native = NULL;
@@ -193,14 +200,45 @@ static void tband_curtask_will(struct tband_dec *d, enum tband_why why, uint64_t
 	}
 }
 
-/* task_suspended / task_deleted name the task: it may run on any core. */
-static void tband_task_will(struct tband_dec *d, uint64_t task, enum tband_why why)
+/* task_suspended / task_deleted name the task: it may run on any core,
+ * and then says so when it is switched out.  A task that is not running
+ * leaves at once: TASK_OUT, as Sonde's own trace has it. */
+static void tband_task_will(struct tband_dec *d, struct sonde_event *ev, uint64_t task, enum tband_why why)
 {
 	int core = tband_running_on(d, task);
 
 	if (core >= 0) {
 		d->cores[core].why = why;
 		d->cores[core].why_arg = 0;
+		return;
+	}
+	ev->kind = SONDE_EV_TASK_OUT;
+	ev->obj2 = tband_reason(why);
+	ev->obj2_name = rtos_reason_name(ev->obj2);
+}
+
+/* A FreeRTOS queue kind (FrQueueKind) as an event-model object kind. */
+static uint64_t tband_objk(int qkind)
+{
+	static const uint8_t map[] = { SONDE_OBJK_QUEUE, SONDE_OBJK_COUNTING_SEM, SONDE_OBJK_BINARY_SEM,
+				       SONDE_OBJK_MUTEX, SONDE_OBJK_RECURSIVE_MUTEX };
+
+	return qkind >= 0 && (size_t)qkind < sizeof(map) ? map[qkind] : 0;
+}
+
+/* A queue operation: OBJ_OP with the level after it (len_after). */
+static void tband_queue_op(struct tband_dec *d, struct sonde_event *ev, uint64_t queue, uint32_t op,
+			   int64_t level)
+{
+	struct tband_dent *e = tband_dict_get(&d->dict, TBAND_D_QUEUE, queue, 0);
+
+	ev->kind = SONDE_EV_OBJ_OP;
+	ev->op = op;
+	ev->value = level;
+	ev->flags |= SONDE_EVF_LEVEL;
+	if (e && e->qkind >= 0) {
+		ev->obj2 = tband_objk(e->qkind);
+		ev->obj2_name = rtos_kind_name(ev->obj2);
 	}
 }
 
@@ -389,16 +427,25 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 		break;
 	case 0x56: /* task_resumed */
 	case 0x57: /* task_resumed_from_isr */
-	case 0x63: /* queue_created */
-		ev->kind = SONDE_EV_RECORD;
+		ev->kind = SONDE_EV_OBJ_OP;
+		ev->op = SONDE_OP_RESUME | (rec->desc->id == 0x57 ? SONDE_OP_F_ISR : 0);
+		ev->obj2 = SONDE_OBJK_TASK;
+		ev->obj2_name = rtos_kind_name(SONDE_OBJK_TASK);
+		ev->flags |= SONDE_EVF_REF;
+		ev->ref = a;
+		ev->ref_name = tband_name(d, TBAND_D_TASK, a);
+		break;
+	case 0x63: /* queue_created: its kind follows in queue_kind */
+		ev->kind = SONDE_EV_OBJECT;
+		ev->op = SONDE_OBJ_CREATED;
 		break;
 	case 0x58: /* task_suspended */
 		ev->kind = SONDE_EV_RECORD;
-		tband_task_will(d, a, TBAND_WHY_SUSPENDED);
+		tband_task_will(d, ev, a, TBAND_WHY_SUSPENDED);
 		break;
 	case 0x62: /* task_deleted */
 		ev->kind = SONDE_EV_RECORD;
-		tband_task_will(d, a, TBAND_WHY_DELETED);
+		tband_task_will(d, ev, a, TBAND_WHY_DELETED);
 		break;
 	case 0x59: /* curtask_delay */
 	case 0x5A: /* curtask_delay_until */
@@ -411,17 +458,13 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 	case 0x5B: /* task_priority_set */
 	case 0x5C: /* task_priority_inherit */
 	case 0x5D: /* task_priority_disinherit */
-		/* the event model has no priority change: a counter per task */
-		ev->kind = SONDE_EV_COUNTER;
-		ev->obj = TBAND_OBJ_PRIORITY | a;
+		ev->kind = SONDE_EV_TASK_PRIO;
+		ev->op = rec->desc->id == 0x5B ? SONDE_OP_PRIO_SET
+		       : rec->desc->id == 0x5C ? SONDE_OP_PRIO_INHERIT : SONDE_OP_PRIO_DISINHERIT;
+		ev->obj2 = ev->op;
+		ev->obj2_name = rtos_op_name(ev->op, 0);
 		ev->value = (int64_t)b;
-		if (tband_name(d, TBAND_D_TASK, a))
-			snprintf(d->objname, sizeof(d->objname), "%s priority",
-				 tband_name(d, TBAND_D_TASK, a));
-		else
-			snprintf(d->objname, sizeof(d->objname), "Task #%" PRIu64 " priority", a);
-		ev->obj_name = d->objname;
-		return cur;
+		break;
 	case 0x5E: /* task_created: the priority follows in task_priority_set */
 		ev->kind = SONDE_EV_TASK_CREATE;
 		break;
@@ -433,6 +476,10 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 			ic->idle_task = (uint32_t)a;
 			if (ic->task == a)
 				ic->task_idle = 1;
+			ev->kind = SONDE_EV_OBJECT;
+			ev->op = SONDE_OBJ_ANNOUNCED;
+			ev->obj2 = SONDE_OBJK_IDLE_TASK;
+			ev->obj2_name = rtos_kind_name(ev->obj2);
 		} else {
 			snprintf(d->msg, sizeof(d->msg),
 				 "task_is_idle_task: core_id %" PRIu64 " out of range 0..%d",
@@ -441,24 +488,38 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 		}
 		break;
 	case 0x61: /* task_is_timer_task */
-		ev->kind = SONDE_EV_INFO;
+		ev->kind = SONDE_EV_OBJECT;
+		ev->op = SONDE_OBJ_ANNOUNCED;
+		ev->obj2 = SONDE_OBJK_TIMER_TASK;
+		ev->obj2_name = rtos_kind_name(ev->obj2);
 		break;
 	case 0x65: /* queue_kind */
-		ev->kind = SONDE_EV_INFO;
+		ev->kind = SONDE_EV_OBJECT;
+		ev->op = SONDE_OBJ_ANNOUNCED;
 		e = tband_learn(d, TBAND_D_QUEUE, a, NULL);
 		if (e && tband_queue_kind_json(b))
 			e->qkind = (int16_t)b;
+		ev->obj2 = tband_objk(tband_queue_kind_json(b) ? (int)b : -1);
+		ev->obj2_name = rtos_kind_name(ev->obj2);
 		break;
-	case 0x66: case 0x67: case 0x68: case 0x69: /* queue_send* / overwrite* */
-	case 0x6A: case 0x6B: /* queue_receive* */
-	case 0x70: /* queue_cur_length */
+	case 0x66: case 0x68: /* queue_send, queue_overwrite */
+	case 0x67: case 0x69: /* ..._from_isr */
+		tband_queue_op(d, ev, a, SONDE_OP_SEND | (rec->desc->id & 1 ? SONDE_OP_F_ISR : 0), (int64_t)b);
+		break;
+	case 0x6A: case 0x6B: /* queue_receive, queue_receive_from_isr */
+		tband_queue_op(d, ev, a, SONDE_OP_RECEIVE | (rec->desc->id == 0x6B ? SONDE_OP_F_ISR : 0),
+			       (int64_t)b);
+		break;
 	case 0x6C: /* queue_reset: empties the queue */
+		tband_queue_op(d, ev, a, SONDE_OP_RESET, 0);
+		break;
+	case 0x70: /* queue_cur_length: a level, no operation */
 		ev->kind = SONDE_EV_QUEUE;
-		ev->value = rec->desc->id == 0x6C ? 0 : (int64_t)b;
+		ev->value = (int64_t)b;
 		e = tband_dict_get(&d->dict, TBAND_D_QUEUE, a, 0);
 		if (e && e->qkind >= 0) {
-			ev->obj2 = (uint64_t)e->qkind;
-			ev->obj2_name = tband_queue_kind_name((uint64_t)e->qkind);
+			ev->obj2 = tband_objk(e->qkind);
+			ev->obj2_name = rtos_kind_name(ev->obj2);
 		}
 		break;
 	case 0x6D: /* curtask_block_on_queue_peek */

@@ -1,0 +1,51 @@
+/*
+ * app.h -- the FreeRTOS example application shared by examples/freertos-posix
+ * (the POSIX simulator port) and examples/freertos-mps2 (Cortex-M3 under
+ * QEMU): the same tasks, queue, mutex, semaphore, notifications, timer and
+ * event group on both, traced with one include (sonde_freertos.h), and the
+ * application's own count of what it did, written at the end as records the
+ * checker (check_freertos.py) compares with the decoded trace.
+ *
+ * The port (each example's main.c) supplies the trace transport, the
+ * periodic interrupt that calls app_isr(), and the end of the run.
+ */
+#ifndef APP_H
+#define APP_H
+
+#include <stdint.h>
+
+/* Object ids the application chooses itself (below SONDE_FRTOS_ID_FIRST). */
+#define APP_ISR_ID 1u /* the periodic interrupt that gives the semaphore */
+
+/* User records of the final report (check_freertos.py reads them). */
+#define APP_REC_TASK  0x70u /* OBJ task, U32 switched in, U32 out ready, out blocked,
+			     * out suspended, out deleted */
+#define APP_REC_OBJ   0x71u /* OBJ object, U32 put ok, put failed, get ok, get failed,
+			     * peek ok, peek failed, level at the end */
+#define APP_REC_RUN   0x72u /* U32 records, overwritten, refused, bytes (sonde_get_stats),
+			     * inherit, disinherit, notify, notify take, timer expired,
+			     * resumes, event sets, event waits ok, event waits timed out */
+
+/* Create the objects and tasks (before vTaskStartScheduler()).  cycles:
+ * how many control cycles (one per 10 ms) before the run ends. */
+void app_start(uint32_t cycles);
+
+/* The periodic interrupt, every 10 ms (the port calls it in interrupt
+ * context, between sonde_isr_enter(APP_ISR_ID) and sonde_isr_exit()).
+ * Returns non-zero when a higher-priority task was woken. */
+long app_isr(void);
+
+/* The application's dictionary (user records, the ISR). */
+void app_dict(void);
+
+/* Supplied by the port: move trace bytes to the host (all: until the
+ * buffer is empty), and end the run (never returns). */
+void port_drain(int all);
+void port_end(int code);
+
+/* Counting hooks, called from the kernel's trace macros (app_hooks.h). */
+void app_hook_switched_in(const void *tcb);
+void app_hook_inherit(void);
+void app_hook_disinherit(void);
+
+#endif /* APP_H */

@@ -1,0 +1,38 @@
+/*
+ * app_hooks.h -- the example's own counting of kernel events, chained in
+ * front of Sonde's trace macros.  Included by each example's
+ * FreeRTOSConfig.h just before sonde_freertos.h, so that the kernel calls
+ * both: the application counts what the kernel did (switches, priority
+ * inheritance) without Sonde, and the checker compares the two.
+ *
+ * This is also the pattern for adding your own code to a trace macro:
+ * define the kernel's macro, call Sonde's SONDE_FRTOS_* from it.
+ */
+#ifndef APP_HOOKS_H
+#define APP_HOOKS_H
+
+#if !defined(__ASSEMBLER__)
+
+void app_hook_switched_in(const void *tcb);
+void app_hook_inherit(void);
+void app_hook_disinherit(void);
+
+#define traceTASK_SWITCHED_IN()                              \
+	do {                                                 \
+		app_hook_switched_in(pxCurrentTCB);          \
+		SONDE_FRTOS_TASK_SWITCHED_IN();              \
+	} while (0)
+#define traceTASK_PRIORITY_INHERIT(pxTCBOfMutexHolder, uxInheritedPriority)           \
+	do {                                                                          \
+		app_hook_inherit();                                                   \
+		SONDE_FRTOS_TASK_PRIORITY_INHERIT(pxTCBOfMutexHolder, uxInheritedPriority); \
+	} while (0)
+#define traceTASK_PRIORITY_DISINHERIT(pxTCBOfMutexHolder, uxOriginalPriority)          \
+	do {                                                                           \
+		app_hook_disinherit();                                                 \
+		SONDE_FRTOS_TASK_PRIORITY_DISINHERIT(pxTCBOfMutexHolder, uxOriginalPriority); \
+	} while (0)
+
+#endif
+
+#endif /* APP_HOOKS_H */

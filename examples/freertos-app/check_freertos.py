@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""check_freertos.py -- compare a decoded trace of the FreeRTOS example
+application (examples/freertos-app) with what the application counted
+itself and reported at the end (records APP_TASK, APP_OBJ, APP_RUN).
+
+    check_freertos.py DECODED.jsonl [--states] [--lossy]
+
+DECODED.jsonl is `sonde decode --format jsonl` of the capture (Sonde's own
+protocol or Tonbandgeraet's: the decoders map both onto the same events).
+
+Checked, from the decoded events alone:
+  * per task: switches in; with --states also the state each switch-out
+    left it in (ready / blocked / suspended / deleted), against the
+    kernel's own eTaskGetState() at the switch;
+  * per queue, semaphore and mutex: sends (gives), receives (takes) and
+    peeks, succeeded and failed, and the fill level at the end;
+  * priority inheritance and disinheritance, notifications, timer
+    expiries, resumptions, event group sets and waits (a wait the kernel
+    flags timed out may still have found its bits);
+  * inheritance is visible: each inherit raises the holder to the priority
+    of the running task, which then blocks on the mutex;
+  * the target's own statistics: records and bytes written before the
+    report equal the frames and bytes decoded (--lossy: only the loss
+    totals, which must equal the DROPS totals the decoder saw);
+  * names on request: the report begins with what the host's INFO command
+    gets (TARGET_INFO and the dictionary callback), which must announce
+    every task and object reported, with its kind and its name.
+Exit status 0 when everything matches; the mismatches are printed.
+"""
+import argparse
+import collections
+import json
+import sys
+
+READY, BLOCKED, SUSPENDED, DELETED = range(4)
+
+
+def reason_class(reason_name):
+    return {"preempted": READY, "suspended": SUSPENDED, "deleted": DELETED}.get(reason_name, BLOCKED)
+
+
+def args_of(ev):
+    """An event's arguments: named ones by name, all in order."""
+    named = {}
+    for a in ev.get("args", []):
+        if "name" in a:
+            named[a["name"]] = a["value"]
+    return named, [a["value"] for a in ev.get("args", [])]
+
+
+class Trace:
+    def __init__(self, path):
+        self.events = []
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    self.events.append(json.loads(line))
+        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": []}
+        self.report_at = None   # the first report record
+        self.run_at = None      # APP_RUN
+        for i, ev in enumerate(self.events):
+            if ev.get("kind") == "record" and ev.get("record") in self.report:
+                if self.report_at is None:
+                    self.report_at = i
+                if ev["record"] == "APP_RUN":
+                    self.run_at = i
+                self.report[ev["record"]].append(ev)
+
+
+def count(trace):
+    """Everything the checks need, from the events before the report."""
+    c = {
+        "in": collections.Counter(),
+        "out": collections.defaultdict(lambda: [0, 0, 0, 0]),
+        "ops": collections.Counter(),   # (object, op, failed) -> n
+        "level": {},
+        "kind": {},
+        "prio": {},
+        "run": collections.Counter(),
+        "inherit_bad": [],
+    }
+    idle = None
+    running = None
+    started = False
+    pending_inherit = None   # (task that must now block, mutex holder)
+    for ev in trace.events[:trace.report_at]:
+        k = ev["kind"]
+        named, _ = args_of(ev)
+        if k == "object":
+            c["kind"][ev["object"]] = ev.get("type_name")
+            if ev.get("type_name") == "idle task":
+                idle = ev["object"]
+        elif k == "task_create":
+            c["prio"][ev["task"]] = ev["prio"]
+        elif k == "task_in":
+            if running == idle and idle is not None and started:
+                c["out"][idle][READY] += 1
+            c["in"][ev["task"]] += 1
+            running = ev["task"]
+            started = True
+        elif k == "idle":
+            c["in"][idle] += 1
+            running = idle
+            started = True
+        elif k == "task_out":
+            c["out"][ev["task"]][reason_class(ev.get("reason_name"))] += 1
+            if pending_inherit and ev["task"] == pending_inherit[0]:
+                if ev.get("reason_name") != "waiting to receive":
+                    c["inherit_bad"].append("task %s inherited to, then left %s, not waiting for the mutex"
+                                            % (ev["task"], ev.get("reason_name")))
+                pending_inherit = None
+            if ev["task"] == running:
+                running = None
+        elif k == "task_prio":
+            cause = ev.get("cause_name")
+            c["run"][cause] += 1
+            if cause == "priority inherit":
+                want = c["prio"].get(running)
+                if want != ev["prio"]:
+                    c["inherit_bad"].append("inherit at ts %s: holder %s raised to %s, the running task %s has %s"
+                                            % (ev.get("ts"), ev["task"], ev["prio"], running, want))
+                pending_inherit = (running, ev["task"])
+        elif k == "obj_op" and started:
+            op = named.get("op")
+            failed = bool(named.get("failed"))
+            c["ops"][(ev["object"], op, failed)] += 1
+            if op in ("notify", "notify take", "timer expired", "resume", "set bits", "wait bits") and not failed:
+                c["run"][op] += 1
+            if op == "wait bits" and failed:
+                c["run"]["wait bits timed out"] += 1
+        if k == "obj_op" and "value" in ev and named.get("op") in (
+                "send", "give", "receive", "take", "peek", "reset"):
+            c["level"][ev["object"]] = ev["value"]
+    c["idle"] = idle
+    return c
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("decoded")
+    ap.add_argument("--states", action="store_true",
+                    help="the application classified the switch-out states (POSIX port)")
+    ap.add_argument("--lossy", action="store_true",
+                    help="the buffer overflowed: check the loss totals only")
+    opt = ap.parse_args()
+
+    t = Trace(opt.decoded)
+    bad = []
+    if t.report_at is None or len(t.report["APP_RUN"]) != 1:
+        print("check_freertos: no complete report (APP_TASK, APP_OBJ, APP_RUN) in the trace")
+        return 1
+    _, run = args_of(t.report["APP_RUN"][0])
+    st_records, st_over, st_refused, st_bytes = run[:4]
+
+    # The loss totals: the last DROPS the decoder saw says what the target
+    # overwrote and refused; they must be the totals the target counted.
+    drops = [ev for ev in t.events if ev["kind"] == "drops"]
+    over = drops[-1]["overwritten_total"] if drops else 0
+    refused = drops[-1]["refused_total"] if drops else 0
+    if (over, refused) != (st_over, st_refused):
+        bad.append("loss totals: decoded DROPS say %d overwritten, %d refused; the target counted %d, %d"
+                   % (over, refused, st_over, st_refused))
+    print("loss: %d overwritten, %d refused (target: %d, %d)" % (over, refused, st_over, st_refused))
+    if opt.lossy:
+        if st_over + st_refused == 0:
+            bad.append("--lossy, but nothing was lost: the test does not test losses")
+        for b in bad:
+            print("MISMATCH:", b)
+        return 1 if bad else 0
+
+    # Records and bytes written before APP_RUN (it carries the statistics
+    # taken just before it) = decoded frames and its offset (a TIME_SYNC its
+    # own write put right before it came after the snapshot).
+    rep = t.events[t.run_at]
+    frames = {ev["frame"] for ev in t.events[:t.run_at]}
+    offset = rep["offset"]
+    prev = t.events[t.run_at - 1]
+    if prev["kind"] == "time_sync" and prev.get("ts") == rep.get("ts"):
+        frames.discard(prev["frame"])
+        offset = prev["offset"]
+    if (len(frames), offset) != (st_records, st_bytes):
+        bad.append("frames/bytes before the report: decoded %d/%d, target wrote %d/%d"
+                   % (len(frames), offset, st_records, st_bytes))
+
+    c = count(t)
+    names = {}
+    for ev in t.events:
+        if ev["kind"] == "dict":
+            names[ev["id"]] = ev.get("name")
+
+    for ev in t.report["APP_TASK"]:
+        _, a = args_of(ev)
+        task, n_in, outs = a[0], a[1], a[2:6]
+        nm = names.get(task, task)
+        if c["in"][task] != n_in:
+            bad.append("task %s: switched in %d times, decoded %d" % (nm, n_in, c["in"][task]))
+        if opt.states and c["out"][task] != outs:
+            bad.append("task %s: left ready/blocked/suspended/deleted %s, decoded %s" % (nm, outs, c["out"][task]))
+        print("task %-8s in %5d  out %s" % (nm, n_in, outs))
+
+    for ev in t.report["APP_OBJ"]:
+        _, a = args_of(ev)
+        obj, counts, level = a[0], a[1:7], a[7]
+        nm = names.get(obj, obj)
+        mutexlike = c["kind"].get(obj) in ("binary semaphore", "counting semaphore", "mutex", "recursive mutex")
+        put, get = ("give", "take") if mutexlike else ("send", "receive")
+        got = [c["ops"][(obj, put, False)], c["ops"][(obj, put, True)],
+               c["ops"][(obj, get, False)], c["ops"][(obj, get, True)],
+               c["ops"][(obj, "peek", False)], c["ops"][(obj, "peek", True)]]
+        if got != counts:
+            bad.append("%s: put ok/failed, get ok/failed, peek ok/failed %s, decoded %s" % (nm, counts, got))
+        if c["level"].get(obj) != level:
+            bad.append("%s: level %d at the end, decoded %s" % (nm, level, c["level"].get(obj)))
+        print("object %-8s %s level %d" % (nm, counts, level))
+
+    # The announcements of the INFO before the report: every task still
+    # alive and every object, with a kind and a name.
+    infos = [i for i, ev in enumerate(t.events[:t.report_at])
+             if ev["kind"] == "info" and ev.get("record") == "TARGET_INFO"]
+    if not infos:
+        bad.append("no TARGET_INFO before the report: the names were not sent again")
+    else:
+        announced, named = {}, set()
+        for ev in t.events[infos[-1]:t.report_at]:
+            if ev["kind"] == "object" and args_of(ev)[0].get("op") == "announced":
+                announced[ev["object"]] = ev.get("type_name")
+            elif ev["kind"] == "dict":
+                named.add(ev["id"])
+        want_ids = [args_of(ev)[1][0] for ev in t.report["APP_OBJ"]]
+        want_ids += [args_of(ev)[1][0] for ev in t.report["APP_TASK"]
+                     if c["out"][args_of(ev)[1][0]][DELETED] == 0]
+        for i in want_ids:
+            if i not in announced or i not in named:
+                bad.append("INFO: %s %s announced%s" % (names.get(i, i), "not" if i not in announced else "",
+                                                        "" if i in named else ", not named"))
+        print("INFO: %d objects announced, %d names" % (len(announced), len(named)))
+
+    keys = ["priority inherit", "priority disinherit", "notify", "notify take", "timer expired",
+            "resume", "set bits", "wait bits", "wait bits timed out"]
+    want = dict(zip(keys, run[4:]))
+    for key in keys[:-2]:
+        if c["run"][key] != want[key]:
+            bad.append("%s: %d, decoded %d" % (key, want[key], c["run"][key]))
+    # An event-group wait that times out looks at the bits once more: the
+    # kernel flags it timed out (OBJ_OP failed) even when they were set by
+    # then, while the application sees the bits.  So the waits add up, and
+    # the kernel's timeouts are at least the waits that found no bits.
+    waits, timeouts = c["run"]["wait bits"] + c["run"]["wait bits timed out"], c["run"]["wait bits timed out"]
+    if waits != want["wait bits"] + want["wait bits timed out"] or timeouts < want["wait bits timed out"]:
+        bad.append("event waits: %d got the bits, %d timed out; decoded %d got, %d timed out"
+                   % (want["wait bits"], want["wait bits timed out"], waits - timeouts, timeouts))
+    print("run: " + ", ".join("%s %d" % (k, want[k]) for k in keys))
+    if want["priority inherit"] == 0:
+        bad.append("no priority inheritance happened: the example should provoke it")
+    bad.extend(c["inherit_bad"])
+
+    for b in bad:
+        print("MISMATCH:", b)
+    print("check_freertos: %s" % ("FAIL" if bad else "ok"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+/*
+ * rtos_stats.c -- the RTOS figures of `sonde stats` (rtos_stats.h).
+ *
+ * Task states follow the events: TASK_CREATE and TASK_READY make a task
+ * ready, TASK_IN running, TASK_OUT leaves it in the state it names (a
+ * TASK_IN or IDLE without a TASK_OUT of the task that ran: preempted, still
+ * ready).  A wait begins when a task is switched out waiting on an object
+ * (TASK_OUT's ref) and ends when it becomes ready or runs again: that time
+ * is the object's.  A loss (a sequence gap) makes every state unknown until
+ * the task's next event, so no time is counted across what was lost.
+ */
+#include "rtos_stats.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rtos_desc.h"
+#include "sonde_proto.h"
+
+void rtos_stats_init(struct rtos_stats *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+}
+
+void rtos_stats_free(struct rtos_stats *rs)
+{
+	free(rs->tasks);
+	free(rs->objs);
+	rtos_stats_init(rs);
+}
+
+static void set_name(char *dst, size_t n, const char *name)
+{
+	if (name && name[0])
+		snprintf(dst, n, "%s", name);
+}
+
+/* The entry of (core, id) in a table of at most RTOS_STATS_MAX, created on
+ * first use; NULL beyond the limit (counted). */
+static void *entry(struct rtos_stats *rs, void **tab, size_t *n, size_t size, uint32_t core, uint64_t id)
+{
+	char *p = *tab;
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		const struct rtos_key *k = (const struct rtos_key *)(void *)(p + i * size);
+
+		if (k->core == core && k->id == id)
+			return p + i * size;
+	}
+	if (*n == RTOS_STATS_MAX) {
+		rs->untracked++;
+		return NULL;
+	}
+	if (*n == 0) {
+		p = calloc(RTOS_STATS_MAX, size); /* bounded: allocated once */
+		if (!p) {
+			rs->untracked++;
+			return NULL;
+		}
+		*tab = p;
+	}
+	p += (*n)++ * size;
+	((struct rtos_key *)(void *)p)->core = core;
+	((struct rtos_key *)(void *)p)->id = id;
+	return p;
+}
+
+static struct rtos_task *task_of(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t id)
+{
+	struct rtos_task *t = entry(rs, (void **)&rs->tasks, &rs->ntasks, sizeof(*t), ev->core, id);
+
+	if (t && id == ev->obj)
+		set_name(t->name, sizeof(t->name), ev->obj_name);
+	return t;
+}
+
+static struct rtos_obj *obj_of(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t id, const char *name)
+{
+	struct rtos_obj *o = entry(rs, (void **)&rs->objs, &rs->nobjs, sizeof(*o), ev->core, id);
+
+	if (o)
+		set_name(o->name, sizeof(o->name), name);
+	return o;
+}
+
+static void set_state(struct rtos_task *t, enum rtos_st st, uint64_t ts)
+{
+	if (t->since_valid && ts >= t->since)
+		t->in_state[t->st] += ts - t->since;
+	t->st = st;
+	t->since = ts;
+	t->since_valid = 1;
+}
+
+/* A wait ends (the task is ready or runs): its time is the object's. */
+static void end_wait(struct rtos_stats *rs, const struct sonde_event *ev, struct rtos_task *t, uint64_t ts)
+{
+	struct rtos_obj *o;
+
+	if (!t->waiting)
+		return;
+	t->waiting = 0;
+	o = obj_of(rs, ev, t->wait_obj, NULL);
+	if (!o || ts < t->wait_from)
+		return;
+	o->waits++;
+	o->wait_sum += ts - t->wait_from;
+	if (ts - t->wait_from > o->wait_max)
+		o->wait_max = ts - t->wait_from;
+}
+
+static struct rtos_task *running(struct rtos_stats *rs, uint32_t core)
+{
+	return core < 8 && rs->running[core] ? &rs->tasks[rs->running[core] - 1] : NULL;
+}
+
+static void set_running(struct rtos_stats *rs, uint32_t core, const struct rtos_task *t)
+{
+	if (core < 8)
+		rs->running[core] = t ? (uint64_t)(t - rs->tasks) + 1 : 0;
+}
+
+/* Whatever ran on the core stops without saying why: preempted. */
+static void stop_running(struct rtos_stats *rs, uint32_t core, const struct rtos_task *next, uint64_t ts)
+{
+	struct rtos_task *prev = running(rs, core);
+
+	if (prev && prev != next && prev->st == RTOS_ST_RUNNING)
+		set_state(prev, RTOS_ST_READY, ts);
+	set_running(rs, core, NULL);
+}
+
+static void task_in(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t id, uint64_t ts)
+{
+	struct rtos_task *t = task_of(rs, ev, id);
+
+	stop_running(rs, ev->core, t, ts);
+	if (!t)
+		return;
+	end_wait(rs, ev, t, ts);
+	t->switches++;
+	set_state(t, RTOS_ST_RUNNING, ts);
+	set_running(rs, ev->core, t);
+}
+
+static void task_out(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t ts)
+{
+	struct rtos_task *t = task_of(rs, ev, ev->obj);
+
+	if (!t)
+		return;
+	if (running(rs, ev->core) == t)
+		set_running(rs, ev->core, NULL);
+	switch (ev->obj2) {
+	case SONDE_TASK_PREEMPTED: set_state(t, RTOS_ST_READY, ts); break;
+	case SONDE_TASK_SUSPENDED: set_state(t, RTOS_ST_SUSPENDED, ts); break;
+	case SONDE_TASK_DELETED:   set_state(t, RTOS_ST_DELETED, ts); break;
+	default:
+		set_state(t, RTOS_ST_BLOCKED, ts);
+		t->blocks++;
+		if (ev->flags & SONDE_EVF_REF) {
+			struct rtos_obj *o = obj_of(rs, ev, ev->ref, ev->ref_name);
+
+			(void)o;
+			t->waiting = 1;
+			t->wait_obj = ev->ref;
+			t->wait_from = ts;
+		}
+	}
+}
+
+static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t ts)
+{
+	uint32_t base = ev->op & SONDE_OP_MASK;
+	struct rtos_obj *o;
+	int failed = (ev->op & SONDE_OP_F_FAILED) != 0;
+	struct rtos_task *cur = running(rs, ev->core);
+
+	o = NULL;
+	if (base == SONDE_OP_NOTIFY || base == SONDE_OP_NOTIFY_TAKE || base == SONDE_OP_RESUME)
+		return; /* operations on tasks: their states count them */
+	if ((o = obj_of(rs, ev, ev->obj, ev->obj_name)) == NULL)
+		return;
+	if (ev->obj2)
+		o->kind = ev->obj2;
+	if (base >= SONDE_OP_SEND && base <= SONDE_OP_PEEK)
+		o->ops[base - SONDE_OP_SEND][failed]++;
+	else
+		o->other_ops++;
+	if ((ev->flags & SONDE_EVF_LEVEL) && (!o->have_level || ev->value > o->max_level)) {
+		o->max_level = ev->value;
+		o->have_level = 1;
+	}
+	if (failed || (o->kind != SONDE_OBJK_MUTEX && o->kind != SONDE_OBJK_RECURSIVE_MUTEX))
+		return;
+	/* a mutex is held from a task's take to the give */
+	if (base == SONDE_OP_RECEIVE && cur) {
+		o->held = 1;
+		o->held_by = cur->key.id;
+		o->held_from = ts;
+	} else if (base == SONDE_OP_SEND && o->held) {
+		o->held = 0;
+		if (ts >= o->held_from) {
+			o->holds++;
+			o->hold_sum += ts - o->held_from;
+			if (ts - o->held_from > o->hold_max)
+				o->hold_max = ts - o->held_from;
+		}
+	}
+}
+
+static void rtos_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
+{
+	struct rtos_stats *rs = ctx;
+	uint64_t ts = (ev->ts_flags & SONDE_TS_VALID) ? ev->ts : rs->last_ts;
+	struct rtos_task *t;
+	struct rtos_obj *o;
+
+	(void)s;
+	rs->last_ts = ts;
+	switch (ev->kind) {
+	case SONDE_EV_TASK_CREATE:
+		if ((t = task_of(rs, ev, ev->obj)) != NULL)
+			set_state(t, RTOS_ST_READY, ts);
+		break;
+	case SONDE_EV_TASK_IN:
+		task_in(rs, ev, ev->obj, ts);
+		break;
+	case SONDE_EV_IDLE: /* the idle task runs, if it is known */
+		if (ev->core < 8 && rs->idle[ev->core])
+			task_in(rs, ev, rs->idle[ev->core] - 1, ts);
+		else
+			stop_running(rs, ev->core, NULL, ts);
+		break;
+	case SONDE_EV_TASK_OUT:
+		task_out(rs, ev, ts);
+		break;
+	case SONDE_EV_TASK_READY:
+		if ((t = task_of(rs, ev, ev->obj)) != NULL && t->st != RTOS_ST_RUNNING) {
+			end_wait(rs, ev, t, ts);
+			set_state(t, RTOS_ST_READY, ts);
+		}
+		break;
+	case SONDE_EV_OBJ_OP:
+		rs->seen = 1;
+		obj_op(rs, ev, ts);
+		break;
+	case SONDE_EV_OBJECT:
+		rs->seen = 1;
+		if (rtos_kind_is_task(ev->obj2)) {
+			task_of(rs, ev, ev->obj);
+			if (ev->obj2 == SONDE_OBJK_IDLE_TASK && ev->core < 8)
+				rs->idle[ev->core] = ev->obj + 1;
+		} else if ((o = obj_of(rs, ev, ev->obj, ev->obj_name)) != NULL && ev->obj2) {
+			o->kind = ev->obj2;
+		}
+		break;
+	case SONDE_EV_TASK_PRIO:
+		rs->seen = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* A loss: nothing is known about states until the next events. */
+static void rtos_diag(void *ctx, const struct sonde_diag *d, const struct sonde_session *s)
+{
+	struct rtos_stats *rs = ctx;
+
+	(void)s;
+	if (d->code != SONDE_D_SEQ_GAP)
+		return;
+	for (size_t i = 0; i < rs->ntasks; i++) {
+		struct rtos_task *t = &rs->tasks[i];
+
+		if (t->since_valid && rs->last_ts >= t->since)
+			t->in_state[t->st] += rs->last_ts - t->since;
+		t->st = RTOS_ST_UNKNOWN;
+		t->since_valid = t->waiting = 0;
+	}
+	for (size_t i = 0; i < rs->nobjs; i++)
+		rs->objs[i].held = 0;
+	memset(rs->running, 0, sizeof(rs->running));
+}
+
+struct sonde_listener rtos_stats_listener(struct rtos_stats *rs)
+{
+	struct sonde_listener l = { rtos_event, rtos_diag, rs };
+	return l;
+}
+
+/* ---- the report ----------------------------------------------------------- */
+
+/* Ticks as microseconds with one decimal (or ticks without a clock). */
+static void put_us(FILE *out, int width, uint64_t ticks, uint64_t freq)
+{
+	if (freq)
+		fprintf(out, " %*.1f", width, (double)ticks * 1e6 / (double)freq);
+	else
+		fprintf(out, " %*" PRIu64, width, ticks);
+}
+
+static const char *label(char *buf, size_t n, const char *name, uint64_t id)
+{
+	if (name[0])
+		return name;
+	snprintf(buf, n, "#%" PRIu64, id);
+	return buf;
+}
+
+int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
+{
+	const char *unit = freq ? "us" : "ticks";
+	char buf[32];
+
+	if (!rs->seen)
+		return 0;
+	fprintf(out, "\nRTOS tasks, time in %s by state (switches: switched in; blocks: switched out waiting)\n",
+		unit);
+	fprintf(out, "%-16s %12s %12s %12s %12s %9s %8s\n", "task", "running", "ready", "blocked", "suspended",
+		"switches", "blocks");
+	for (size_t i = 0; i < rs->ntasks; i++) {
+		const struct rtos_task *t = &rs->tasks[i];
+		uint64_t st[RTOS_ST_COUNT];
+
+		memcpy(st, t->in_state, sizeof(st));
+		if (t->since_valid && rs->last_ts >= t->since)
+			st[t->st] += rs->last_ts - t->since;
+		fprintf(out, "%-16s", label(buf, sizeof(buf), t->name, t->key.id));
+		put_us(out, 12, st[RTOS_ST_RUNNING], freq);
+		put_us(out, 12, st[RTOS_ST_READY], freq);
+		put_us(out, 12, st[RTOS_ST_BLOCKED], freq);
+		put_us(out, 12, st[RTOS_ST_SUSPENDED], freq);
+		fprintf(out, " %9" PRIu64 " %8" PRIu64 "\n", t->switches, t->blocks);
+	}
+	fprintf(out, "\nRTOS objects, time in %s (waits: tasks blocked on the object; held: a mutex "
+		     "from take to give)\n", unit);
+	fprintf(out, "%-16s %-18s %11s %11s %9s %6s %6s %7s %12s %10s %10s %7s %10s\n", "object", "kind",
+		"put/failed", "get/failed", "peek", "other", "level", "waits", "wait total", "mean", "max", "holds",
+		"held max");
+	for (size_t i = 0; i < rs->nobjs; i++) {
+		const struct rtos_obj *o = &rs->objs[i];
+		const char *kind = rtos_kind_name(o->kind);
+		char put[24], get[24], peek[24], lvl[24];
+
+		snprintf(put, sizeof(put), "%" PRIu64 "/%" PRIu64, o->ops[0][0], o->ops[0][1]);
+		snprintf(get, sizeof(get), "%" PRIu64 "/%" PRIu64, o->ops[1][0], o->ops[1][1]);
+		snprintf(peek, sizeof(peek), "%" PRIu64 "/%" PRIu64, o->ops[2][0], o->ops[2][1]);
+		if (o->have_level)
+			snprintf(lvl, sizeof(lvl), "%" PRId64, o->max_level);
+		else
+			snprintf(lvl, sizeof(lvl), "-");
+		fprintf(out, "%-16s %-18s %11s %11s %9s %6" PRIu64 " %6s %7" PRIu64,
+			label(buf, sizeof(buf), o->name, o->key.id), kind ? kind : "?", put, get, peek, o->other_ops, lvl,
+			o->waits);
+		put_us(out, 12, o->wait_sum, freq);
+		put_us(out, 10, o->waits ? o->wait_sum / o->waits : 0, freq);
+		put_us(out, 10, o->wait_max, freq);
+		fprintf(out, " %7" PRIu64, o->holds);
+		put_us(out, 10, o->hold_max, freq);
+		fputc('\n', out);
+	}
+	if (rs->untracked)
+		fprintf(out, "(%" PRIu64 " events about tasks or objects beyond the first %d not counted)\n",
+			rs->untracked, RTOS_STATS_MAX);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,124 @@
+/*
+ * rtos_desc.c -- the tables behind rtos_desc.h.
+ */
+#include "rtos_desc.h"
+
+#include <stdio.h>
+
+#include "sonde_proto.h"
+
+static const char *const reasons[SONDE_TASK_STATE_COUNT] = {
+	[SONDE_TASK_PREEMPTED] = "preempted",
+	[SONDE_TASK_BLOCKED] = "blocked",
+	[SONDE_TASK_SUSPENDED] = "suspended",
+	[SONDE_TASK_DELETED] = "deleted",
+	[SONDE_TASK_DELAYED] = "delayed",
+	[SONDE_TASK_WAIT_RECV] = "waiting to receive",
+	[SONDE_TASK_WAIT_SEND] = "waiting to send",
+	[SONDE_TASK_WAIT_PEEK] = "waiting to peek",
+	[SONDE_TASK_WAIT_NOTIFY] = "waiting for a notification",
+	[SONDE_TASK_WAIT_EVENT] = "waiting for event bits",
+};
+
+const char *rtos_reason_name(uint64_t reason)
+{
+	return reason < SONDE_TASK_STATE_COUNT ? reasons[reason] : NULL;
+}
+
+const char *rtos_reason_state(uint64_t reason)
+{
+	switch (reason) {
+	case SONDE_TASK_PREEMPTED: return "Ready";
+	case SONDE_TASK_SUSPENDED: return "Suspended";
+	case SONDE_TASK_DELETED: return "Deleted";
+	default: return reason < SONDE_TASK_STATE_COUNT ? "Blocked" : NULL;
+	}
+}
+
+int rtos_reason_has_object(uint64_t reason)
+{
+	return reason == SONDE_TASK_WAIT_RECV || reason == SONDE_TASK_WAIT_SEND ||
+	       reason == SONDE_TASK_WAIT_PEEK || reason == SONDE_TASK_WAIT_EVENT;
+}
+
+static const char *const kinds[SONDE_OBJK_COUNT] = {
+	[SONDE_OBJK_TASK] = "task",
+	[SONDE_OBJK_IDLE_TASK] = "idle task",
+	[SONDE_OBJK_TIMER_TASK] = "timer service task",
+	[SONDE_OBJK_QUEUE] = "queue",
+	[SONDE_OBJK_COUNTING_SEM] = "counting semaphore",
+	[SONDE_OBJK_BINARY_SEM] = "binary semaphore",
+	[SONDE_OBJK_MUTEX] = "mutex",
+	[SONDE_OBJK_RECURSIVE_MUTEX] = "recursive mutex",
+	[SONDE_OBJK_QUEUE_SET] = "queue set",
+	[SONDE_OBJK_EVENT_GROUP] = "event group",
+	[SONDE_OBJK_STREAM_BUFFER] = "stream buffer",
+	[SONDE_OBJK_MESSAGE_BUFFER] = "message buffer",
+	[SONDE_OBJK_TIMER] = "timer",
+};
+
+const char *rtos_kind_name(uint64_t kind)
+{
+	return kind < SONDE_OBJK_COUNT ? kinds[kind] : NULL;
+}
+
+int rtos_kind_is_task(uint64_t kind)
+{
+	return kind >= SONDE_OBJK_TASK && kind <= SONDE_OBJK_TIMER_TASK;
+}
+
+int rtos_kind_counts_items(uint64_t kind)
+{
+	return kind != SONDE_OBJK_STREAM_BUFFER && kind != SONDE_OBJK_MESSAGE_BUFFER;
+}
+
+static int is_semaphore(uint64_t kind)
+{
+	return kind == SONDE_OBJK_COUNTING_SEM || kind == SONDE_OBJK_BINARY_SEM ||
+	       kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX;
+}
+
+static const char *const ops[SONDE_OP_COUNT] = {
+	[SONDE_OP_SEND] = "send",
+	[SONDE_OP_RECEIVE] = "receive",
+	[SONDE_OP_PEEK] = "peek",
+	[SONDE_OP_RESET] = "reset",
+	[SONDE_OP_DELETE] = "delete",
+	[SONDE_OP_TAKE_RECURSIVE] = "take recursive",
+	[SONDE_OP_GIVE_RECURSIVE] = "give recursive",
+	[SONDE_OP_SET_BITS] = "set bits",
+	[SONDE_OP_CLEAR_BITS] = "clear bits",
+	[SONDE_OP_WAIT_BITS] = "wait bits",
+	[SONDE_OP_SYNC_BITS] = "sync bits",
+	[SONDE_OP_NOTIFY] = "notify",
+	[SONDE_OP_NOTIFY_TAKE] = "notify take",
+	[SONDE_OP_PRIO_SET] = "priority set",
+	[SONDE_OP_PRIO_INHERIT] = "priority inherit",
+	[SONDE_OP_PRIO_DISINHERIT] = "priority disinherit",
+	[SONDE_OP_RESUME] = "resume",
+	[SONDE_OP_TIMER_EXPIRED] = "timer expired",
+	[SONDE_OP_TIMER_COMMAND] = "timer command",
+};
+
+const char *rtos_op_name(uint32_t op, uint64_t kind)
+{
+	op &= SONDE_OP_MASK;
+	if (is_semaphore(kind) && op == SONDE_OP_SEND)
+		return "give";
+	if (is_semaphore(kind) && op == SONDE_OP_RECEIVE)
+		return "take";
+	return op < SONDE_OP_COUNT ? ops[op] : NULL;
+}
+
+const char *rtos_op_text(char *buf, size_t n, uint32_t op, uint64_t kind)
+{
+	const char *name = rtos_op_name(op, kind);
+	int isr = (op & SONDE_OP_F_ISR) != 0, failed = (op & SONDE_OP_F_FAILED) != 0;
+
+	if (name)
+		snprintf(buf, n, "%s%s%s%s%s", name, isr || failed ? " (" : "", isr ? "ISR" : "",
+			 isr && failed ? ", " : "", failed ? "failed)" : isr ? ")" : "");
+	else
+		snprintf(buf, n, "op %u", (unsigned)(op & SONDE_OP_MASK));
+	return buf;
+}

@@ -1,0 +1,269 @@
+/*
+ * sonde_rtosrec.c -- TASK_SWITCH, OBJ_CREATE and OBJ_OP (docs/protocol.md
+ * section 4.1) onto the event model (event.h):
+ *
+ *   TASK_SWITCH  TASK_OUT of the outgoing task (reason = the state it
+ *                leaves in, ref = the object it waits on), then TASK_IN of
+ *                the incoming one -- or IDLE when that is the idle task.
+ *                Leaving the idle task is no TASK_OUT (as for Tonbandgeraet).
+ *                The TASK_OUT (named so) is flagged SONDE_EVF_PART: the
+ *                record is counted once, as its TASK_IN or IDLE event.
+ *   OBJ_CREATE   TASK_CREATE for a task created now; OBJECT otherwise
+ *                (objects, and tasks announced again).
+ *   OBJ_OP       TASK_PRIO for priority changes, OBJECT for DELETE,
+ *                OBJ_OP for the rest, with the fill level after the
+ *                operation where it has one.
+ *
+ * Called by sonde_records.c with the time already taken and the timestamp
+ * field split off (at the end of DATA in version 2, at its start in
+ * version 1: the same fields follow either way), so the timestamp's
+ * encoding is not this file's business.  Diagnostics name the byte of the
+ * frame: 2 (SEQ, ID) + the fields' DATA index + the field's own.
+ */
+#include <string.h>
+
+#include "rtos_desc.h"
+#include "sonde_dec.h"
+#include "sonde_proto.h"
+
+void srtos_reset(struct srtos *r)
+{
+	memset(r->obj, 0, sizeof(r->obj));
+	r->idle = -1;
+}
+
+static uint32_t le(const uint8_t *p, size_t n)
+{
+	uint32_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static void str_arg(struct sdec *d, struct sonde_event *ev, const char *name, const char *s)
+{
+	struct sonde_arg *a = srec_add_arg(d, ev, name, SONDE_A_STR, 0);
+
+	a->v.mem.p = (const uint8_t *)s;
+	a->v.mem.n = strlen(s);
+}
+
+static const char *task_name(const struct sdec *d, uint8_t id)
+{
+	const char *n = sdict_get(&d->dict, SONDE_DICT_TASK, id);
+
+	return n ? n : sdict_get(&d->dict, SONDE_DICT_OBJECT, id);
+}
+
+static const char *obj_name(const struct sdec *d, uint8_t id)
+{
+	const char *n = sdict_get(&d->dict, SONDE_DICT_OBJECT, id);
+
+	return n ? n : sdict_get(&d->dict, SONDE_DICT_TASK, id);
+}
+
+/* ---- TASK_SWITCH ---------------------------------------------------------- */
+
+static void task_switch(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t off)
+{
+	struct srtos *r = &d->rtos;
+	uint8_t out = p[0], state = p[1], what = p[2], in = p[3];
+	struct sonde_event ev;
+
+	if (state >= SONDE_TASK_STATE_COUNT)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off + 1, 1,
+			     "TASK_SWITCH: unknown task state %u (shown as a number)", state);
+	if (r->idle != out) {
+		srec_ev_init(d, &ev, f, SONDE_EV_TASK_OUT, "TASK_OUT");
+		ev.flags |= SONDE_EVF_PART;
+		ev.obj = out;
+		ev.obj_name = task_name(d, out);
+		ev.obj2 = state;
+		ev.obj2_name = rtos_reason_name(state);
+		if (rtos_reason_has_object(state)) {
+			ev.flags |= SONDE_EVF_REF;
+			ev.ref = what;
+			ev.ref_name = obj_name(d, what);
+			srec_add_arg(d, &ev, "waits_on", SONDE_A_OBJ, what)->resolved = ev.ref_name;
+		} else if (state == SONDE_TASK_WAIT_NOTIFY) {
+			srec_add_arg(d, &ev, "index", SONDE_A_U8, what);
+		}
+		sstk_task_out(&d->stk, out, state == SONDE_TASK_DELETED);
+		srec_emit(d, &ev);
+	}
+	if (r->idle == in) {
+		srec_ev_init(d, &ev, f, SONDE_EV_IDLE, "TASK_SWITCH");
+		srec_add_arg(d, &ev, "task", SONDE_A_OBJ, in)->resolved = task_name(d, in);
+		sstk_idle(&d->stk);
+	} else {
+		srec_ev_init(d, &ev, f, SONDE_EV_TASK_IN, "TASK_SWITCH");
+		ev.obj = in;
+		ev.obj_name = task_name(d, in);
+		sstk_task_in(&d->stk, in);
+	}
+	srec_emit(d, &ev);
+}
+
+/* ---- OBJ_CREATE ----------------------------------------------------------- */
+
+static void obj_create(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t n, size_t off)
+{
+	struct srtos *r = &d->rtos;
+	uint8_t id = p[0], kind = p[1] & 0x7Fu;
+	int announced = (p[1] & SONDE_OBJK_ANNOUNCED) != 0;
+	uint32_t cap = le(p + 2, n - 2);
+	struct sonde_event ev;
+
+	if (kind == 0 || kind >= SONDE_OBJK_COUNT)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off + 1, 1,
+			     "OBJ_CREATE: unknown object kind %u (shown as a number)", kind);
+	r->obj[id].kind = kind;
+	r->obj[id].cap = cap;
+	if (kind == SONDE_OBJK_IDLE_TASK)
+		r->idle = id;
+	else if (r->idle == id)
+		r->idle = -1;
+	if (rtos_kind_is_task(kind) && !announced) {
+		srec_ev_init(d, &ev, f, SONDE_EV_TASK_CREATE, "OBJ_CREATE");
+		ev.obj = id;
+		ev.obj_name = task_name(d, id);
+		ev.obj2 = cap; /* the priority */
+	} else {
+		srec_ev_init(d, &ev, f, SONDE_EV_OBJECT, "OBJ_CREATE");
+		ev.obj = id;
+		ev.obj_name = rtos_kind_is_task(kind) ? task_name(d, id) : obj_name(d, id);
+		ev.obj2 = kind;
+		ev.obj2_name = rtos_kind_name(kind);
+		ev.value = cap;
+		ev.op = announced ? SONDE_OBJ_ANNOUNCED : SONDE_OBJ_CREATED;
+		str_arg(d, &ev, "op", announced ? "announced" : "created");
+	}
+	srec_emit(d, &ev);
+}
+
+/* ---- OBJ_OP --------------------------------------------------------------- */
+
+/* The level after a queue-like operation from the items before it (what the
+ * target sends); -1 when the operation does not change a level. */
+static int64_t level_after(const struct srtos_obj *o, uint32_t op, uint32_t before)
+{
+	uint32_t base = op & SONDE_OP_MASK;
+
+	if (op & SONDE_OP_F_FAILED)
+		return before;
+	switch (base) {
+	case SONDE_OP_SEND:
+		/* only an overwrite sends to a full queue: it stays full */
+		return o->cap != 0 && before >= o->cap ? before : (int64_t)before + 1;
+	case SONDE_OP_RECEIVE:
+		return before > 0 ? (int64_t)before - 1 : 0;
+	case SONDE_OP_PEEK:
+		return before;
+	default:
+		return -1;
+	}
+}
+
+static void add_flag(struct sdec *d, struct sonde_event *ev, const char *name)
+{
+	srec_add_arg(d, ev, name, SONDE_A_BOOL, 1);
+}
+
+static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t n, size_t off)
+{
+	struct srtos *r = &d->rtos;
+	uint8_t op = p[0], id = p[1], base = op & SONDE_OP_MASK;
+	uint32_t v = le(p + 2, n - 2);
+	struct srtos_obj *o = &r->obj[id];
+	struct sonde_event ev;
+
+	if (base == 0 || base >= SONDE_OP_COUNT)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1,
+			     "OBJ_OP: unknown operation %u (shown as a number)", base);
+	if (base == SONDE_OP_PRIO_SET || base == SONDE_OP_PRIO_INHERIT || base == SONDE_OP_PRIO_DISINHERIT) {
+		srec_ev_init(d, &ev, f, SONDE_EV_TASK_PRIO, "OBJ_OP");
+		ev.obj = id;
+		ev.obj_name = task_name(d, id);
+		ev.op = op;
+		ev.obj2 = base;
+		ev.obj2_name = rtos_op_name(op, 0);
+		ev.value = v;
+		srec_emit(d, &ev);
+		return;
+	}
+	if (base == SONDE_OP_DELETE) {
+		srec_ev_init(d, &ev, f, SONDE_EV_OBJECT, "OBJ_OP");
+		ev.obj = id;
+		ev.obj_name = obj_name(d, id);
+		ev.obj2 = o->kind;
+		ev.obj2_name = rtos_kind_name(o->kind);
+		ev.value = o->cap;
+		ev.op = SONDE_OBJ_DELETED;
+		str_arg(d, &ev, "op", "deleted");
+		o->kind = 0;
+		o->cap = 0;
+		srec_emit(d, &ev);
+		return;
+	}
+	srec_ev_init(d, &ev, f, SONDE_EV_OBJ_OP, "OBJ_OP");
+	ev.obj = id;
+	ev.op = op;
+	ev.obj2 = o->kind;
+	ev.obj2_name = rtos_kind_name(o->kind);
+	ev.value = v;
+	switch (base) {
+	case SONDE_OP_NOTIFY:
+	case SONDE_OP_NOTIFY_TAKE:
+	case SONDE_OP_RESUME:
+		/* the object is a task */
+		ev.obj_name = task_name(d, id);
+		ev.flags |= SONDE_EVF_REF;
+		ev.ref = id;
+		ev.ref_name = ev.obj_name;
+		break;
+	case SONDE_OP_SEND:
+	case SONDE_OP_RECEIVE:
+	case SONDE_OP_PEEK:
+		ev.obj_name = obj_name(d, id);
+		if (rtos_kind_counts_items(o->kind)) {
+			ev.value = level_after(o, op, v);
+			srec_add_arg(d, &ev, "before", SONDE_A_U32, v);
+		}
+		ev.flags |= SONDE_EVF_LEVEL;
+		break;
+	case SONDE_OP_RESET:
+		ev.obj_name = obj_name(d, id);
+		ev.value = 0;
+		ev.flags |= SONDE_EVF_LEVEL;
+		break;
+	default:
+		ev.obj_name = obj_name(d, id);
+		break;
+	}
+	if (rtos_op_name(op, o->kind))
+		str_arg(d, &ev, "op", rtos_op_name(op, o->kind));
+	else
+		srec_add_arg(d, &ev, "op", SONDE_A_U8, base);
+	if (op & SONDE_OP_F_ISR)
+		add_flag(d, &ev, "isr");
+	if (op & SONDE_OP_F_FAILED)
+		add_flag(d, &ev, "failed");
+	srec_emit(d, &ev);
+}
+
+void srtos_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *fields, size_t n,
+		  size_t off)
+{
+	switch (id) {
+	case SONDE_REC_TASK_SWITCH:
+		task_switch(d, f, fields, off);
+		break;
+	case SONDE_REC_OBJ_CREATE:
+		obj_create(d, f, fields, n, off);
+		break;
+	default:
+		obj_op(d, f, fields, n, off);
+		break;
+	}
+}

@@ -1,0 +1,36 @@
+/*
+ * sonde_rtosrec.h -- the Sonde decoder's RTOS records (docs/protocol.md
+ * section 4.1): TASK_SWITCH, OBJ_CREATE and OBJ_OP onto the event model,
+ * and the little state that needs (each object's kind and capacity, to
+ * turn "items before the operation" into the level after it; the idle
+ * task, whose switch-in is IDLE).
+ */
+#ifndef SONDE_RTOSREC_H
+#define SONDE_RTOSREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sdec;
+struct sdec_frame;
+
+struct srtos_obj {
+	uint8_t kind;  /* SONDE_OBJK_*, 0 unknown */
+	uint32_t cap;  /* capacity from OBJ_CREATE, 0 unknown */
+};
+
+struct srtos {
+	struct srtos_obj obj[256];
+	int idle;      /* object id of the idle task, -1 unknown */
+};
+
+/* Forget everything (init, target reset). */
+void srtos_reset(struct srtos *r);
+
+/* One RTOS record whose time is taken: fields[n] are its own fields (the
+ * timestamp field split off, sonde_ts.h), of a length its layout accepted,
+ * at DATA index off (for the byte offsets of diagnostics). */
+void srtos_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *fields, size_t n,
+		  size_t off);
+
+#endif /* SONDE_RTOSREC_H */

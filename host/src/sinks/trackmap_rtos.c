@@ -1,0 +1,248 @@
+/*
+ * trackmap_rtos.c -- the trackmap rules for RTOS events (event.h: OBJECT,
+ * OBJ_OP, TASK_PRIO) and the names of the states a task leaves in:
+ *
+ *   OBJ_OP with a level  counter track `<object>` (unit count): the fill
+ *                        level after the operation
+ *   OBJ_OP               instant `<op> <object>` (cat `rtos`) on the running
+ *                        context (task, ISR, idle), with the event's args;
+ *                        a successful send/give starts a flow that the
+ *                        receive/take that gets the item ends (first in,
+ *                        first out, per object; Perfetto draws the arrow)
+ *   mutex take / give    slice `<holder task>` on track `<mutex> holder`
+ *                        while it is held
+ *   TASK_PRIO            counter track `<task> priority`, instant
+ *                        `<priority set|inherit|disinherit>` on the task's
+ *                        state track; the priority goes to the scheduler view
+ *   OBJECT               instants `Created` / `Deleted` on the object's
+ *                        holder track for mutexes; otherwise nothing drawn
+ *
+ * Per object the model keeps the flow ids of items sent and not yet
+ * received, at most TMAP_FLOWS_MAX (older ones get no arrow): memory stays
+ * bounded however long the trace.
+ */
+#include "trackmap_priv.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "namepool.h"
+#include "rtos_desc.h"
+#include "sonde_proto.h"
+
+#define TMAP_FLOWS_MAX 64u
+
+struct tmap_robj {
+	uint64_t flows[TMAP_FLOWS_MAX]; /* ring of pending sends' flow ids */
+	uint32_t head, n;
+	struct tmap_node *holder;       /* mutexes: the holder track */
+	int held;                       /* a holder slice is open */
+	uint32_t held_name;             /* its name (the holder task) in tmap.names, 0 none */
+};
+
+void tmap_rtos_free(struct tmap_node *n)
+{
+	free(n->robj);
+	n->robj = NULL;
+}
+
+const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t n, enum tmap_tstate *st)
+{
+	const char *ref = NULL;
+	char num[32];
+
+	*st = TMAP_T_BLOCKED;
+	if (ev->flags & SONDE_EVF_REF) {
+		if (ev->ref_name && ev->ref_name[0]) {
+			ref = ev->ref_name;
+		} else {
+			snprintf(num, sizeof(num), "#%" PRIu64, ev->ref);
+			ref = num;
+		}
+	}
+	switch (ev->obj2) {
+	case SONDE_TASK_BLOCKED:     return "Blocked";
+	case SONDE_TASK_DELAYED:     return "Delayed";
+	case SONDE_TASK_WAIT_NOTIFY: return "Blocked: notification";
+	case SONDE_TASK_WAIT_RECV:
+	case SONDE_TASK_WAIT_SEND:
+	case SONDE_TASK_WAIT_PEEK:
+	case SONDE_TASK_WAIT_EVENT:
+		snprintf(buf, n, "Blocked: %s %s",
+			 ev->obj2 == SONDE_TASK_WAIT_RECV ? "receive" : ev->obj2 == SONDE_TASK_WAIT_SEND ? "send"
+			 : ev->obj2 == SONDE_TASK_WAIT_PEEK ? "peek" : "event bits", ref ? ref : "?");
+		return buf;
+	default:
+		snprintf(buf, n, "%s", ev->obj2_name && ev->obj2_name[0] ? ev->obj2_name : "Not running");
+		return buf;
+	}
+}
+
+/* The object's name, or "<kind> #id". */
+static const char *obj_label(const struct sonde_event *ev, char *buf, size_t n)
+{
+	const char *kind = rtos_kind_name(ev->obj2);
+
+	if (ev->obj_name && ev->obj_name[0])
+		return ev->obj_name;
+	snprintf(buf, n, "%s #%" PRIu64, kind ? kind : "Object", ev->obj);
+	return buf;
+}
+
+/* The object's counter track (named after the object), with its state. */
+static struct tmap_node *obj_node(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev)
+{
+	struct tmap_node *n = tmap_obj_track(m, c, R_QUEUE, ev);
+
+	if (n && !n->robj)
+		n->robj = calloc(1, sizeof(*n->robj));
+	return n && n->robj ? n : NULL;
+}
+
+static int is_mutex(uint64_t kind)
+{
+	return kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX;
+}
+
+/* The holder track of a mutex: "<mutex> holder". */
+static struct tmap_node *holder_node(struct tmap *m, struct tmap_core *c, struct tmap_node *o,
+				     const struct sonde_event *ev)
+{
+	char name[TMAP_NAME_MAX + 16], lb[64];
+
+	if (!o->robj->holder) {
+		snprintf(name, sizeof(name), "%s holder", obj_label(ev, lb, sizeof(lb)));
+		o->robj->holder = tmap_node_new(m, c, R_HOLDER, c->id, ev->obj, TMAP_SLICES, name);
+	}
+	return o->robj->holder;
+}
+
+/* Flows: a send starts one, the receive that takes its item ends it. */
+static void flow_send(struct tmap *m, struct tmap_robj *r)
+{
+	uint64_t id = ++m->next_flow;
+
+	if (r->n == TMAP_FLOWS_MAX) { /* the oldest item loses its arrow */
+		r->head = (r->head + 1) % TMAP_FLOWS_MAX;
+		r->n--;
+	}
+	r->flows[(r->head + r->n) % TMAP_FLOWS_MAX] = id;
+	r->n++;
+	m->flow_out = id;
+}
+
+static void flow_receive(struct tmap *m, struct tmap_robj *r)
+{
+	if (r->n == 0)
+		return;
+	m->flow_in = r->flows[r->head];
+	r->head = (r->head + 1) % TMAP_FLOWS_MAX;
+	r->n--;
+}
+
+/* End the holder slice of a mutex, if one is open. */
+static void holder_end(struct tmap *m, struct tmap_robj *r, uint64_t ns)
+{
+	if (!r->held)
+		return;
+	tmap_emit_end(m, ns, r->holder, r->held_name ? namepool_str(m->names, r->held_name) : "holder");
+	r->held = 0;
+}
+
+static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+{
+	struct tmap_node *o = obj_node(m, c, ev), *ctx = tmap_context(m, c), *h;
+	uint32_t base = ev->op & SONDE_OP_MASK;
+	int ok = !(ev->op & SONDE_OP_F_FAILED);
+	char opbuf[64], lb[64], name[200];
+
+	if (!o || !ctx) {
+		m->st.unmapped++;
+		return;
+	}
+	if (ev->flags & SONDE_EVF_LEVEL)
+		m->ops->counter(m->w, ns, &o->t, ev->value);
+	if (ok && base == SONDE_OP_RESET)
+		o->robj->n = 0;
+	/* mutexes: the holder, from takes and gives by the running task */
+	if (ok && is_mutex(ev->obj2) && (base == SONDE_OP_RECEIVE || base == SONDE_OP_SEND) &&
+	    (h = holder_node(m, c, o, ev)) != NULL) {
+		int added;
+
+		holder_end(m, o->robj, ns);
+		if (base == SONDE_OP_RECEIVE && c->cur && c->cur->role == R_TASK && !c->isr_depth) {
+			tmap_emit(m, TMAP_BEGIN, ns, h, "rtos", c->cur->name, 0);
+			o->robj->held = 1;
+			o->robj->held_name = namepool_intern(m->names, c->cur->name, strlen(c->cur->name), &added);
+		}
+	}
+	if (ok && (base == SONDE_OP_SEND))
+		flow_send(m, o->robj);
+	else if (ok && base == SONDE_OP_RECEIVE)
+		flow_receive(m, o->robj);
+	tmap_args_event(m, ev);
+	if (ev->flags & SONDE_EVF_LEVEL)
+		tmap_arg_i(m, "level", ev->value);
+	snprintf(name, sizeof(name), "%s %s", rtos_op_text(opbuf, sizeof(opbuf), ev->op, ev->obj2),
+		 obj_label(ev, lb, sizeof(lb)));
+	tmap_emit(m, TMAP_INSTANT, ns, ctx, "rtos", name, 0);
+}
+
+static void task_prio(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+{
+	struct tmap_node *t = tmap_obj_track(m, c, R_TASK, ev), *p;
+	char name[TMAP_NAME_MAX + 16];
+
+	if (!t) {
+		m->st.unmapped++;
+		return;
+	}
+	if (ev->value >= 0 && ev->value <= INT32_MAX)
+		t->t.prio = (int32_t)ev->value;
+	p = tmap_lookup(m, R_PRIO, c->id, ev->obj);
+	if (!p) {
+		snprintf(name, sizeof(name), "%s priority", t->name);
+		p = tmap_node_new(m, c, R_PRIO, c->id, ev->obj, TMAP_COUNTER, name);
+	}
+	if (p)
+		m->ops->counter(m->w, ns, &p->t, ev->value);
+	if (t->state) {
+		tmap_args_event(m, ev);
+		tmap_arg_i(m, "priority", ev->value);
+		tmap_emit(m, TMAP_INSTANT, ns, t->state, "state", rtos_op_name(ev->op, 0) ? rtos_op_name(ev->op, 0)
+			  : "priority", 0);
+	}
+}
+
+static void object(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+{
+	struct tmap_node *o, *h;
+
+	if (!is_mutex(ev->obj2) || ev->op == SONDE_OBJ_ANNOUNCED)
+		return;
+	o = obj_node(m, c, ev);
+	if (!o || (h = holder_node(m, c, o, ev)) == NULL) {
+		m->st.unmapped++;
+		return;
+	}
+	holder_end(m, o->robj, ns);
+	tmap_args_event(m, ev);
+	tmap_emit(m, TMAP_INSTANT, ns, h, "rtos", ev->op == SONDE_OBJ_DELETED ? "Deleted" : "Created", 0);
+}
+
+void tmap_rtos_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+{
+	switch (ev->kind) {
+	case SONDE_EV_OBJ_OP:
+		obj_op(m, c, ev, ns);
+		break;
+	case SONDE_EV_TASK_PRIO:
+		task_prio(m, c, ev, ns);
+		break;
+	default:
+		object(m, c, ev, ns);
+		break;
+	}
+}

@@ -1,0 +1,232 @@
+/*
+ * sonde_freertos.c -- the state behind the FreeRTOS trace macros
+ * (sonde_freertos.h): the table of traced kernel objects (id, kind,
+ * capacity, name) for announcing them again when the host asks for INFO,
+ * the running task and the state it will leave in, and the context switch.
+ *
+ * Compile it with the kernel and the application (it includes FreeRTOS.h,
+ * so FreeRTOSConfig.h must be on the include path).  It calls only
+ * tasks.c's public API (and timers.c's when configUSE_TIMERS is 1): the
+ * hooks of the optional kernel files (event groups, stream buffers) are
+ * expanded in those files, so nothing here makes them needed.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+#if configUSE_TIMERS == 1
+#include "timers.h"
+#endif
+
+#include "sonde.h"
+#include "sonde_freertos.h"
+#include "sonde_port.h"
+#include "sonde_rtos.h"
+
+#if SONDE_ENABLED
+
+struct sonde_frtos_run sonde_frtos_run;
+
+/* One traced object; h NULL: the slot is free.  Its id is
+ * SONDE_FRTOS_ID_FIRST + its index. */
+struct obj {
+	const void *h;
+	const char *name; /* NULL: none known */
+	uint32_t cap;     /* as created (a task: its priority then) */
+	uint8_t kind;
+};
+
+static struct obj objs[SONDE_FRTOS_MAX_OBJECTS];
+static uint32_t untracked;
+static void (*app_dict_cb)(void);
+
+static struct obj *slot(uint8_t id)
+{
+	if (id < SONDE_FRTOS_ID_FIRST || id >= SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS)
+		return NULL;
+	return &objs[id - SONDE_FRTOS_ID_FIRST];
+}
+
+static uint8_t dict_kind(uint8_t kind)
+{
+	return kind <= SONDE_OBJK_TIMER_TASK ? SONDE_DICT_TASK : SONDE_DICT_OBJECT;
+}
+
+/* The name first, so that the host names the object from its creation. */
+static void announce(uint8_t id, const struct obj *o, uint8_t flags)
+{
+	if (o->name != NULL)
+		sonde_dict(dict_kind(o->kind), id, o->name);
+	sonde_obj_create(id, (uint8_t)(o->kind | flags), o->cap);
+}
+
+uint8_t sonde_frtos_created(const void *handle, uint8_t kind, uint32_t cap, const char *name)
+{
+	uint8_t id = 0;
+	unsigned i;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	for (i = 0; i < SONDE_FRTOS_MAX_OBJECTS; i++) {
+		if (objs[i].h == NULL) {
+			objs[i].h = handle;
+			objs[i].name = name;
+			objs[i].cap = cap;
+			objs[i].kind = kind;
+			id = (uint8_t)(SONDE_FRTOS_ID_FIRST + i);
+			break;
+		}
+	}
+	if (id == 0u)
+		untracked++;
+	SONDE_PORT_CRIT_EXIT();
+	if (id != 0u)
+		announce(id, &objs[id - SONDE_FRTOS_ID_FIRST], 0u);
+	return id;
+}
+
+/* Tasks end with their TASK_SWITCH or TASK_OUT (sonde_frtos_leaves());
+ * every other object with OBJ_OP DELETE. */
+void sonde_frtos_deleted(const void *handle, uint8_t id)
+{
+	struct obj *o = slot(id);
+	uint8_t kind = 0;
+	SONDE_PORT_CRIT_DECL;
+
+	SONDE_PORT_CRIT_ENTER();
+	if (o != NULL && o->h == handle) {
+		kind = o->kind;
+		o->h = NULL;
+	}
+	SONDE_PORT_CRIT_EXIT();
+	if (kind > SONDE_OBJK_TIMER_TASK)
+		sonde_obj_op(SONDE_OP_DELETE, id);
+}
+
+void sonde_frtos_named(uint8_t id, const char *name)
+{
+	struct obj *o = slot(id);
+
+	if (o == NULL || o->h == NULL)
+		return;
+	o->name = name;
+	sonde_dict(dict_kind(o->kind), id, name);
+}
+
+void sonde_frtos_name(const void *handle, const char *name)
+{
+	sonde_frtos_named(sonde_frtos_id(handle), name);
+}
+
+uint8_t sonde_frtos_id(const void *handle)
+{
+	unsigned i;
+
+	if (handle == NULL)
+		return 0;
+	for (i = 0; i < SONDE_FRTOS_MAX_OBJECTS; i++)
+		if (objs[i].h == handle)
+			return (uint8_t)(SONDE_FRTOS_ID_FIRST + i);
+	return 0;
+}
+
+uint32_t sonde_frtos_untracked(void)
+{
+	return untracked;
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+/* A task suspended or deleted: the running one says so when it is switched
+ * out; any other at once. */
+void sonde_frtos_leaves(const void *tcb, uint8_t id, uint8_t state)
+{
+	if (tcb == sonde_frtos_run.tcb)
+		sonde_frtos_run.wait = state;
+	else
+		sonde_task_out(id, state);
+}
+
+/* A task became ready.  If it is the running one, whatever it was about to
+ * wait for came before it was switched out: it runs on, or is preempted. */
+void sonde_frtos_ready(const void *tcb, uint8_t id)
+{
+	if (tcb == sonde_frtos_run.tcb)
+		sonde_frtos_run.wait = 0u;
+	sonde_task_ready(id);
+}
+
+/* The idle and timer service tasks: their handles are known once the
+ * scheduler starts, which is when the first task is switched in. */
+static void mark_role(const void *h, uint8_t kind)
+{
+	uint8_t id = sonde_frtos_id(h);
+	struct obj *o = slot(id);
+
+	if (o == NULL)
+		return;
+	o->kind = kind;
+	sonde_obj_create(id, (uint8_t)(kind | SONDE_OBJK_ANNOUNCED), o->cap);
+}
+
+static void first_switch(uint8_t in)
+{
+	mark_role(xTaskGetIdleTaskHandle(), SONDE_OBJK_IDLE_TASK);
+#if configUSE_TIMERS == 1 && INCLUDE_xTimerGetTimerDaemonTaskHandle == 1
+	mark_role(xTimerGetTimerDaemonTaskHandle(), SONDE_OBJK_TIMER_TASK);
+#endif
+	sonde_task_in(in);
+}
+
+/* A different task runs (the macro filters out the same one running on):
+ * one record with both tasks and the state the outgoing one leaves in. */
+void sonde_frtos_switched_in(const void *tcb, uint8_t id)
+{
+	if (sonde_frtos_run.tcb != NULL)
+		sonde_task_switch_w((uint32_t)sonde_frtos_run.id | (uint32_t)sonde_frtos_run.wait << 8 |
+				    (uint32_t)id << 24);
+	else
+		first_switch(id);
+	sonde_frtos_run.tcb = tcb;
+	sonde_frtos_run.id = id;
+	sonde_frtos_run.wait = 0u;
+}
+
+/* ---- announcing --------------------------------------------------------- */
+
+void sonde_frtos_announce(void)
+{
+	unsigned i;
+
+	for (i = 0; i < SONDE_FRTOS_MAX_OBJECTS; i++) {
+		struct obj o;
+		SONDE_PORT_CRIT_DECL;
+
+		SONDE_PORT_CRIT_ENTER();
+		o = objs[i];
+		SONDE_PORT_CRIT_EXIT();
+		if (o.h != NULL)
+			announce((uint8_t)(SONDE_FRTOS_ID_FIRST + i), &o, SONDE_OBJK_ANNOUNCED);
+	}
+}
+
+static void dict_cb(void)
+{
+	sonde_frtos_announce();
+	if (app_dict_cb != NULL)
+		app_dict_cb();
+}
+
+void sonde_frtos_init(void (*app_dict)(void))
+{
+	app_dict_cb = app_dict;
+	sonde_set_dict_callback(dict_cb);
+	dict_cb();
+}
+
+#else /* !SONDE_ENABLED */
+
+typedef int sonde_frtos_disabled_t;
+
+#endif /* SONDE_ENABLED */

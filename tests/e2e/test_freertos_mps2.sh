@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# test_freertos_mps2.sh -- the FreeRTOS example (examples/freertos-app) on
+# the kernel's Cortex-M3 port in QEMU's mps2-an385 (examples/freertos-mps2),
+# traced with Sonde over UART0 through the one include.
+#
+# Builds the firmware against the kernel tree in $FREERTOS_KERNEL_PATH in
+# two configurations (-Os with PRIMASK critical sections, -O2 with BASEPRI
+# at the kernel's syscall priority), runs each on the instruction-exact
+# clock (-icount shift=0) and checks the capture: zero decode diagnostics,
+# and decoded task switches, queue/semaphore/mutex operations and levels,
+# priority inheritance, notifications, timer, resumptions and event bits
+# equal the firmware's own counts (examples/freertos-app/check_freertos.py;
+# the switch-out states are checked by the POSIX test, where the kernel can
+# be asked for them).  Then live: UART0 on a TCP socket, `sonde live` on the
+# other end and `sonde send info` through its control socket while the
+# kernel runs: the reply announces every task and kernel object again with
+# its kind and name, and that capture passes the same checks.  Last, the
+# benchmark firmware runs every trace macro with real kernel objects; its
+# instruction counts are printed, not asserted (docs/freertos.md has them).
+#
+# Without FREERTOS_KERNEL_PATH, the cross compiler, QEMU or python3 the
+# test is skipped (exit 77) and says why.
+set -euo pipefail
+
+source "$(dirname "$0")/freertos_lib.sh"
+source "$(dirname "$0")/test_live_lib.sh" # bg, wait_for, free_port, live_cleanup
+EX=$SRC/examples/freertos-mps2
+frtos_setup Cortex-M3 arm-none-eabi-gcc qemu-system-arm python3 make
+trap live_cleanup EXIT # kills what bg started, removes $WORK
+
+QEMU=(qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native
+      -icount shift=0,sleep=off)
+
+run() {
+	local name=$1
+	shift
+	local build=$WORK/$name rc=0
+	echo "== $name: make $*"
+	make -s -C "$EX" BUILD="$build" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" "$@" \
+		"$build/fw.elf" >"$WORK/$name.make.log" 2>&1 ||
+		{ cat "$WORK/$name.make.log"; fail "$name: build failed"; }
+	timeout -k 5 120 "${QEMU[@]}" -serial "file:$build/trace.bin" -kernel "$build/fw.elf" </dev/null || rc=$?
+	[ "$rc" -eq 0 ] || fail "$name: QEMU exited with status $rc (assertion, fault or hang)"
+	rc=0
+	"$SONDE" decode "$build/trace.bin" --proto sonde --format jsonl >"$build/trace.jsonl" 2>"$build/err" || rc=$?
+	[ "$rc" -eq 0 ] && [ ! -s "$build/err" ] ||
+		{ cat "$build/err"; fail "$name: sonde decode reported problems (status $rc)"; }
+	python3 "$CHECK" "$build/trace.jsonl" || fail "$name: decoded trace and the firmware's counts differ"
+}
+
+run primask-Os CRIT=primask OPT=-Os
+run basepri-O2 CRIT=basepri OPT=-O2
+
+echo "== live over TCP, INFO while the kernel runs (real-time clock)"
+port=$(free_port)
+bg timeout -k 5 60 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+	-semihosting-config enable=on,target=native -serial "tcp:127.0.0.1:$port,server=on" \
+	-kernel "$WORK/primask-Os/fw.elf" </dev/null >"$WORK/qemu-live.log" 2>&1
+# QEMU says so once it listens (connecting to check would take its one client slot)
+wait_for 20 has_text "$WORK/qemu-live.log" "waiting for connection" ||
+	{ cat "$WORK/qemu-live.log"; fail "QEMU does not listen on $port"; }
+bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/live.bin" \
+	--output "$WORK/live.txt" --control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live.err"
+live=$!
+wait_for 20 test -S "$WORK/ctl" || fail "no control socket"
+wait_for 20 size_at_least "$WORK/live.bin" 3000 || fail "no trace from QEMU"
+"$SONDE" send --link "unix:$WORK/ctl" --timeout 3 info >"$WORK/info.out" 2>&1 ||
+	{ cat "$WORK/info.out"; fail "sonde send info failed"; }
+cat "$WORK/info.out"
+wait "$live" || true # it ends when the firmware does
+"$SONDE" decode "$WORK/live.bin" --proto sonde --format jsonl >"$WORK/live.jsonl" 2>"$WORK/live-decode.err" ||
+	{ cat "$WORK/live-decode.err"; fail "live capture: sonde decode reported problems"; }
+python3 "$CHECK" "$WORK/live.jsonl" || fail "live capture: decoded trace and the firmware's counts differ"
+# The INFO reply: a TARGET_INFO without the reset flag, then every task and
+# object announced with its kind and its name, before its CMD_STATUS.
+python3 - "$WORK/live.jsonl" <<'PY' || fail "the INFO reply did not announce the kernel objects"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+arg = lambda e, n: next((a["value"] for a in e.get("args", []) if a.get("name") == n), None)
+start = next(i for i, e in enumerate(ev) if e.get("record") == "TARGET_INFO" and arg(e, "reset") is False)
+end = next(i for i in range(start, len(ev)) if ev[i].get("record") == "CMD_STATUS")
+assert arg(ev[end], "status") == 0, ev[end]
+ann = {e["object"]: e.get("type_name") for e in ev[start:end] if e["kind"] == "object" and arg(e, "op") == "announced"}
+named = {e["id"] for e in ev[start:end] if e["kind"] == "dict"}
+kinds = sorted(ann.values())
+print("INFO reply: %d objects announced (%s), %d names" % (len(ann), ", ".join(kinds), len(named)))
+for k in ("idle task", "timer service task", "queue", "binary semaphore", "mutex", "event group", "timer"):
+    assert k in kinds, k
+assert kinds.count("task") >= 5 and set(ann) <= named, (ann, named)
+PY
+
+echo "== instructions per kernel event (-Os, PRIMASK)"
+make -s -C "$EX" BUILD="$WORK/primask-Os" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" CRIT=primask OPT=-Os \
+	"$WORK/primask-Os/bench.elf" >"$WORK/bench.make.log" 2>&1 ||
+	{ cat "$WORK/bench.make.log"; fail "benchmark build failed"; }
+rc=0
+timeout -k 5 120 "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log" -serial "file:$WORK/bench.txt" \
+	-kernel "$WORK/primask-Os/bench.elf" </dev/null || rc=$?
+[ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/bench.txt" ||
+	{ cat "$WORK/bench.txt"; fail "benchmark firmware did not finish (status $rc)"; }
+python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/exec.log"
+echo "PASS"
