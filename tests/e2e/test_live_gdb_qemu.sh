@@ -5,7 +5,7 @@
 # `sonde live gdb://` reads it (docs/live.md).  QEMU starts halted (-S):
 # sonde finds the control block from the ELF's symbol and lets it run.
 #
-# 1. Counts and commands: 3 s of emulated time with a 16 KiB up buffer; the
+# 1. Counts and commands: 2 s of emulated time with a 16 KiB up buffer; the
 #    capture passes the independent checker (check_trace.py: framing,
 #    sequence, time, FW_COUNTS against the capture id by id, and sonde's
 #    live JSONL frame by frame).  Meanwhile `sonde send` goes through the
@@ -58,7 +58,7 @@ fw_figures() {
 	sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$1"
 }
 
-build big RUN_MS=3000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
+build big RUN_MS=2000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 build small RUN_MS=1500
 
 # ---- 1. counts and commands ------------------------------------------------
