@@ -36,14 +36,6 @@ build() { # NAME MAKE-OPTIONS...
 		{ cat "$WORK/make-$name.log"; fail "$name: firmware build failed"; }
 }
 
-# QEMU listens on 127.0.0.1:PORT (seen in /proc, without connecting: its
-# gdbstub takes one client).
-listening() {
-	local hex
-	hex=$(printf '%04X' "$1")
-	grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 0A" /proc/net/tcp
-}
-
 qemu_gdb() { # ELF PORT: halted at reset, gdbstub on PORT, no serial port used
 	bg timeout -k 5 120 qemu-system-arm -M mps2-an385 -nographic -monitor none \
 		-semihosting-config enable=on,target=native -serial null -S -gdb "tcp:127.0.0.1:$2" \

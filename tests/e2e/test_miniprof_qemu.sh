@@ -29,9 +29,6 @@ ELF=$WORK/mp/miniprof.elf
 make -s -C "$SRC/examples/qemu-mps2" BUILD="$WORK/mp" "$ELF" >"$WORK/make.log" 2>&1 ||
 	{ cat "$WORK/make.log"; fail "firmware build failed"; }
 
-listening() {
-	grep -q "^ *[0-9]*: 0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp
-}
 port=$(free_port)
 bg timeout -k 5 120 qemu-system-arm -M mps2-an385 -nographic -monitor none \
 	-semihosting-config enable=on,target=native -icount shift=0,sleep=on -serial "tcp:127.0.0.1:$port,server=on,wait=off" \

@@ -11,6 +11,7 @@
  * X when it exited); 'm addr,len' reads memory as hex, 'M addr,len:hex'
  * writes it ("OK" or "Enn").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -21,16 +22,13 @@
 #include <unistd.h>
 
 #include "gdb_rsp.h"
+#include "link_impl.h"
 
 static int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	if (!isxdigit(c))
+		return -1;
+	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
 }
 
 size_t gdb_rsp_frame(const char *payload, size_t n, char *out)
@@ -146,28 +144,13 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* All n bytes, within the timeout (the links' own writer). */
 static int send_all(struct gdb_rsp *g, const void *buf, size_t n)
 {
-	const char *p = buf;
-	int64_t deadline = now_ms() + GDB_RSP_TIMEOUT_MS;
-	while (n) {
-		ssize_t w = send(g->fd, p, n, MSG_NOSIGNAL);
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-			continue;
-		}
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-			return fail(g, "write error: %s", strerror(errno));
-		int64_t left = deadline - now_ms();
-		if (left <= 0)
-			return fail(g, "%s", "the GDB server takes no bytes (write timed out)");
-		struct pollfd pf = { g->fd, POLLOUT, 0 };
-		poll(&pf, 1, (int)left);
-	}
-	return 0;
+	if (link_write_fd(g->link, g->fd, buf, n, GDB_RSP_TIMEOUT_MS) == 0)
+		return 0;
+	snprintf(g->why, sizeof(g->why), "%s", g->link->why);
+	return -1;
 }
 
 static int send_packet(struct gdb_rsp *g, const char *payload, size_t n)
@@ -277,11 +260,12 @@ ssize_t gdb_rsp_command(struct gdb_rsp *g, const char *payload, char *out, size_
 	}
 }
 
-int gdb_rsp_start(struct gdb_rsp *g, int fd)
+int gdb_rsp_start(struct gdb_rsp *g, struct sonde_link *l)
 {
 	char r[512];
 	memset(g, 0, sizeof(*g));
-	g->fd = fd;
+	g->link = l;
+	g->fd = l->fd;
 	g->ack = 1;
 	g->max_read = 256;
 	g->max_write = 128;

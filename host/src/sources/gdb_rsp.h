@@ -47,8 +47,11 @@ int gdb_rsp_unhex(const char *s, size_t n, uint8_t *out);
  * when the payload is none of these. */
 int gdb_rsp_stop_kind(const char *payload, size_t n);
 
+struct sonde_link;
+
 /* A connection to a stub. */
 struct gdb_rsp {
+	struct sonde_link *link; /* whose socket this is (its writer is used) */
 	int fd;
 	int ack;                /* acknowledgements in use (until QStartNoAckMode) */
 	size_t max_read;        /* bytes one 'm' may ask for (from PacketSize) */
@@ -65,10 +68,10 @@ struct gdb_rsp {
 	char why[256];
 };
 
-/* Take over a connected socket (non-blocking), learn the stub's packet
- * size, leave ack mode if the stub can, and find out whether the target
- * runs.  Returns 0, or -1 with g->why set. */
-int gdb_rsp_start(struct gdb_rsp *g, int fd);
+/* Take over a link's connected socket (non-blocking, l->fd), learn the
+ * stub's packet size, leave ack mode if the stub can, and find out whether
+ * the target runs.  Returns 0, or -1 with g->why set. */
+int gdb_rsp_start(struct gdb_rsp *g, struct sonde_link *l);
 
 /* Stop a running target (interrupt byte, then its stop reply); nothing
  * when it is stopped already.  0, or -1 (why set; exited set if the

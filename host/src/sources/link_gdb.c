@@ -272,7 +272,7 @@ int link_gdb_connect(struct sonde_link *l)
 	g->have_addr = g->addr_fixed = g->valid = g->broken = 0;
 	g->span = RTT_HDR_SIZE + 2 * RTT_DESC_SIZE;
 	g->next_scan = 0;
-	if (gdb_rsp_start(&g->rsp, l->fd) != 0)
+	if (gdb_rsp_start(&g->rsp, l) != 0)
 		return gdb_down(l, "");
 	if (locate(l, g) != 0) {
 		link_gdb_drop(l);
