@@ -5,14 +5,15 @@
 # `sonde live gdb://` reads it (docs/live.md).  QEMU starts halted (-S):
 # sonde finds the control block from the ELF's symbol and lets it run.
 #
-# 1. Counts and commands: 2 s of emulated time with a 16 KiB up buffer; the
+# 1. Counts and commands: 1.5 s of emulated time with a 16 KiB up buffer; the
 #    capture passes the independent checker (check_trace.py: framing,
 #    sequence, time, FW_COUNTS against the capture id by id, and sonde's
 #    live JSONL frame by frame).  Meanwhile `sonde send` goes through the
 #    session's --control socket into the RTT down buffer: PEEK of fw_status,
 #    APP 1 changing the blink period, PEEK again.
-# 2. A host that polls too slowly (poll=300 ms, the default 1 KiB up
-#    buffer): the target drops, and the drops are counted exactly -- the
+# 2. A host that polls too slowly (poll=1000 ms: the 16 KiB up buffer and
+#    the 8 KiB ring hold 0.14 s of this trace): the target drops, and the
+#    drops are counted exactly -- the
 #    frames that arrived plus the target's overwritten count equal the
 #    frames it wrote, and sonde's total of the DROPS reports equals the
 #    firmware's own count; the link budget names the bottleneck.
@@ -50,18 +51,17 @@ fw_figures() {
 	sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$1"
 }
 
-build big RUN_MS=2000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
-build small RUN_MS=1500
+build fw RUN_MS=1500 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 
 # ---- 1. counts and commands ------------------------------------------------
 port=$(free_port)
-qemu_gdb "$WORK/big/fw.elf" "$port"
-bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port" --elf "$WORK/big/fw.elf" --proto sonde -w "$WORK/raw1.bin" \
+qemu_gdb "$WORK/fw/fw.elf" "$port"
+bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw1.bin" \
 	--format jsonl --output "$WORK/live1.jsonl" --control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err"
 live=$!
 wait_for 20 test -S "$WORK/ctl" || { cat "$WORK/live1.err"; fail "no control socket"; }
 wait_for 20 size_at_least "$WORK/raw1.bin" 2000 || { cat "$WORK/live1.err"; fail "no trace through the gdbstub"; }
-status=$(arm-none-eabi-nm "$WORK/big/fw.elf" | awk '$3 == "fw_status" { print "0x" $1 }')
+status=$(arm-none-eabi-nm "$WORK/fw/fw.elf" | awk '$3 == "fw_status" { print "0x" $1 }')
 [ -n "$status" ] || fail "no fw_status symbol"
 send() { # ARGS...: must succeed
 	"$SONDE" send --link "unix:$WORK/ctl" --timeout 3 "$@" >"$WORK/out" 2>"$WORK/err" ||
@@ -87,9 +87,9 @@ grep -Eq "^link budget +RTT via GDB \(16384-B up buffer, [0-9]+ reads/s, full at
 
 # ---- 2. a host that polls too slowly -----------------------------------------
 port=$(free_port)
-qemu_gdb "$WORK/small/fw.elf" "$port"
+qemu_gdb "$WORK/fw/fw.elf" "$port"
 rc=0
-timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port?poll=300" --elf "$WORK/small/fw.elf" --proto sonde \
+timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port?poll=1000" --elf "$WORK/fw/fw.elf" --proto sonde \
 	-w "$WORK/raw2.bin" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$WORK/live2.err" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/live2.err"; fail "drops: sonde live exit status $rc"; }
 wait "$QEMU" || fail "drops: QEMU exit status $?"
@@ -97,11 +97,11 @@ python3 "$CHECK" "$WORK/raw2.bin" >"$WORK/check2.log" || true # it refuses a cap
 read -r R O F N <<<"$(fw_figures "$WORK/check2.log")"
 [ -n "${N:-}" ] || { cat "$WORK/check2.log"; fail "drops: no FW_COUNTS in the capture"; }
 echo "drops: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
-[ "$O" -gt 0 ] || fail "drops: a host polling every 300 ms was expected to make the target drop"
+[ "$O" -gt 0 ] || fail "drops: a host polling every second was expected to make the target drop"
 [ $(( N + O + F )) -eq "$R" ] || fail "drops: $N received + $O overwritten + $F refused != $R written"
 grep -Eq "^target drops +$O overwritten, $F refused$" "$WORK/live2.err" ||
 	{ grep "target drops" "$WORK/live2.err"; fail "drops: sonde's total of the DROPS reports is not the firmware's $O"; }
-grep -Eq "^link budget( warning)? +RTT via GDB \(1024-B up buffer, .*\): the link is the bottleneck$" "$WORK/live2.err" ||
+grep -Eq "^link budget( warning)? +RTT via GDB \(16384-B up buffer, .*\): the link is the bottleneck$" "$WORK/live2.err" ||
 	{ cat "$WORK/live2.err"; fail "drops: the link budget does not name the bottleneck"; }
 
 # ---- 3. the GDB server goes away ---------------------------------------------
@@ -131,11 +131,11 @@ while True:
 EOF
 port=$(free_port)
 pport=$(free_port)
-qemu_gdb "$WORK/big/fw.elf" "$port"
+qemu_gdb "$WORK/fw/fw.elf" "$port"
 bg python3 "$WORK/proxy.py" "$pport" "$port"
 proxy=$!
 wait_for 20 listening "$pport" || fail "reconnect: the proxy does not listen"
-bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$pport" --elf "$WORK/big/fw.elf" --proto sonde -w "$WORK/raw3.bin" \
+bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$pport" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw3.bin" \
 	--output /dev/null --reconnect-timeout 20 </dev/null 2>"$WORK/live3.err"
 live=$!
 wait_for 20 size_at_least "$WORK/raw3.bin" 20000 || { cat "$WORK/live3.err"; fail "reconnect: no trace"; }

@@ -532,14 +532,15 @@ static void test_stream_noack(void **state)
 }
 
 /* No block yet (the firmware has not set it up): the link is up, reads
- * nothing, tells once; then the block appears and is found by scanning. */
+ * nothing; then the block appears and is found by scanning -- also when
+ * the ELF named cannot give its address. */
 static void test_scan(void **state)
 {
 	struct sonde_link l;
 	uint8_t got[64];
 	(void)state;
 	stub_start(1);
-	open_link(&l, "?scan=0x20000000:0x1000&poll=0");
+	open_link(&l, "?elf=/nonexistent/fw.elf&scan=0x20000000:0x1000&poll=0");
 	ssize_t k0 = sonde_link_read(&l, got, sizeof(got));
 	if (k0 != 0)
 		fail_msg("first read: %zd (%s)", k0, l.why);

@@ -13,7 +13,7 @@
  *
  * The control block is found from the ELF's symbol (sonde_rtt_cb, or
  * _SEGGER_RTT of SEGGER's own library), from cb=ADDR, or by scanning RAM
- * for its id.  Until the firmware has set it up (a target started halted,
+ * for its id (also when the ELF has no such symbol).  Until the firmware has set it up (a target started halted,
  * or just reset) the link is up and reads nothing; an id that disappears
  * (a reset) is waited for again.
  */
@@ -53,6 +53,7 @@ struct link_gdb {
 	char state[256];         /* the last note about the block, not repeated */
 	uint8_t q[GDB_DOWN_QUEUE];
 	size_t nq;
+	uint8_t scan_buf[GDB_SCAN_CHUNK + RTT_HDR_SIZE]; /* a chunk and the header it may cut */
 	/* the wait between polls that found nothing: poll_ms, shorter while the
 	 * target fills the buffer faster (link_gdb_poll_ms) */
 	uint32_t wait_ms;
@@ -187,37 +188,41 @@ static void note_once(struct sonde_link *l, struct link_gdb *g, const char *msg)
 	link_note(l, "%s", msg);
 }
 
-static int locate(struct sonde_link *l, struct link_gdb *g)
+static void locate(struct sonde_link *l, struct link_gdb *g)
 {
 	const struct sonde_link_gdb_spec *o = &l->spec.gdb;
 	char msg[SONDE_LINK_PATH_MAX + 128];
 	if (o->have_cb) {
 		g->cb = o->cb;
 		g->have_addr = g->addr_fixed = 1;
-		return 0;
+		return;
 	}
 	if (!o->elf[0])
-		return 0;
+		return;
 	static const char *const names[] = { "sonde_rtt_cb", "_SEGGER_RTT" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (elf_object(o->elf, names[i], &g->cb) == 0) {
 			g->have_addr = g->addr_fixed = 1;
 			snprintf(msg, sizeof(msg), "control block %s at 0x%08x (%s)", names[i], g->cb, o->elf);
 			note_once(l, g, msg);
-			return 0;
+			return;
 		}
-	return link_fail(l, "%s has no symbol sonde_rtt_cb or _SEGGER_RTT (an ELF of the firmware that runs, "
-			    "built with sonde_rtt.c?)", o->elf);
+	/* The ELF may be there for the symbols of the trace only: look for
+	 * the block in RAM instead. */
+	snprintf(msg, sizeof(msg), "%s: no symbol sonde_rtt_cb or _SEGGER_RTT (or it cannot be read): scanning "
+		 "0x%08x..0x%08llx for the control block", o->elf, o->scan_addr,
+		 (unsigned long long)o->scan_addr + o->scan_size);
+	note_once(l, g, msg);
 }
 
 /* Look for the id in the scan range; a candidate must also parse. */
 static int scan(struct sonde_link *l, struct link_gdb *g)
 {
 	const struct sonde_link_gdb_spec *o = &l->spec.gdb;
-	static uint8_t chunk[GDB_SCAN_CHUNK + RTT_HDR_SIZE];
+	uint8_t *chunk = g->scan_buf;
 	uint64_t end = (uint64_t)o->scan_addr + o->scan_size;
 	for (uint64_t a = o->scan_addr; a < end; a += GDB_SCAN_CHUNK) {
-		size_t n = (size_t)(end - a < sizeof(chunk) ? end - a : sizeof(chunk));
+		size_t n = (size_t)(end - a < sizeof(g->scan_buf) ? end - a : sizeof(g->scan_buf));
 		if (gdb_rsp_read(&g->rsp, a, chunk, n) != 0)
 			return link_fail(l, "scanning for the control block: %s", g->rsp.why);
 		for (size_t off = 0; off + RTT_HDR_SIZE <= n;) {
@@ -274,10 +279,7 @@ int link_gdb_connect(struct sonde_link *l)
 	g->next_scan = 0;
 	if (gdb_rsp_start(&g->rsp, l) != 0)
 		return gdb_down(l, "");
-	if (locate(l, g) != 0) {
-		link_gdb_drop(l);
-		return -1;
-	}
+	locate(l, g);
 	if (!g->t_first)
 		g->t_first = now_ms();
 	g->wait_ms = l->spec.gdb.poll_ms;
