@@ -44,6 +44,7 @@ static void reply(uint8_t type)
 		q->status[9] = (uint8_t)(used * 100u / SONDE_MP_RECORDS);
 	}
 	SONDE_PORT_CRIT_EXIT();
+	SONDE_MP_BARRIER();
 	g->rq_w++;
 }
 

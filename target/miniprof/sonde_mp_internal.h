@@ -74,6 +74,14 @@ struct sonde_mp_state {
 
 extern struct sonde_mp_state sonde_mp_g;
 
+/* Keeps the compiler from moving memory accesses across it: an answer's
+ * slot is written before the index that publishes it, and read after. */
+#if defined(__GNUC__)
+#define SONDE_MP_BARRIER() __asm__ volatile("" ::: "memory")
+#else
+#define SONDE_MP_BARRIER() ((void)0)
+#endif
+
 /* Packet framing (sonde_mp_tx.c). */
 #define SONDE_MP_HDR0 0xAAu
 #define SONDE_MP_HDR1 0x55u

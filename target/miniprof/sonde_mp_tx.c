@@ -179,6 +179,7 @@ static int stage_next(void)
 	if (g->rq_r != g->rq_w) {
 		const struct sonde_mp_reply *q = &g->rq[g->rq_r % SONDE_MP_REPLIES];
 
+		SONDE_MP_BARRIER(); /* the slot is read after the index that published it */
 		if ((int32_t)(q->mark - g->r) <= 0) {
 			stage_reply(q);
 			g->rq_r++;
