@@ -251,10 +251,10 @@ static int scan(struct sonde_link *l, struct link_gdb *g)
 
 /* ---- the link ------------------------------------------------------------ */
 
-static int gdb_down(struct sonde_link *l, const char *what)
+static int gdb_down(struct sonde_link *l)
 {
 	struct link_gdb *g = l->gdb;
-	link_fail(l, "%s%s", what, g->rsp.why);
+	link_fail(l, "%s", g->rsp.why);
 	if (g->rsp.exited) {
 		/* The program ended (a W or X stop reply): nothing to reconnect to. */
 		link_note(l, "%s", l->why);
@@ -278,14 +278,14 @@ int link_gdb_connect(struct sonde_link *l)
 	g->span = RTT_HDR_SIZE + 2 * RTT_DESC_SIZE;
 	g->next_scan = 0;
 	if (gdb_rsp_start(&g->rsp, l) != 0)
-		return gdb_down(l, "");
+		return gdb_down(l);
 	locate(l, g);
 	if (!g->t_first)
 		g->t_first = now_ms();
 	g->wait_ms = l->spec.gdb.poll_ms;
 	g->after_wait = 1;
 	if (gdb_rsp_resume(&g->rsp) != 0) /* QEMU stops the target when a client attaches; keep it running */
-		return gdb_down(l, "");
+		return gdb_down(l);
 	return 0;
 }
 
@@ -398,7 +398,7 @@ ssize_t link_gdb_read(struct sonde_link *l, void *buf, size_t n)
 		return -1;
 	}
 	if (gdb_rsp_halt(&g->rsp) != 0)
-		return gdb_down(l, "");
+		return gdb_down(l);
 	ssize_t k = poll_block(l, g, buf, n);
 	if (k < 0) {
 		link_gdb_drop(l);
