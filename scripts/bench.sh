@@ -18,7 +18,10 @@
 #     the record path; then a summary table; and the exact per-call counts
 #     of the Cortex-M3 (execution log);
 #  4. instructions per FreeRTOS kernel event with Sonde's trace macros, on
-#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md).
+#     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md);
+#  5. the debug-probe transport: the rtt-flood firmware through QEMU's
+#     gdbstub into `sonde live gdb://` (MB/s, host CPU per MB), with a 1 KiB
+#     and a 16 KiB up buffer.
 #
 # Every figure is CPU time (user + system, from /usr/bin/time) with the
 # output going to /dev/null: on a shared machine CPU time is steadier than
@@ -255,4 +258,41 @@ elif command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev
   make -s -C examples/freertos-mps2 BUILD="$(pwd)/$OUT/freertos-mps2" insns || echo "(QEMU measurement failed)"
 else
   echo "(arm-none-eabi-gcc or qemu-system-arm missing: skipped)"
+fi
+
+echo
+echo "== 5. Debug-probe transport: RTT through QEMU's gdbstub (sonde live gdb://) =="
+# rtt LABEL RECORDS MAKE-OPTIONS...: the rtt-flood firmware (records as fast
+# as the host reads them) under QEMU in real time, halted until sonde
+# attaches; bytes over the wall time of the session, and sonde's CPU time
+# (user + system, decoding into text included) per MB.
+rtt() {
+  local label=$1 n=$2 b port
+  shift 2
+  b=$(pwd)/$OUT/rtt-$(echo "$label" | tr -c 'A-Za-z0-9\n' '-')
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  if ! make -s -C examples/qemu-mps2 BUILD="$b" FLOOD="$n" "$@" "$b/rtt-flood.elf" >"$b.make.log" 2>&1; then
+    tail -n 20 "$b.make.log"
+    return 0
+  fi
+  qemu-system-arm -M mps2-an385 -nographic -monitor none -semihosting-config enable=on,target=native \
+    -serial null -S -gdb "tcp:127.0.0.1:$port" -kernel "$b/rtt-flood.elf" </dev/null >"$b.qemu.log" 2>&1 &
+  local q=$! i hex
+  hex=$(printf '%04X' "$port")
+  for i in $(seq 200); do # until QEMU listens (not connecting: its gdbstub takes one client)
+    grep -q "^ *[0-9]*: 0100007F:$hex 00000000:0000 0A" /proc/net/tcp && break
+    sleep 0.05
+  done
+  /usr/bin/time -f "%e %U %S" -o "$b.time" "$SONDE" live "gdb://127.0.0.1:$port" --elf "$b/rtt-flood.elf" \
+    --proto sonde -w "$b.raw" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$b.err" || true
+  wait "$q" || true
+  awk -v l="$label" -v s="$(stat -c %s "$b.raw")" '{ printf "%-28s %6.2f MB in %5.2f s = %5.2f MB/s; sonde CPU %4.2f s = %3.0f ms per MB\n", l, s / 1e6, $1, s / 1e6 / $1, $2 + $3, ($2 + $3) * 1000 / (s / 1e6) }' "$b.time"
+  grep -E "^(target drops|link budget)" "$b.err" | sed 's/^/    /'
+}
+if [[ -n $SONDE_BENCH_SKIP_QEMU ]] || ! command -v qemu-system-arm >/dev/null || ! command -v arm-none-eabi-gcc >/dev/null ||
+   [[ ! -x /usr/bin/time ]]; then
+  echo "(QEMU, arm-none-eabi-gcc or /usr/bin/time missing, or SONDE_BENCH_SKIP_QEMU set: skipped)"
+else
+  rtt "up buffer 1 KiB" 100000
+  rtt "up buffer 16 KiB" 400000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 fi

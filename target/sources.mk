@@ -22,7 +22,17 @@ SONDE_SRCS := \
 	$(SONDE_DIR)/src/sonde_ring.c \
 	$(SONDE_DIR)/src/sonde_rtos.c \
 	$(SONDE_DIR)/src/sonde_rx.c \
+	$(SONDE_DIR)/src/sonde_rtt.c \
 	$(SONDE_DIR)/src/sonde_session.c \
 	$(SONDE_DIR)/src/sonde_write.c
 
 SONDE_INCLUDES := -I$(SONDE_DIR)/include
+
+# The MiniProfiler device module (miniprof/sonde_mp.h): its sources, and its
+# folder on the include path next to SONDE_INCLUDES and the port's.
+SONDE_MP_SRCS := \
+	$(SONDE_DIR)/miniprof/sonde_mp.c \
+	$(SONDE_DIR)/miniprof/sonde_mp_rx.c \
+	$(SONDE_DIR)/miniprof/sonde_mp_tx.c
+
+SONDE_MP_INCLUDES := -I$(SONDE_DIR)/miniprof

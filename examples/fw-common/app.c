@@ -24,11 +24,16 @@
  * The trace leaves through the UART: from its transmit interrupt
  * (FW_DRAIN_IRQ 1, kicked every tick and before idling) or polled from the
  * idle task (FW_DRAIN_IRQ 0).  The transmit interrupt is not traced: its
- * records would feed themselves.
+ * records would feed themselves.  With FW_LINK_RTT 1 it leaves through the
+ * debug probe instead (sonde_rtt.h): the tick moves it into the RTT up
+ * buffer, which the host reads through a GDB server (`sonde live
+ * gdb://...`), and the UART carries nothing.
  *
  * The host can send commands back on the UART (docs/protocol.md §9): the
  * receive interrupt feeds them to sonde_rx_byte(); the host may PEEK
  * fw_status and set the blink period of a simulated LED with APP command 1.
+ * With FW_LINK_RTT they arrive in the RTT down buffer, and the tick feeds
+ * them to the parser.
  */
 #include <stdint.h>
 
@@ -37,6 +42,7 @@
 #include "sched.h"
 #include "sonde.h"
 #include "sonde_port.h" /* sonde_port_ts(): the trace clock */
+#include "sonde_rtt.h"
 #include "trace_uart.h"
 
 #ifndef FW_RUN_MS
@@ -45,6 +51,16 @@
 #ifndef FW_DRAIN_IRQ
 #define FW_DRAIN_IRQ 1
 #endif
+#ifndef FW_LINK_RTT
+#define FW_LINK_RTT 0
+#endif
+#if FW_LINK_RTT && FW_DRAIN_IRQ
+#undef FW_DRAIN_IRQ
+#define FW_DRAIN_IRQ 0 /* the UART carries no trace */
+#endif
+/* At the end of an RTT run: how long to wait for a host that reads nothing
+ * before leaving anyway (trace-clock ticks). */
+#define FW_RTT_WAIT (2u * BOARD_TS_HZ)
 #ifndef FW_TRACE_BUF
 #define FW_TRACE_BUF BOARD_TRACE_BUF
 #endif
@@ -71,6 +87,7 @@ enum { GRP_LEVEL = 1, LEVEL_LOW = 0, LEVEL_OK = 1, LEVEL_HIGH = 2 };
 #define CTRL_LATE_TICKS (BOARD_TS_HZ / 12500u)
 
 static void bg_work(void);
+static void trace_drain(void);
 /* Code addresses go out as the PC holds them (Thumb bit clear). */
 #define BG_WORK_ADDR ARCH_CODE_ADDR(bg_work)
 
@@ -153,7 +170,7 @@ static void fp_check(int ok, uint8_t task)
 	if (!ok) {
 		arch_irq_off();
 		fw_log_u32(SONDE_LVL_ERROR, FMT_FP_LOST, task);
-		trace_uart_drain();
+		trace_drain();
 		board_uart_flush();
 		board_exit(3);
 	}
@@ -285,6 +302,37 @@ void app_isr_uart_tx(void)
 #endif
 }
 
+#if FW_LINK_RTT
+/* Polled, interrupts masked (the end of the run, a fault): everything into
+ * the up buffer and read by the host, unless it has read nothing for
+ * FW_RTT_WAIT. */
+static void trace_drain(void)
+{
+	uint32_t since = sonde_port_ts();
+	size_t left = (size_t)-1;
+
+	for (;;) {
+		size_t now;
+
+		sonde_rtt_drain();
+		now = sonde_pending() + sonde_rtt_unread();
+		if (now == 0)
+			break;
+		if (now < left) {
+			left = now;
+			since = sonde_port_ts();
+		} else if (sonde_port_ts() - since > FW_RTT_WAIT) {
+			break;
+		}
+	}
+}
+#else
+static void trace_drain(void)
+{
+	trace_uart_drain();
+}
+#endif
+
 /* ---- receive channel ------------------------------------------------------ */
 
 /* What the host may read with PEEK (registered read-only in main): known
@@ -349,8 +397,12 @@ static void fw_finish(void)
 {
 	arch_irq_off();
 	board_stop();
+	/* The buffer empty first: FW_COUNTS must find room without making an
+	 * overwriting buffer discard anything after its figures were taken
+	 * (such a loss would not be reported: no record follows it). */
+	trace_drain();
 	fw_trace_report();
-	trace_uart_drain();
+	trace_drain();
 	board_uart_flush();
 	board_exit(0);
 }
@@ -360,7 +412,9 @@ static void idle_task(void)
 	for (;;) {
 		if (fw_stop)
 			fw_finish();
-#if FW_DRAIN_IRQ
+#if FW_LINK_RTT
+		/* the tick fills the up buffer */
+#elif FW_DRAIN_IRQ
 		board_uart_tx_kick();
 #else
 		trace_uart_drain();
@@ -368,7 +422,7 @@ static void idle_task(void)
 		/* Sleep only if nothing arrived meanwhile: WFI wakes on a
 		 * pending interrupt even with interrupts masked. */
 		arch_irq_off();
-		if (!fw_stop && sonde_pending() == 0)
+		if (!fw_stop && (FW_LINK_RTT || sonde_pending() == 0))
 			arch_wait();
 		arch_irq_on();
 	}
@@ -385,7 +439,10 @@ void app_isr_tick(void)
 	fw_blink();
 	if (sched_now() == FW_RUN_MS)
 		fw_stop = 1;
-#if FW_DRAIN_IRQ
+#if FW_LINK_RTT
+	sonde_rtt_drain(); /* the one context that writes the up buffer */
+	sonde_rtt_rx();    /* commands the host put in the down buffer run here */
+#elif FW_DRAIN_IRQ
 	board_uart_tx_kick();
 #endif
 	fw_isr_exit(ISR_TICK);
@@ -419,7 +476,7 @@ void app_isr_sample(void)
 void app_fault(uint32_t pc, uint32_t cause)
 {
 	fw_log_u32x2(SONDE_LVL_ERROR, FMT_FAULT, pc, cause);
-	trace_uart_drain();
+	trace_drain();
 	board_uart_flush();
 }
 
@@ -439,6 +496,9 @@ int main(void)
 	sonde_init(trace_buf, sizeof trace_buf, SONDE_MODE_OVERWRITE);
 	sonde_set_dict_callback(fw_dictionaries);
 	fw_dictionaries();
+#if FW_LINK_RTT
+	sonde_rtt_init();
+#endif
 	/* Commands: the LED's state may be read, the blink period set. */
 	sonde_rx_region((const void *)&fw_status, sizeof fw_status, SONDE_RX_READ);
 	sonde_rx_set_app_callback(fw_command);

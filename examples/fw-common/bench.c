@@ -31,6 +31,7 @@
 
 #include "board.h"
 #include "sonde.h"
+#include "sonde_mp.h"
 
 #ifndef BENCH_N
 #define BENCH_N BOARD_BENCH_N
@@ -146,6 +147,37 @@ RECORDS(REC_LOOPS)
 BENCH_LOOP(b_g10_filtered, BENCH_N, GAP(10u), sonde_isr_enter(1))
 BENCH_LOOP(b_g10_overwrite, BENCH_N, GAP(10u), sonde_isr_enter(1))
 BENCH_LOOP(b_g1k_tick, BENCH_N, GAP(1000u), board_trace_tick())
+
+/* ---- the MiniProfiler device side (target/miniprof) ---------------------- */
+
+/* A profiled call is an enter hook and an exit hook; the loops run fewer
+ * calls than the module's ring holds, so none overflows but in the case
+ * that measures it.  Their own empty loop is the base. */
+#define BENCH_N_MP (SONDE_MP_RECORDS - 16u)
+#define MP_FN ((const void *)(uintptr_t)0x00001235u)
+#define MP_CALL                          \
+	do {                             \
+		sonde_mp_enter(MP_FN);   \
+		sonde_mp_exit(MP_FN);    \
+	} while (0)
+BENCH_LOOP(b_g10_mp_empty, BENCH_N_MP, GAP(10u), (void)0)
+BENCH_LOOP(b_g10_mp_call, BENCH_N_MP, GAP(10u), MP_CALL)
+BENCH_LOOP(b_g10_mp_off, BENCH_N_MP, GAP(10u), MP_CALL)
+BENCH_LOOP(b_g10_mp_full, BENCH_N_MP, GAP(10u), MP_CALL)
+
+static uint8_t mp_out[BENCH_N_MP * 16u + 256u];
+
+/* The module reset, its start-up METADATA drained; profiling on or off. */
+static void mp_fresh(int on)
+{
+	static const uint8_t start[12] = { 0x55, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x56 };
+
+	sonde_mp_init(0, "bench");
+	if (on)
+		sonde_mp_rx_feed(start, sizeof start);
+	while (sonde_mp_drain(mp_out, sizeof mp_out) > 0)
+		;
+}
 
 /* ---- the realistic mix -------------------------------------------------- */
 
@@ -355,6 +387,39 @@ int main(void)
 	board_uart_puts("  (overwritten ");
 	board_uart_put_u32(st.overwritten);
 	board_uart_puts(")\n");
+
+	/* MiniProfiler: a profiled call; the hooks while not profiling; a
+	 * full ring; the drain's work per record (packets, microseconds,
+	 * CRC). */
+	{
+		uint32_t base, drained;
+
+		mp_fresh(0);
+		base = b_g10_mp_empty();
+		board_uart_puts("MiniProfiler (target/miniprof), instructions per call\n");
+		mp_fresh(1);
+		put_str("profiled call (enter + exit hooks)", 38);
+		put_fixed(per_call(b_g10_mp_call(), base, BENCH_N_MP), 8);
+		board_uart_putc('\n');
+		t = clk();
+		drained = (uint32_t)sonde_mp_drain(mp_out, sizeof mp_out);
+		t = clk() - t;
+		put_str("drain, per call recorded", 38);
+		put_fixed(per_call(t, 0, BENCH_N_MP), 8);
+		board_uart_puts(" (");
+		board_uart_put_u32(drained);
+		board_uart_puts(" bytes)\n");
+		mp_fresh(0);
+		put_str("call while not profiling", 38);
+		put_fixed(per_call(b_g10_mp_off(), base, BENCH_N_MP), 8);
+		board_uart_putc('\n');
+		mp_fresh(1);
+		for (i = 0; i < SONDE_MP_RECORDS; i++)
+			MP_CALL;
+		put_str("call with the ring full (counted)", 38);
+		put_fixed(per_call(b_g10_mp_full(), base, BENCH_N_MP), 8);
+		board_uart_putc('\n');
+	}
 
 	/* The mix: its time per record against the sum of the fast paths
 	 * is insn_count.py's to work out; here the average, with the table

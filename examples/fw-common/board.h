@@ -62,6 +62,12 @@ void board_uart_rx_ack(void);
 int board_uart_rx_avail(void);
 uint8_t board_uart_rx_get(void);
 
+/* A second UART, transmit only, polled: a second stream beside UART0's
+ * (the MiniProfiler firmware's Sonde trace).  Boards with one: qemu-mps2
+ * (UART1). */
+int board_aux_tx_ready(void);
+void board_aux_tx_put(uint8_t b);
+
 /* A free-running counter for timing benchmark loops, counting up at
  * BOARD_STOPWATCH_HZ. */
 void board_stopwatch_start(void);

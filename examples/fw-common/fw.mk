@@ -20,8 +20,12 @@
 #   CHECK_OPTS   check_trace.py options that hold on the exact clock
 #
 # Targets: all (fw.elf, bench.elf, size report), size-min, stack, run,
-# bench, insns, disasm, clean.  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
-# RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile for its own).
+# bench, insns, disasm, clean; $(BUILD)/rtt-flood.elf (FLOOD=N records
+# through the RTT up buffer as fast as the host reads them);
+# $(BUILD)/miniprof.elf (the MiniProfiler device side, app_miniprof.c: UART0
+# for `sonde miniprof`, a board with a second UART for its Sonde trace).  Common options: OPT=-Os|-O2, DRAIN=irq|idle,
+# LINK=uart|rtt, RUN_MS, ICOUNT=1, BUILD=dir, V=1 (see the board's Makefile
+# for its own).
 
 COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SONDE_ROOT := $(abspath $(COMMON_DIR)/../..)
@@ -39,6 +43,7 @@ PYTHON ?= python3
 BUILD ?= build
 OPT ?= -Os
 DRAIN ?= irq
+LINK ?= uart
 RUN_MS ?= 2000
 ICOUNT ?= 0
 V ?= 0
@@ -55,11 +60,16 @@ FW_DEFS += -DFW_DRAIN_IRQ=0
 else
 $(error DRAIN must be irq or idle)
 endif
+ifeq ($(LINK),rtt)
+FW_DEFS += -DFW_LINK_RTT=1
+else ifneq ($(LINK),uart)
+$(error LINK must be uart or rtt)
+endif
 FW_DEFS += -DFW_RUN_MS=$(RUN_MS)u
 
 CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=c99 -pedantic -Wall -Wextra -Werror \
 	  -ffreestanding -ffunction-sections -fdata-sections -MMD -MP $(EXTRA_CFLAGS)
-CPPFLAGS := -I$(BOARD_DIR) -I$(COMMON_DIR) -I$(ARCH_DIR) $(SONDE_INCLUDES) -I$(PORT_DIR) \
+CPPFLAGS := -I$(BOARD_DIR) -I$(COMMON_DIR) -I$(ARCH_DIR) $(SONDE_INCLUDES) $(SONDE_MP_INCLUDES) -I$(PORT_DIR) \
 	    $(SONDE_DEFS) $(FW_DEFS)
 LDFLAGS := $(ARCH_FLAGS) -L$(ARCH_DIR) -T $(LINK_LD) -nostartfiles $(LIBC_SPECS) -Wl,--gc-sections $(BOARD_LDFLAGS)
 # The tracer's objects also say what each function keeps on the stack and
@@ -68,11 +78,12 @@ TRACER_CFLAGS := -fstack-usage -fcallgraph-info=su
 
 TRACER_SRCS := $(SONDE_SRCS) $(PORT_SRCS)
 TRACER_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(TRACER_SRCS)))
+MP_OBJS := $(patsubst %.c,$(BUILD)/sonde/%.o,$(notdir $(SONDE_MP_SRCS)))
 BOARD_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(BOARD_SRCS) board_text.c)))
 SCHED_OBJS := $(addprefix $(BUILD)/,$(addsuffix .o,$(basename $(SCHED_SRCS))))
 FW_OBJS := $(BOARD_OBJS) $(SCHED_OBJS) $(BUILD)/sched.o $(BUILD)/fw_trace.o $(BUILD)/trace_uart.o $(BUILD)/app.o
 BENCH_OBJS := $(BOARD_OBJS) $(BUILD)/bench.o
-BENCH_TRACER_OBJS := $(patsubst %.c,$(BUILD)/bench-sonde/%.o,$(notdir $(TRACER_SRCS)))
+BENCH_TRACER_OBJS := $(patsubst %.c,$(BUILD)/bench-sonde/%.o,$(notdir $(TRACER_SRCS) $(SONDE_MP_SRCS)))
 
 ifeq ($(ICOUNT),1)
 QEMU_RUN_OPTS := -icount shift=0,sleep=off
@@ -82,7 +93,7 @@ endif
 
 all: $(BUILD)/fw.elf $(BUILD)/bench.elf size $(EXTRA_ALL)
 
-vpath %.c $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR) $(sort $(dir $(SONDE_SRCS))) $(PORT_DIR)
+vpath %.c $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR) $(sort $(dir $(SONDE_SRCS) $(SONDE_MP_SRCS))) $(PORT_DIR)
 vpath %.S $(BOARD_DIR) $(ARCH_DIR)
 vpath %.h $(BOARD_DIR) $(COMMON_DIR) $(ARCH_DIR)
 
@@ -129,6 +140,29 @@ $(BUILD)/bench-small.elf: $(BOARD_OBJS) $(BUILD)/bench_small.o $(BENCH_TRACER_OB
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(BOARD_OBJS) $(BUILD)/bench_small.o $(BENCH_TRACER_OBJS) -o $@
 
+# The debug-probe transport at full speed (rtt_flood.c): FLOOD=N records.
+FLOOD ?= 100000
+$(BUILD)/rtt_flood.o: rtt_flood.c $(BUILD)/flags
+	@echo "  CC      $(notdir $<) ($(FLOOD) records)"
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -DFLOOD_RECORDS=$(FLOOD)u -c $< -o $@
+
+$(BUILD)/rtt-flood.elf: $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) $(LINK_LD)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) $(BOARD_OBJS) $(BUILD)/rtt_flood.o $(BUILD)/fw_trace.o $(TRACER_OBJS) -o $@
+
+# The MiniProfiler device side (app_miniprof.c, target/miniprof): the
+# application built with -finstrument-functions, the module with the
+# tracer's flags.
+$(BUILD)/app_miniprof.o: app_miniprof.c $(BUILD)/flags
+	@echo "  CC      $(notdir $<) (-finstrument-functions)"
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -finstrument-functions -finstrument-functions-exclude-file-list=arch.h,sonde \
+		-c $< -o $@
+
+$(BUILD)/miniprof.elf: $(BOARD_OBJS) $(BUILD)/app_miniprof.o $(TRACER_OBJS) $(MP_OBJS) $(LINK_LD)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/miniprof.map $(BOARD_OBJS) $(BUILD)/app_miniprof.o $(TRACER_OBJS) \
+		$(MP_OBJS) -o $@
+
 # The tracer code in the smallest image using the whole record path
 # (size_min.c; SIZE_DEFS=-DSIZE_BUILDER etc. adds optional parts).
 SIZE_DEFS ?=
@@ -136,8 +170,8 @@ $(BUILD)/size_min.o: size_min.c $(BUILD)/flags
 	@echo "  CC      $(notdir $<) $(SIZE_DEFS)"
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) $(SIZE_DEFS) -c $< -o $@
 
-$(BUILD)/size-min.elf: $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(LINK_LD)
-	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/size-min.map $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) -o $@
+$(BUILD)/size-min.elf: $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(MP_OBJS) $(LINK_LD)
+	$(Q)$(CC) $(LDFLAGS) -Wl,-Map=$(BUILD)/size-min.map $(BOARD_OBJS) $(BUILD)/size_min.o $(TRACER_OBJS) $(MP_OBJS) -o $@
 
 size-min: FORCE
 	@rm -f $(BUILD)/size_min.o

@@ -7,13 +7,17 @@
  * counted.  Optional parts are measured by adding their calls: -DSIZE_TICK
  * (the periodic tick), -DSIZE_FUNC (function records), -DSIZE_BUILDER (the
  * argument-by-argument builder), -DSIZE_DICT (dictionary entries),
- * -DSIZE_RX (the receive channel).
+ * -DSIZE_RX (the receive channel), -DSIZE_RTT (the debug-probe transport,
+ * sonde_rtt.h, with its receive side), -DSIZE_MP (the MiniProfiler device
+ * side, target/miniprof: hooks, commands, drain).
  * Not run: only linked.
  */
 #include <stdint.h>
 
 #include "board.h"
 #include "sonde.h"
+#include "sonde_mp.h"
+#include "sonde_rtt.h"
 
 static uint8_t buf[1024];
 volatile uint32_t sink;
@@ -58,6 +62,17 @@ int main(void)
 #endif
 #ifdef SIZE_RX
 	sonde_rx_byte((uint8_t)sink);
+#endif
+#ifdef SIZE_MP
+	sonde_mp_init(sink, "size");
+	sonde_mp_enter((const void *)&sink);
+	sonde_mp_exit((const void *)&sink);
+	sonde_mp_rx_byte((uint8_t)sink);
+	sink = (uint32_t)sonde_mp_drain(out, sizeof out);
+#endif
+#ifdef SIZE_RTT
+	sonde_rtt_init();
+	sink = (uint32_t)sonde_rtt_drain() + (uint32_t)sonde_rtt_rx();
 #endif
 	sink = (uint32_t)sonde_drain(out, sizeof out);
 	board_exit(0);

@@ -35,6 +35,7 @@ void board_init(void)
 	UART0_BAUDDIV = MPS2_SYSCLK_HZ / UART_BAUD;
 	UART0_INTSTATUS = UART_INT_TX | UART_INT_RX;
 	UART0_CTRL = UART_CTRL_TX_EN;
+	UART1_CTRL = UART_CTRL_TX_EN;
 #if SONDE_CM_TS == SONDE_CM_TS_TIMER
 	DUALTIMER1_CONTROL = 0;
 	DUALTIMER1_LOAD = 0xFFFFFFFFu;
@@ -159,6 +160,18 @@ int board_uart_rx_avail(void)
 uint8_t board_uart_rx_get(void)
 {
 	return (uint8_t)UART0_DATA;
+}
+
+/* ---- UART1, the second stream: polled ---------------------------------- */
+
+int board_aux_tx_ready(void)
+{
+	return !(UART1_STATE & UART_STATE_TXFULL);
+}
+
+void board_aux_tx_put(uint8_t b)
+{
+	UART1_DATA = b;
 }
 
 /* ---- benchmark stopwatch: TIMER0 free-running, no interrupt ---------- */

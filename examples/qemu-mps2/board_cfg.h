@@ -66,6 +66,17 @@
 #define UART_INT_TX 0x01u
 #define UART_INT_RX 0x02u
 
+/* UART1, the second stream (board_aux_*): QEMU connects it to the second
+ * -serial option. */
+#if defined(MPS2_AN505)
+#define UART1_BASE 0x50201000u
+#else
+#define UART1_BASE 0x40005000u
+#endif
+#define UART1_DATA  ARCH_REG(UART1_BASE + 0x00u)
+#define UART1_STATE ARCH_REG(UART1_BASE + 0x04u)
+#define UART1_CTRL  ARCH_REG(UART1_BASE + 0x08u)
+
 /* ---- CMSDK APB timers ------------------------------------------------- */
 #define TIMER0_BASE (MPS2_APB_BASE + 0x0000u)
 #define TIMER1_BASE (MPS2_APB_BASE + 0x1000u)

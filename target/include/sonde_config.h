@@ -137,4 +137,33 @@
 #error "SONDE_CFG_RX_REGIONS must be 1..255"
 #endif
 
+/* ==== debug-probe transport (sonde_rtt.h, docs/live.md) ==================
+ * A control block in the layout of SEGGER's RTT with one up buffer (the
+ * trace) and one down buffer (commands).  RAM: 72 bytes of control block
+ * plus the two buffers.  It costs nothing in an image that does not call
+ * sonde_rtt_*() and links with --gc-sections (or from a library). */
+
+/* 1: sonde_rtt_* compiled in.  0: they are empty inline functions. */
+#ifndef SONDE_CFG_RTT
+#define SONDE_CFG_RTT 1
+#endif
+
+/* Bytes of the up buffer (target -> probe); it holds one byte less.  With
+ * Sonde's own ring buffer it is what the target can hold while the host
+ * does not read: at T bytes/s of trace, a host that polls every P seconds
+ * loses nothing while T * P stays below the two sizes together. */
+#ifndef SONDE_RTT_UP_SIZE
+#define SONDE_RTT_UP_SIZE 1024u
+#endif
+
+/* Bytes of the down buffer (probe -> target): commands, which the host
+ * writes in pieces when they do not fit. */
+#ifndef SONDE_RTT_DOWN_SIZE
+#define SONDE_RTT_DOWN_SIZE 64u
+#endif
+
+#if SONDE_RTT_UP_SIZE < 16 || SONDE_RTT_DOWN_SIZE < 4
+#error "SONDE_RTT_UP_SIZE must be at least 16 and SONDE_RTT_DOWN_SIZE at least 4"
+#endif
+
 #endif /* SONDE_CONFIG_H */

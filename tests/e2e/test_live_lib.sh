@@ -64,6 +64,13 @@ wait_for() {
 	return 1
 }
 
+# listening PORT: something listens on 127.0.0.1:PORT (seen in /proc, not by
+# connecting: a server with one client slot, QEMU's gdbstub or its serial
+# port, would take the connection for the test's own)
+listening() {
+	grep -q "^ *[0-9]*: 0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp
+}
+
 file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 size_at_least() { [ "$(file_size "$1")" -ge "$2" ]; }
 has_text() { grep -q -- "$2" "$1" 2>/dev/null; }

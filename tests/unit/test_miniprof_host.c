@@ -21,11 +21,12 @@
 #include <unistd.h>
 
 #include "proto/miniprof/mp_host.h"
+#include "proto/miniprof/mp_link.h"
 #include "sources/link_serial.h"
 
 struct dev {
 	int master;
-	struct link_serial *l;
+	struct mp_link *l;
 	struct mp_host h;
 };
 
@@ -43,7 +44,7 @@ static void dev_open(struct dev *d, unsigned timeout_ms, FILE *raw)
 	assert_int_equal(tcsetattr(d->master, TCSANOW, &t), 0);
 	link_serial_cfg_init(&c);
 	strcpy(c.path, name);
-	d->l = link_serial_open(&c, err, sizeof(err));
+	d->l = mp_link_open_serial(&c, err, sizeof(err));
 	if (!d->l)
 		fail_msg("%s", err);
 	mp_host_init(&d->h, d->l, NULL, timeout_ms, raw, "raw");
@@ -51,7 +52,7 @@ static void dev_open(struct dev *d, unsigned timeout_ms, FILE *raw)
 
 static void dev_close(struct dev *d)
 {
-	link_serial_close(d->l);
+	mp_link_close(d->l);
 	if (d->master >= 0)
 		close(d->master);
 }

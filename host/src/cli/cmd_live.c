@@ -137,6 +137,9 @@ static void live_help(FILE *out)
 		"  tcp://HOST:PORT                    connect to a TCP server (QEMU -serial tcp:...,server)\n"
 		"  tcp-listen://[ADDR:]PORT           wait for a TCP client (127.0.0.1 unless ADDR); or --listen\n"
 		"  udp://[ADDR:]PORT                  receive datagrams (127.0.0.1 unless ADDR)\n"
+		"  gdb://HOST:PORT[?OPTIONS]          the RTT buffer of sonde_rtt.h, through a GDB server\n"
+		"                                     (QEMU -gdb, OpenOCD, pyOCD, J-Link); --elf finds it;\n"
+		"                                     options elf=, cb=ADDR, scan=ADDR:SIZE, up=, down=, poll=MS\n"
 		"  file:PATH --follow                 a growing file, read from its start (like tail -f)\n"
 		"  -                                  standard input\n"
 		"Raw bytes go to the -w file before they are decoded, so an interrupted session\n"
@@ -200,6 +203,13 @@ static int link_spec(struct live_args *a, struct sonde_link_spec *spec)
 		spec->baud = a->o.baud;
 	if (a->o.flow >= 0)
 		spec->flow = (enum sonde_link_flow)a->o.flow;
+	/* --elf (-o elf=) names the symbols, and where the RTT control block is */
+	const char *elf = a->c.elf ? a->c.elf : sonde_opt_get(a->c.kv, "elf");
+	if (spec->kind == SONDE_LINK_GDB && !spec->gdb.elf[0] && elf &&
+	    snprintf(spec->gdb.elf, sizeof(spec->gdb.elf), "%s", elf) >= (int)sizeof(spec->gdb.elf)) {
+		fprintf(stderr, "sonde live: path too long: %s\n", elf);
+		return -1;
+	}
 	return 0;
 }
 

@@ -17,12 +17,14 @@
 #include "core/pipe.h"
 #include "proto/miniprof/mp_host.h"
 #include "proto/miniprof/mp_opts.h"
+#include "proto/miniprof/mp_link.h"
 #include "sources/link_serial.h"
 
 #define MP_DEFAULT_TIMEOUT_MS 2000u
 
 static const struct cli_opt mp_cli_opts[] = {
-	{ "link", 'l', "DEV[:BAUD[:FRAME]]", "serial port (or pty), baud rate (default 115200), frame (default 8N1)" },
+	{ "link", 'l', "DEV[:BAUD[:FRAME]]", "serial port (or pty), baud rate (default 115200), frame (default 8N1); "
+					     "or a live link: tcp://HOST:PORT, tcp-listen://[ADDR:]PORT, gdb://..." },
 	{ "parity", 0, "P", "none, odd, even, mark or space (overrides the frame)" },
 	{ "data-bits", 0, "N", "5 to 8 (overrides the frame)" },
 	{ "stop-bits", 0, "N", "1 or 2 (overrides the frame)" },
@@ -135,7 +137,8 @@ static int mp_arg(void *ctx, const char *arg)
 static void mp_help(FILE *out)
 {
 	fprintf(out, "usage: sonde miniprof --link DEV[:BAUD[:FRAME]] COMMAND [options]\n\n"
-		     "Talk to a MiniProfiler device over a serial port (or a pseudo-terminal).\n\n"
+		     "Talk to a MiniProfiler device over a serial port (or a pseudo-terminal), or a\n"
+		     "live link as 'sonde live' names them (tcp://HOST:PORT: QEMU's -serial tcp:...,server).\n\n"
 		     "commands:\n"
 		     "  metadata   GET_METADATA: print the device's clock, timer, build id, firmware\n"
 		     "  status     GET_STATUS: print whether it profiles, overflows, records, buffer use\n"
@@ -240,7 +243,7 @@ static int report_failure(struct mp_host *h, enum mp_xchg how, unsigned cmd)
 		return SONDE_EXIT_STREAM;
 	case MP_XCHG_TIMEOUT:
 		fprintf(stderr, "sonde miniprof: no answer to %s from %s within %u ms\n", mp_cmd_name(cmd),
-			link_serial_path(h->link), h->timeout_ms);
+			mp_link_name(h->link), h->timeout_ms);
 		return SONDE_EXIT_IO;
 	case MP_XCHG_IO:
 		fprintf(stderr, "sonde miniprof: %s\n", h->err);
@@ -252,7 +255,7 @@ static int report_failure(struct mp_host *h, enum mp_xchg how, unsigned cmd)
 
 static int run_command(struct mp_args *a, struct mp_host *h)
 {
-	struct mp_print pr = { stdout, link_serial_path(h->link), a->word->cmd, a->c.quiet, a->c.max_diags,
+	struct mp_print pr = { stdout, mp_link_name(h->link), a->word->cmd, a->c.quiet, a->c.max_diags,
 			       0, 0, 0, 0 };
 	struct mp_parser_cb cb = { print_packet, print_diag, &pr };
 	enum mp_xchg how = mp_host_exchange(h, a->word->cmd, a->word->want, &cb);
@@ -382,7 +385,7 @@ static int mp_run(int argc, char **argv)
 {
 	struct mp_args a;
 	struct link_serial_cfg lcfg;
-	struct link_serial *link;
+	struct mp_link *link;
 	const struct sonde_sink_ops *ops = NULL;
 	struct mp_opts o;
 	struct mp_host h;
@@ -423,7 +426,13 @@ static int mp_run(int argc, char **argv)
 			return SONDE_EXIT_USAGE;
 		}
 	}
-	if (link_config(&a, &lcfg) != 0)
+	int live = mp_link_is_live(a.link);
+	if (live && (a.parity || a.data_bits || a.stop_bits || a.flow)) {
+		fprintf(stderr, "sonde miniprof: --parity, --data-bits, --stop-bits and --flow are for a serial port, "
+			"not '%s'\n", a.link);
+		return SONDE_EXIT_USAGE;
+	}
+	if (!live && link_config(&a, &lcfg) != 0)
 		return SONDE_EXIT_USAGE;
 	if (mp_opts_read(&o, a.c.kv, err, sizeof(err)) != 0) {
 		fprintf(stderr, "sonde miniprof: %s\n", err);
@@ -436,17 +445,16 @@ static int mp_run(int argc, char **argv)
 			return SONDE_EXIT_IO;
 		}
 	}
-	link = link_serial_open(&lcfg, err, sizeof(err));
-	if (!link || link_serial_flush_input(link) != 0) {
-		fprintf(stderr, "sonde miniprof: %s\n", link ? link_serial_error(link) : err);
-		link_serial_close(link);
+	link = live ? mp_link_open_live(a.link, a.timeout_ms, err, sizeof(err)) : mp_link_open_serial(&lcfg, err, sizeof(err));
+	if (!link) {
+		fprintf(stderr, "sonde miniprof: %s\n", err);
 		if (raw)
 			fclose(raw);
 		return SONDE_EXIT_IO;
 	}
 	mp_host_init(&h, link, &o.wire, a.timeout_ms, raw, a.raw);
 	rc = a.word->cmd ? run_command(&a, &h) : run_capture(&a, &h, ops);
-	link_serial_close(link);
+	mp_link_close(link);
 	if (raw && fclose(raw) != 0) {
 		fprintf(stderr, "sonde miniprof: %s: write error: %s\n", a.raw, strerror(errno));
 		rc = SONDE_EXIT_IO;

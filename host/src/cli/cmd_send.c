@@ -167,7 +167,8 @@ static void send_help(FILE *out)
 		"  curr-obj ADDR (the application object peek reads) | peek OFFSET SIZE COUNT\n\n"
 		"LINK: serial:DEVICE[:BAUD[:8N1]], tcp://HOST:PORT, tcp-listen://[ADDR:]PORT,\n"
 		"      udp://[ADDR:]PORT (replies to the target's address once a datagram came),\n"
-		"      unix:PATH (a 'sonde live --control PATH' session: shares its link)\n\n"
+		"      unix:PATH (a 'sonde live --control PATH' session: shares its link),\n"
+		"      gdb://HOST:PORT[?elf=FW.ELF] (the RTT down buffer, through a GDB server)\n\n"
 		"options:\n");
 	cli_print_opts(out, send_opts);
 	fprintf(out, "\nexit status: 0 the target answered OK; 4 it refused (the status is printed);\n"

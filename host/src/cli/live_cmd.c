@@ -1,8 +1,8 @@
 /*
  * live_cmd.c -- commands that `sonde live` sends from its keys, the
  * acknowledgements (CMD_STATUS, matched by SEQ) and replies it shows, and
- * the link budget: when the link's baud rate is known, whether the link is
- * what limits the trace, from figures the target itself reported (DROPS,
+ * the link budget: when the link's capacity is known (a baud rate, or what
+ * a gdb:// link measured), whether the link is what limits the trace, from figures the target itself reported (DROPS,
  * TARGET_STATS) and the byte rate measured here -- nothing is assumed.
  */
 #include <inttypes.h>
@@ -147,13 +147,26 @@ static void kb(char *out, size_t cap, double bytes_per_s)
 	snprintf(out, cap, "%.1f kB/s", bytes_per_s / 1000.0);
 }
 
+/* What the link carries at most, and its name in the finding: a baud rate
+ * (--baud, or the serial link's), or what the link measured itself
+ * (gdb://: a full up buffer at every poll). */
+static int link_capacity(struct live *lv, int whole, double *cap, char *what, size_t wl)
+{
+	uint32_t baud = lv->o.baud ? lv->o.baud : lv->link.spec.kind == SONDE_LINK_SERIAL ? lv->link.spec.baud : 0;
+	if (!baud)
+		return sonde_link_capacity(&lv->link, whole, cap, what, wl);
+	*cap = (double)baud / (double)sonde_link_bits_per_byte(&lv->link.spec);
+	snprintf(what, wl, "%" PRIu32 " baud", baud);
+	return 1;
+}
+
 /* One finding over a window: dt ms, bytes, records, drops in it. */
 static int budget_note(struct live *lv, int64_t dt, uint64_t bytes, uint64_t records, uint64_t drops, int final)
 {
-	uint32_t baud = lv->o.baud ? lv->o.baud : lv->link.spec.kind == SONDE_LINK_SERIAL ? lv->link.spec.baud : 0;
-	if (!baud || dt <= 0)
+	double cap;
+	char what[160];
+	if (dt <= 0 || !link_capacity(lv, final, &cap, what, sizeof(what)))
 		return 0;
-	double cap = (double)baud / (double)sonde_link_bits_per_byte(&lv->link.spec);
 	double rate = (double)bytes * 1000.0 / (double)dt;
 	int busy = rate >= LIVE_BUDGET_BUSY * cap;
 	char c[32], r[32], p[96] = "";
@@ -165,16 +178,16 @@ static int budget_note(struct live *lv, int64_t dt, uint64_t bytes, uint64_t rec
 		snprintf(p, sizeof(p), "; the target produced %s (TARGET_STATS)", pr);
 	}
 	if (drops && busy) {
-		note(lv, "%" PRIu32 " baud carries ~%s; the link ran at %s (%.0f%%)%s; %.0f%% of the target's records "
+		note(lv, "%s carries ~%s; the link ran at %s (%.0f%%)%s; %.0f%% of the target's records "
 			 "were dropped on the target (DROPS: %" PRIu64 " of %" PRIu64 "): the link is the bottleneck",
-			 baud, c, r, 100.0 * rate / cap, p, 100.0 * (double)drops / (double)(drops + records), drops,
+			 what, c, r, 100.0 * rate / cap, p, 100.0 * (double)drops / (double)(drops + records), drops,
 			 drops + records);
 		return 1;
 	}
 	if (final)
-		note(lv, "%" PRIu32 " baud carries ~%s; the link ran at %s on average (%.0f%%)%s; %" PRIu64
+		note(lv, "%s carries ~%s; the link ran at %s on average (%.0f%%)%s; %" PRIu64
 			 " records dropped on the target",
-			 baud, c, r, 100.0 * rate / cap, p, drops);
+			 what, c, r, 100.0 * rate / cap, p, drops);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "link_gdb.h"
 #include "link_impl.h"
 
 void link_note(struct sonde_link *l, const char *fmt, ...)
@@ -98,6 +99,9 @@ static void make_name(struct sonde_link *l)
 	case SONDE_LINK_STDIN:
 		snprintf(l->name, sizeof(l->name), "<stdin>");
 		break;
+	case SONDE_LINK_GDB:
+		snprintf(l->name, sizeof(l->name), v6 ? "gdb://[%s]:%s" : "gdb://%s:%s", s->host, s->port);
+		break;
 	}
 }
 
@@ -122,6 +126,7 @@ int sonde_link_open(struct sonde_link *l, const struct sonde_link_spec *spec)
 	case SONDE_LINK_TCP:
 	case SONDE_LINK_UNIX:
 	case SONDE_LINK_SERIAL:
+	case SONDE_LINK_GDB:
 		return 0; /* down until sonde_link_connect */
 	}
 	return link_fail(l, "unknown kind of link");
@@ -139,6 +144,8 @@ int sonde_link_connect(struct sonde_link *l)
 		return link_net_connect(l);
 	case SONDE_LINK_SERIAL:
 		return link_tty_connect(l);
+	case SONDE_LINK_GDB:
+		return link_gdb_connect(l);
 	case SONDE_LINK_FILE:
 	case SONDE_LINK_STDIN:
 		break;
@@ -153,6 +160,7 @@ int sonde_link_reconnects(const struct sonde_link *l)
 	case SONDE_LINK_TCP_LISTEN:
 	case SONDE_LINK_UNIX:
 	case SONDE_LINK_SERIAL:
+	case SONDE_LINK_GDB:
 		return 1;
 	default:
 		return 0;
@@ -167,6 +175,8 @@ int sonde_link_poll_ms(const struct sonde_link *l)
 		return 100;
 	if (l->spec.kind == SONDE_LINK_SERIAL && l->no_poll)
 		return 10;
+	if (l->spec.kind == SONDE_LINK_GDB) /* memory is polled: nothing to wait on */
+		return link_gdb_poll_ms(l);
 	return -1;
 }
 
@@ -189,6 +199,8 @@ ssize_t sonde_link_read(struct sonde_link *l, void *buf, size_t n)
 	case SONDE_LINK_FILE:
 	case SONDE_LINK_STDIN:
 		return link_file_read(l, buf, n);
+	case SONDE_LINK_GDB:
+		return link_gdb_read(l, buf, n);
 	default:
 		return link_net_read(l, buf, n);
 	}
@@ -207,13 +219,26 @@ int sonde_link_write(struct sonde_link *l, const void *buf, size_t n)
 		return link_fail(l, "the link is down");
 	if (l->spec.kind == SONDE_LINK_SERIAL)
 		return link_tty_write(l, buf, n);
+	if (l->spec.kind == SONDE_LINK_GDB)
+		return link_gdb_write(l, buf, n);
 	return link_net_write(l, buf, n);
+}
+
+int sonde_link_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl)
+{
+	if (l->spec.kind == SONDE_LINK_GDB)
+		return link_gdb_capacity(l, whole, bytes_per_s, what, wl);
+	return 0;
 }
 
 void sonde_link_drop(struct sonde_link *l)
 {
 	if (l->spec.kind == SONDE_LINK_SERIAL) {
 		link_tty_drop(l);
+		return;
+	}
+	if (l->spec.kind == SONDE_LINK_GDB) {
+		link_gdb_drop(l);
 		return;
 	}
 	if (l->fd > STDERR_FILENO)
@@ -225,6 +250,7 @@ void sonde_link_drop(struct sonde_link *l)
 void sonde_link_close(struct sonde_link *l)
 {
 	sonde_link_drop(l);
+	link_gdb_free(l);
 	if (l->listen_fd >= 0)
 		close(l->listen_fd);
 	l->listen_fd = -1;

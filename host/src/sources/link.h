@@ -9,6 +9,7 @@
  *     udp://[ADDR:]PORT                 datagrams received on ADDR:PORT
  *     unix:PATH                         Unix stream socket (a live session's --control)
  *     file:PATH                         a file (--follow: growing, like tail -f)
+ *     gdb://HOST:PORT[?OPTIONS]         an RTT buffer read through a GDB server (link_gdb.h)
  *     -                                 standard input
  *
  * A link is "up" while it has a data connection (l->fd >= 0) and "down"
@@ -32,13 +33,24 @@ enum sonde_link_kind {
 	SONDE_LINK_UDP,
 	SONDE_LINK_UNIX,
 	SONDE_LINK_FILE,
-	SONDE_LINK_STDIN
+	SONDE_LINK_STDIN,
+	SONDE_LINK_GDB
 };
 
 enum sonde_link_flow { SONDE_FLOW_NONE, SONDE_FLOW_RTSCTS, SONDE_FLOW_XONXOFF };
 
 #define SONDE_LINK_PATH_MAX 512
 #define SONDE_LINK_NAME_MAX 600
+
+/* gdb:// options (link_gdb.c; docs/live.md). */
+struct sonde_link_gdb_spec {
+	char elf[SONDE_LINK_PATH_MAX];  /* find the control block by its symbol */
+	uint32_t cb;                    /* ... or at this address (have_cb) */
+	int have_cb;
+	uint32_t scan_addr, scan_size;  /* ... or by scanning this range */
+	uint32_t up, down;              /* buffer numbers */
+	uint32_t poll_ms;               /* between polls that found nothing */
+};
 
 struct sonde_link_spec {
 	enum sonde_link_kind kind;
@@ -51,6 +63,7 @@ struct sonde_link_spec {
 	int stop_bits;                  /* 1, 2 */
 	enum sonde_link_flow flow;
 	int follow;                     /* file: keep reading as it grows */
+	struct sonde_link_gdb_spec gdb; /* gdb */
 };
 
 /* Parse a link's text.  Returns 0, or -1 with a one-line reason in why.
@@ -74,6 +87,7 @@ struct sonde_link {
 	struct sockaddr_storage peer; /* udp: where the last datagram came from */
 	socklen_t peer_len;
 	void *serial;           /* serial: the port handle */
+	void *gdb;              /* gdb: the connection's state (link_gdb.c) */
 	sonde_link_log_fn log;  /* notes ("file truncated", ...); may be NULL */
 	void *log_ctx;
 	char why[256];          /* the last error, for messages */
@@ -108,6 +122,13 @@ int sonde_link_writable(const struct sonde_link *l);
 /* Write all n bytes (a command frame).  Returns 0, or -1 with l->why set
  * (down, no peer yet, timeout). */
 int sonde_link_write(struct sonde_link *l, const void *buf, size_t n);
+/* What a link measured it can carry, for the budget check of `sonde live`:
+ * 1 with bytes per second and a description of it (gdb://: "RTT via GDB
+ * (1024-B up buffer, ... reads/s, ...)"), 0 when the link knows
+ * nothing of its capacity (the others: a baud rate says it for them).
+ * whole: over the whole session; else since the previous such call (the
+ * budget check's window). */
+int sonde_link_capacity(const struct sonde_link *l, int whole, double *bytes_per_s, char *what, size_t wl);
 /* Take the data connection down (after an error); the link can come up
  * again with sonde_link_connect. */
 void sonde_link_drop(struct sonde_link *l);

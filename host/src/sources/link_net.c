@@ -173,6 +173,7 @@ int link_net_connect(struct sonde_link *l)
 {
 	switch (l->spec.kind) {
 	case SONDE_LINK_TCP:
+	case SONDE_LINK_GDB: /* the GDB server's socket (link_gdb.c) */
 		return connect_tcp(l);
 	case SONDE_LINK_UNIX:
 		return connect_unix(l);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "link.h"
+#include "link_gdb.h"
 
 #define LINK_BAUD_MAX 12000000u
 
@@ -166,6 +167,18 @@ int sonde_link_parse(const char *text, struct sonde_link_spec *sp, char *why, si
 		sp->kind = SONDE_LINK_TCP;
 		return parse_hostport(r, sp, 1, why, wl);
 	}
+	if (prefixed(text, "gdb://", &r)) {
+		const char *q = strchr(r, '?');
+		char hp[sizeof(sp->host) + 16];
+		sp->kind = SONDE_LINK_GDB;
+		if (copy(hp, sizeof(hp), r, q ? (size_t)(q - r) : strlen(r)) != 0) {
+			snprintf(why, wl, "bad host in '%s'", text);
+			return -1;
+		}
+		if (parse_hostport(hp, sp, 1, why, wl) != 0)
+			return -1;
+		return link_gdb_parse_options(q ? q + 1 : "", sp, why, wl);
+	}
 	if (prefixed(text, "tcp-listen://", &r)) {
 		sp->kind = SONDE_LINK_TCP_LISTEN;
 		return parse_hostport(r, sp, 0, why, wl);
@@ -196,7 +209,7 @@ int sonde_link_parse(const char *text, struct sonde_link_spec *sp, char *why, si
 	}
 	snprintf(why, wl,
 		 "cannot tell what link '%s' is (expected serial:DEVICE[:BAUD[:8N1]], a tty's path, tcp://HOST:PORT, "
-		 "tcp-listen://[ADDR:]PORT, udp://[ADDR:]PORT, unix:PATH, file:PATH or -)",
+		 "tcp-listen://[ADDR:]PORT, udp://[ADDR:]PORT, unix:PATH, file:PATH, gdb://HOST:PORT or -)",
 		 text);
 	return -1;
 }

@@ -1,5 +1,5 @@
 /*
- * mp_host.c -- commands and captures over a serial link (mp_host.h).
+ * mp_host.c -- commands and captures over the device's link (mp_host.h).
  *
  * A capture is a byte source whose read() also drives the conversation:
  * before waiting for bytes it looks at which answers the decoder has seen
@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "mp_host.h"
-#include "sources/link_serial.h"
+#include "mp_link.h"
 
 #define MP_READ_SLICE_MS 100u
 
@@ -27,7 +27,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
 }
 
-void mp_host_init(struct mp_host *h, struct link_serial *link, const struct mp_wire_cfg *wire,
+void mp_host_init(struct mp_host *h, struct mp_link *link, const struct mp_wire_cfg *wire,
 		  unsigned timeout_ms, FILE *raw, const char *raw_name)
 {
 	memset(h, 0, sizeof(*h));
@@ -44,8 +44,8 @@ static int send_cmd(struct mp_host *h, unsigned cmd)
 	uint8_t pkt[MP_CMD_LEN];
 
 	mp_cmd_encode(pkt, cmd, NULL, 0);
-	if (link_serial_write(h->link, pkt, sizeof(pkt), h->timeout_ms) != 0) {
-		snprintf(h->err, sizeof(h->err), "cannot send %s: %s", mp_cmd_name(cmd), link_serial_error(h->link));
+	if (mp_link_write(h->link, pkt, sizeof(pkt), h->timeout_ms) != 0) {
+		snprintf(h->err, sizeof(h->err), "cannot send %s: %s", mp_cmd_name(cmd), mp_link_error(h->link));
 		return -1;
 	}
 	return 0;
@@ -55,10 +55,10 @@ static int send_cmd(struct mp_host *h, unsigned cmd)
  * bytes, 0 none, -1 error (h->err says). */
 static ssize_t receive(struct mp_host *h, uint8_t *buf, size_t n, unsigned timeout_ms)
 {
-	ssize_t r = link_serial_read(h->link, buf, n, timeout_ms);
+	ssize_t r = mp_link_read(h->link, buf, n, timeout_ms);
 
 	if (r < 0) {
-		snprintf(h->err, sizeof(h->err), "%s", link_serial_error(h->link));
+		snprintf(h->err, sizeof(h->err), "%s", mp_link_error(h->link));
 		return -1;
 	}
 	if (r > 0 && h->raw && (fwrite(buf, 1, (size_t)r, h->raw) != (size_t)r || fflush(h->raw) != 0)) {
@@ -275,7 +275,7 @@ void mp_capture_init(struct mp_capture *cap, struct mp_host *h, double duration_
 	cap->duration_s = duration_s;
 	interrupted = 0;
 	memset(src, 0, sizeof(*src));
-	src->name = link_serial_path(h->link);
+	src->name = mp_link_name(h->link);
 	src->read = cap_read;
 	src->close = cap_close;
 	src->fd = -1;

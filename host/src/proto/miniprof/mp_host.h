@@ -1,6 +1,6 @@
 /*
  * mp_host.h -- the host's side of a conversation with a MiniProfiler device
- * over a serial link (sources/link_serial.h): send a command and wait for
+ * over its link (mp_link.h: a serial port, or tcp://, ...): send a command and wait for
  * its answer; or run a whole capture (GET_METADATA, START_PROFILING, the
  * profile stream for a while, STOP_PROFILING, GET_STATUS) as a byte source
  * for the decoding pipeline.  Every byte received can be copied to a raw
@@ -17,7 +17,7 @@
 #include "mp_wire.h"
 #include "sources/source.h"
 
-struct link_serial;
+struct mp_link;
 
 /* How an exchange ended. */
 enum mp_xchg {
@@ -28,7 +28,7 @@ enum mp_xchg {
 };
 
 struct mp_host {
-	struct link_serial *link;
+	struct mp_link *link;
 	struct mp_wire_cfg wire;
 	unsigned timeout_ms;     /* for each answer */
 	FILE *raw;               /* copy of every byte received, or NULL */
@@ -37,7 +37,7 @@ struct mp_host {
 	char err[1024];          /* what went wrong (MP_XCHG_IO, capture errors) */
 };
 
-void mp_host_init(struct mp_host *h, struct link_serial *link, const struct mp_wire_cfg *wire,
+void mp_host_init(struct mp_host *h, struct mp_link *link, const struct mp_wire_cfg *wire,
 		  unsigned timeout_ms, FILE *raw, const char *raw_name);
 
 /* Send command cmd and read until a response of type want or a NACK (want

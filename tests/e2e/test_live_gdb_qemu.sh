@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# test_live_gdb_qemu.sh -- the debug-probe transport end to end, no UART:
+# the Cortex-M3 firmware (examples/qemu-mps2, LINK=rtt) puts its trace in
+# the RTT up buffer of sonde_rtt.h, QEMU's gdbstub (-gdb) is the probe, and
+# `sonde live gdb://` reads it (docs/live.md).  QEMU starts halted (-S):
+# sonde finds the control block from the ELF's symbol and lets it run.
+#
+# 1. Counts and commands: 1.5 s of emulated time with a 16 KiB up buffer; the
+#    capture passes the independent checker (check_trace.py: framing,
+#    sequence, time, FW_COUNTS against the capture id by id, and sonde's
+#    live JSONL frame by frame).  Meanwhile `sonde send` goes through the
+#    session's --control socket into the RTT down buffer: PEEK of fw_status,
+#    APP 1 changing the blink period, PEEK again.
+# 2. A host that polls too slowly (poll=1000 ms: the 16 KiB up buffer and
+#    the 8 KiB ring hold 0.14 s of this trace): the target drops, and the
+#    drops are counted exactly -- the
+#    frames that arrived plus the target's overwritten count equal the
+#    frames it wrote, and sonde's total of the DROPS reports equals the
+#    firmware's own count; the link budget names the bottleneck.
+# 3. The GDB server goes away: sonde reaches QEMU through a TCP proxy that
+#    is killed mid-run and started again; sonde reconnects, and every frame
+#    the firmware wrote arrived or is counted as dropped on the target.
+# Skipped (77) without arm-none-eabi-gcc, qemu-system-arm or python3.
+set -euo pipefail
+. "$(dirname "$0")/test_live_lib.sh"
+for tool in arm-none-eabi-gcc qemu-system-arm make; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
+done
+live_setup
+EX=$SRC/examples/qemu-mps2
+CHECK=$SRC/examples/fw-common/check_trace.py
+
+build() { # NAME MAKE-OPTIONS...
+	local name=$1
+	shift
+	make -s -C "$EX" BUILD="$WORK/$name" LINK=rtt "$@" "$WORK/$name/fw.elf" >"$WORK/make-$name.log" 2>&1 ||
+		{ cat "$WORK/make-$name.log"; fail "$name: firmware build failed"; }
+}
+
+qemu_gdb() { # ELF PORT: halted at reset, gdbstub on PORT, no serial port used
+	bg timeout -k 5 120 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+		-semihosting-config enable=on,target=native -serial null -S -gdb "tcp:127.0.0.1:$2" \
+		-kernel "$1" </dev/null >"$WORK/qemu-$2.log" 2>&1
+	QEMU=$!
+	wait_for 20 listening "$2" || { cat "$WORK/qemu-$2.log"; fail "QEMU's gdbstub does not listen on $2"; }
+}
+
+# FW_COUNTS' figures against the capture: "R O N" (records, overwritten,
+# frames before FW_COUNTS) from check_trace.py's report.
+fw_figures() {
+	sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$1"
+}
+
+build fw RUN_MS=1500 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
+
+# ---- 1. counts and commands ------------------------------------------------
+port=$(free_port)
+qemu_gdb "$WORK/fw/fw.elf" "$port"
+bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw1.bin" \
+	--format jsonl --output "$WORK/live1.jsonl" --control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err"
+live=$!
+wait_for 20 test -S "$WORK/ctl" || { cat "$WORK/live1.err"; fail "no control socket"; }
+wait_for 20 size_at_least "$WORK/raw1.bin" 2000 || { cat "$WORK/live1.err"; fail "no trace through the gdbstub"; }
+status=$(arm-none-eabi-nm "$WORK/fw/fw.elf" | awk '$3 == "fw_status" { print "0x" $1 }')
+[ -n "$status" ] || fail "no fw_status symbol"
+send() { # ARGS...: must succeed
+	"$SONDE" send --link "unix:$WORK/ctl" --timeout 3 "$@" >"$WORK/out" 2>"$WORK/err" ||
+		{ cat "$WORK/out" "$WORK/err"; fail "sonde send $*: exit status $?"; }
+	cat "$WORK/out"
+}
+send peek "$status" 12
+grep -q "^PEEK_DATA addr=$(printf '0x%08x' "$status") n=12: 53 4f 4e 44 .. .. .. .. f4 01 00 00$" "$WORK/out" ||
+	fail "peek through the down buffer: magic 'SOND' and blink period 500 expected"
+send app 1 100
+send peek $(( status + 8 )) 4
+grep -q "n=4: 64 00 00 00$" "$WORK/out" || fail "peek after APP 1 100: blink period 100 expected"
+rc=0
+wait "$live" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$WORK/live1.err"; fail "counts: sonde live exit status $rc"; }
+wait "$QEMU" || fail "counts: QEMU exit status $? (firmware fault?)"
+grep -q "control block sonde_rtt_cb at 0x" "$WORK/live1.err" || fail "counts: the control block was not found by its symbol"
+python3 "$CHECK" "$WORK/raw1.bin" --decoded "$WORK/live1.jsonl" >"$WORK/check1.log" ||
+	{ cat "$WORK/check1.log"; fail "counts: the capture or sonde's decoding of it does not check"; }
+grep -E "^(FW_COUNTS|decoded|check_trace)" "$WORK/check1.log"
+grep -Eq "^link budget +RTT via GDB \(16384-B up buffer, [0-9]+ reads/s, full at [0-9]+/[0-9]+ polls\) carries ~[0-9.]+ kB/s; the link ran at [0-9.]+ kB/s on average \([0-9]+%\); 0 records dropped on the target$" \
+	"$WORK/live1.err" || { cat "$WORK/live1.err"; fail "counts: no link budget line"; }
+
+# ---- 2. a host that polls too slowly -----------------------------------------
+port=$(free_port)
+qemu_gdb "$WORK/fw/fw.elf" "$port"
+rc=0
+timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port?poll=1000" --elf "$WORK/fw/fw.elf" --proto sonde \
+	-w "$WORK/raw2.bin" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$WORK/live2.err" || rc=$?
+[ "$rc" -le 1 ] || { cat "$WORK/live2.err"; fail "drops: sonde live exit status $rc"; }
+wait "$QEMU" || fail "drops: QEMU exit status $?"
+python3 "$CHECK" "$WORK/raw2.bin" >"$WORK/check2.log" || true # it refuses a capture with losses: the figures are checked here
+read -r R O F N <<<"$(fw_figures "$WORK/check2.log")"
+[ -n "${N:-}" ] || { cat "$WORK/check2.log"; fail "drops: no FW_COUNTS in the capture"; }
+echo "drops: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
+[ "$O" -gt 0 ] || fail "drops: a host polling every second was expected to make the target drop"
+[ $(( N + O + F )) -eq "$R" ] || fail "drops: $N received + $O overwritten + $F refused != $R written"
+grep -Eq "^target drops +$O overwritten, $F refused$" "$WORK/live2.err" ||
+	{ grep "target drops" "$WORK/live2.err"; fail "drops: sonde's total of the DROPS reports is not the firmware's $O"; }
+grep -Eq "^link budget( warning)? +RTT via GDB \(16384-B up buffer, .*\): the link is the bottleneck$" "$WORK/live2.err" ||
+	{ cat "$WORK/live2.err"; fail "drops: the link budget does not name the bottleneck"; }
+
+# ---- 3. the GDB server goes away ---------------------------------------------
+cat >"$WORK/proxy.py" <<'EOF'
+import select, socket, sys
+lport, rport = int(sys.argv[1]), int(sys.argv[2])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", lport))
+ls.listen(1)
+while True:
+    c, _ = ls.accept()
+    r = socket.create_connection(("127.0.0.1", rport))
+    other = {c: r, r: c}
+    for s in other:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    up = True
+    while up:
+        for s in select.select([c, r], [], [])[0]:
+            d = s.recv(65536)
+            if not d:
+                up = False
+                break
+            other[s].sendall(d)
+    c.close()
+    r.close()
+EOF
+port=$(free_port)
+pport=$(free_port)
+qemu_gdb "$WORK/fw/fw.elf" "$port"
+bg python3 "$WORK/proxy.py" "$pport" "$port"
+proxy=$!
+wait_for 20 listening "$pport" || fail "reconnect: the proxy does not listen"
+bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$pport" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw3.bin" \
+	--output /dev/null --reconnect-timeout 20 </dev/null 2>"$WORK/live3.err"
+live=$!
+wait_for 20 size_at_least "$WORK/raw3.bin" 20000 || { cat "$WORK/live3.err"; fail "reconnect: no trace"; }
+kill "$proxy"
+wait "$proxy" 2>/dev/null || true
+wait_for 20 has_text "$WORK/live3.err" "reconnecting" || { cat "$WORK/live3.err"; fail "reconnect: the lost server was not noticed"; }
+bg python3 "$WORK/proxy.py" "$pport" "$port"
+wait_for 20 has_text "$WORK/live3.err" "reconnected after" || { cat "$WORK/live3.err"; fail "reconnect: no reconnection"; }
+wait "$QEMU" || fail "reconnect: QEMU exit status $?"
+wait_for 5 has_text "$WORK/live3.err" "^link " || kill -TERM "$live" 2>/dev/null || true
+rc=0
+wait "$live" || rc=$?
+[ "$rc" -le 1 ] || { cat "$WORK/live3.err"; fail "reconnect: sonde live exit status $rc"; }
+grep -Eq "^link +gdb://127.0.0.1:$pport, [0-9.]+ s, connected 2 times$" "$WORK/live3.err" ||
+	{ cat "$WORK/live3.err"; fail "reconnect: the summary does not show two connections"; }
+python3 "$CHECK" "$WORK/raw3.bin" >"$WORK/check3.log" || true
+read -r R O F N <<<"$(fw_figures "$WORK/check3.log")"
+[ -n "${N:-}" ] || { cat "$WORK/check3.log"; fail "reconnect: no FW_COUNTS in the capture"; }
+echo "reconnect: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
+[ $(( N + O + F )) -eq "$R" ] || fail "reconnect: $N received + $O overwritten + $F refused != $R written"
+echo "PASS"
