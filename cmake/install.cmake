@@ -6,8 +6,8 @@
 #   share/bash-completion/completions/sonde    bash completion
 #   share/zsh/site-functions/_sonde            zsh completion (SONDE_ZSH_COMPLETION_DIR)
 #   include/sonde/*.h                          the target library's headers
-#   share/sonde/target/                        its sources, ports, sources.mk and
-#                                              CMakeLists.txt; include -> the headers
+#   share/sonde/target/                        its sources, ports, miniprof/, rtos/,
+#                                              sources.mk and CMakeLists.txt; include -> the headers
 #   share/cmake/Sonde/                         find_package(Sonde) -> sonde::target
 #   share/pkgconfig/sonde.pc                   pkg-config sonde
 #
@@ -30,6 +30,7 @@ endif()
 set(_sonde_target_dir ${CMAKE_INSTALL_DATADIR}/sonde/target)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/target/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sonde)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/target/src ${PROJECT_SOURCE_DIR}/target/ports
+                  ${PROJECT_SOURCE_DIR}/target/miniprof ${PROJECT_SOURCE_DIR}/target/rtos
         DESTINATION ${_sonde_target_dir})
 install(FILES ${PROJECT_SOURCE_DIR}/target/CMakeLists.txt ${PROJECT_SOURCE_DIR}/target/sources.mk
         DESTINATION ${_sonde_target_dir})
