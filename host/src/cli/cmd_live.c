@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "core/opts.h"
+#include "core/out.h"
 #include "live.h"
 
 static const struct cli_opt live_own_opts[] = {
@@ -265,7 +266,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	FILE *out = stdout;
 	const char *out_name = "<stdout>";
 	if (!rc && a->c.output && strcmp(a->c.output, "-") != 0) {
-		out = fopen(a->c.output, "w");
+		out = sonde_out_create(a->c.output);
 		out_name = a->c.output;
 		if (!out) {
 			fprintf(stderr, "sonde live: cannot create '%s': %s\n", a->c.output, strerror(errno));
@@ -328,13 +329,10 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	sonde_pipe_destroy(p);
 	sonde_link_close(&lv->link);
 	live_ctl_close(lv);
-	errno = 0;
-	int werr = fflush(out) != 0 || ferror(out);
-	if (out != stdout)
-		werr |= fclose(out) != 0;
-	if (werr) {
+	char why[200];
+	if (sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!reported)
-			fprintf(stderr, "sonde live: %s: write error: %s\n", out_name, errno ? strerror(errno) : "write failed");
+			fprintf(stderr, "sonde live: %s: write error: %s\n", out_name, why);
 		rc = SONDE_EXIT_IO;
 	}
 	sonde_stats_free(st);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "live.h"
 
 static struct live *live_tty; /* for the atexit restore */
@@ -97,6 +98,14 @@ static void restore_at_exit(void)
 	live_term_restore(live_tty);
 }
 
+/* A second Ctrl-C ends the process from its signal handler (core/stop.h):
+ * only async-signal-safe calls here (tcsetattr is one). */
+static void restore_in_handler(void)
+{
+	if (live_tty && live_tty->tty_raw)
+		tcsetattr(STDIN_FILENO, TCSANOW, &live_tty->tty_saved);
+}
+
 int live_term_raw(struct live *lv)
 {
 	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &lv->tty_saved) != 0)
@@ -112,6 +121,7 @@ int live_term_raw(struct live *lv)
 	if (!live_tty)
 		atexit(restore_at_exit);
 	live_tty = lv;
+	sonde_stop_install(restore_in_handler);
 	lv->tty_raw = 1;
 	return 0;
 }

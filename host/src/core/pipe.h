@@ -67,6 +67,7 @@ struct sonde_pipe {
 	uint64_t diags[SONDE_D_COUNT];  /* per code */
 	int io_error;
 	int write_error;       /* a sink reported a write error (already printed) */
+	FILE *failed_out;      /* the first output a write failed on (flush or finish) */
 };
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
