@@ -64,6 +64,57 @@ wait_for() {
 }
 
 file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+# gone PID: the process has ended (or is a zombie waiting to be reaped)
+gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
+# child_of PID NAME: the pid of PID's child process called NAME (e.g. the
+# sonde that `timeout` runs), empty if none yet
+child_of() { pgrep -P "$1" -x "$2" | head -1; }
+
+# stalled_reader FIFO FILE N: read N bytes from FIFO into FILE, then hold
+# the FIFO open and read nothing more (a reader that stopped reading: a
+# pager the user scrolls back in, a hung consumer).  Background; pid in $!.
+stalled_reader() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+n, out = int(sys.argv[3]), open(sys.argv[2], "wb", buffering=0)
+while n > 0:
+    b = os.read(fd, min(n, 65536))
+    if not b:
+        break
+    out.write(b)
+    n -= len(b)
+time.sleep(3600)' "$1" "$2" "$3"
+}
+
+# slow_reader FIFO FILE: read FIFO into FILE at about 50 kB/s to its end
+slow_reader() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+out = open(sys.argv[2], "wb", buffering=0)
+while True:
+    b = os.read(fd, 1024)
+    if not b:
+        break
+    out.write(b)
+    time.sleep(0.02)' "$1" "$2"
+}
+
+# stop_within SIGNAL PID LIMIT: send SIGNAL to PID (a child of this shell)
+# and wait for it to end, at most LIMIT seconds (then SIGKILL and fail).
+# Sets STOP_RC (its exit status) and STOP_MS (milliseconds from the signal
+# to its end).
+stop_within() {
+	local sig=$1 pid=$2 limit=$3 t0
+	t0=${EPOCHREALTIME/./}
+	kill "-$sig" "$pid"
+	if ! wait_for "$limit" gone "$pid"; then
+		kill -KILL "$pid" 2>/dev/null
+		fail "pid $pid still running $limit s after SIG$sig"
+	fi
+	STOP_MS=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	STOP_RC=0
+	wait "$pid" || STOP_RC=$?
+}
 size_at_least() { [ "$(file_size "$1")" -ge "$2" ]; }
 has_text() { grep -q -- "$2" "$1" 2>/dev/null; }
 

@@ -176,14 +176,14 @@ static int run_single(struct cli_common *c, const char *path, const struct cli_h
 }
 
 /* A stop (Ctrl-C, SIGTERM) ended the input early: the outputs hold what
- * was read, finished; the status says the command was interrupted. */
+ * was read, finished (unless their reader stopped taking them: then that
+ * was said); the status says the command was interrupted. */
 static int stopped(struct cli_common *c, int rc)
 {
 	int sig = sonde_stop_signal();
 	if (!sig)
 		return rc;
-	fprintf(stderr, "sonde %s: %s: stopped before the end of the input; what was read is decoded, the output "
-			"finished\n", c->cmd, strsignal(sig));
+	fprintf(stderr, "sonde %s: %s: stopped before the end of the input\n", c->cmd, strsignal(sig));
 	return sonde_stop_status();
 }
 

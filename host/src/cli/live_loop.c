@@ -114,6 +114,7 @@ static void decode(struct live *lv, const uint8_t *buf, size_t n)
 		FILE *bad = lv->pipe->failed_out;
 		live_msg(lv, "sonde live: %s: write error: %s",
 			 sonde_out_name(bad) ? sonde_out_name(bad) : lv->pipe->output_name, sonde_out_why(bad));
+		lv->pipe->write_error = 1;
 		lv->exit_io = 1;
 		lv->stop = 1;
 	}

@@ -47,16 +47,18 @@ static ssize_t out_write(void *vc, const char *buf, size_t n)
 	struct out_cookie *c = vc;
 	size_t done = 0;
 	while (done < n && !c->err && !c->gave_up) {
+		/* a slow reader makes progress (partial writes) without ever
+		 * failing with EINTR: the grace time is checked every time */
+		if (sonde_stop_overdue()) {
+			c->gave_up = 1;
+			break;
+		}
 		ssize_t w = write(c->fd, buf + done, n - done);
 		if (w > 0) {
 			done += (size_t)w;
 			continue;
 		}
 		if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (sonde_stop_overdue()) {
-				c->gave_up = 1;
-				break;
-			}
 			if (errno != EINTR) { /* a non-blocking descriptor we were handed */
 				struct pollfd pf = { c->fd, POLLOUT, 0 };
 				poll(&pf, 1, SONDE_STOP_TICK_MS);

@@ -30,7 +30,7 @@ int sonde_out_errno(FILE *f);          /* errno of the first failed write, 0 non
 uint64_t sonde_out_lost(FILE *f);      /* bytes dropped after giving up on the reader */
 const char *sonde_out_name(FILE *f);
 /* The reason of a failed write, for messages: strerror of the first
- * failure, "the reader did not take N bytes within 0.5 s of the stop",
+ * failure, "the reader did not take N bytes within 0.4 s of the stop",
  * or "write failed" when nothing more is known. */
 const char *sonde_out_why(FILE *f);
 

@@ -226,12 +226,13 @@ int sonde_pipe_finish_sinks(struct sonde_pipe *p)
 		return 0;
 	if (!p->failed_out)
 		p->failed_out = failed;
-	p->write_error = 1;
 	/* the output stream knows the first error (core/out.h); errno here
 	 * may be long past it */
 	int e = errno;
-	fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
-		sonde_out_errno(failed) || !e ? sonde_out_why(failed) : strerror(e));
+	if (!p->write_error)
+		fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
+			sonde_out_name(failed) || !e ? sonde_out_why(failed) : strerror(e));
+	p->write_error = 1;
 	p->io_error = 1;
 	return -1;
 }

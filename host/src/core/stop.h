@@ -24,7 +24,7 @@
 #define SONDE_STOP_H
 
 #define SONDE_STOP_TICK_MS 100   /* blocking calls are interrupted this often after a stop */
-#define SONDE_STOP_GRACE_MS 500  /* how long outputs may still take after a stop */
+#define SONDE_STOP_GRACE_MS 400  /* how long outputs may still take after a stop */
 #define SONDE_STOP_SAME_MS 500   /* a second signal closer than this to the first is the same request */
 
 /* Install the handlers (once; later calls only change the hook).

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "link_impl.h"
 
 void link_note(struct sonde_link *l, const char *fmt, ...)
@@ -57,6 +58,8 @@ int link_write_fd(struct sonde_link *l, int fd, const void *buf, size_t n, int t
 			n -= (size_t)w;
 			continue;
 		}
+		if (sonde_stop_signal())
+			return link_fail(l, "write given up: stopping");
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
