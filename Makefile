@@ -1,17 +1,20 @@
 # Sonde -- the two commands of the README, and a few more.
 #
-#   make demo   install what is missing, build, run the demo, leave demo-out/
-#   make test   install what is missing, build, run every test (also under
-#               AddressSanitizer + UndefinedBehaviorSanitizer)
-#   make bench  benchmarks; print figures
-#   make build  just build (build/)
+#   make demo        install what is missing, build, run the demo, leave demo-out/
+#   make test        install what is missing, build, run every test (plain and
+#                    under AddressSanitizer + UndefinedBehaviorSanitizer, the two
+#                    suites side by side: scripts/test.sh)
+#   make check-long  the soak tests (tests/long: gigabytes through every decoder
+#                    and export, long captures); minutes to hours
+#   make bench       benchmarks; print figures
+#   make build       just build (build/)
 
 BUILD     ?= build
 BUILD_SAN ?= build-san
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build build-san test test-plain test-san demo bench clean
+.PHONY: all deps build build-san test test-plain test-san check-long demo bench clean
 
 all: build
 
@@ -26,14 +29,21 @@ build-san: deps
 	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DSONDE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
+# One suite alone (the soak tests left out).
 test-plain: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
 
 test-san: build-san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS) -LE long
 
-test: test-plain test-san
+# Both suites at once, and the fuzz smoke step (scripts/fuzz_smoke.sh) when
+# there is one.
+test: build build-san
+	@bash scripts/test.sh $(BUILD) $(BUILD_SAN)
+
+check-long: build
+	@LONG=1 bash scripts/test.sh $(BUILD) none
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)

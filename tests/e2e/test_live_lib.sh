@@ -66,9 +66,18 @@ wait_for() {
 file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 # gone PID: the process has ended (or is a zombie waiting to be reaped)
 gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
-# child_of PID NAME: the pid of PID's child process called NAME (e.g. the
-# sonde that `timeout` runs), empty if none yet
-child_of() { pgrep -P "$1" -x "$2" | head -1; }
+# holds_open PID PATH: PID, or a child of it (the sonde `timeout` runs), has
+# PATH (or what the symlink PATH points to) open
+holds_open() {
+	local want p
+	want=$(readlink -f "$2")
+	for p in "$1" $(pgrep -P "$1"); do
+		for fd in /proc/"$p"/fd/*; do
+			[ "$(readlink "$fd" 2>/dev/null)" = "$want" ] && return 0
+		done
+	done
+	return 1
+}
 
 # stalled_reader FIFO FILE N: read N bytes from FIFO into FILE, then hold
 # the FIFO open and read nothing more (a reader that stopped reading: a
