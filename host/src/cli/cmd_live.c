@@ -164,18 +164,19 @@ static void link_log(void *ctx, const char *msg)
 		live_msg(lv, "sonde live: %s: %s", lv->link.name, msg);
 }
 
-/* The link's text, with --listen / --follow applied. */
+/* The link's text, with --listen / --follow applied.  0, or the exit
+ * status after a message: usage, or I/O for a path that does not exist. */
 static int link_spec(struct live_args *a, struct sonde_link_spec *spec)
 {
 	char text[SONDE_LINK_PATH_MAX + 32];
 	const char *t = a->c.input;
 	if (strlen(t) >= SONDE_LINK_PATH_MAX) {
 		fprintf(stderr, "sonde live: link too long: %s\n", t);
-		return -1;
+		return SONDE_EXIT_USAGE;
 	}
 	if (a->o.listen && !strstr(t, "://")) {
 		if (snprintf(text, sizeof(text), "tcp-listen://%s", t) >= (int)sizeof(text))
-			return -1;
+			return SONDE_EXIT_USAGE;
 		t = text;
 	}
 	char why[512];
@@ -183,18 +184,18 @@ static int link_spec(struct live_args *a, struct sonde_link_spec *spec)
 		struct stat st;
 		if (stat(t, &st) != 0 || !S_ISREG(st.st_mode)) {
 			fprintf(stderr, "sonde live: %s\n", why);
-			return -1;
+			return strncmp(why, "no such file", 12) == 0 ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 		}
 		char ftext[SONDE_LINK_PATH_MAX + 8];
 		if (snprintf(ftext, sizeof(ftext), "file:%s", t) >= (int)sizeof(ftext) || /* a plain file's path */
 		    sonde_link_parse(ftext, spec, why, sizeof(why)) != 0) {
 			fprintf(stderr, "sonde live: %s\n", why);
-			return -1;
+			return SONDE_EXIT_USAGE;
 		}
 	}
 	if (a->o.follow && spec->kind != SONDE_LINK_FILE) {
 		fprintf(stderr, "sonde live: --follow needs a file (file:PATH), not '%s'\n", a->c.input);
-		return -1;
+		return SONDE_EXIT_USAGE;
 	}
 	spec->follow = a->o.follow;
 	if (a->o.baud && spec->kind == SONDE_LINK_SERIAL)
@@ -247,9 +248,10 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	lv->stats = st;
 	int rc = 0;
 	struct sonde_link_spec spec;
-	if (link_spec(a, &spec) != 0) {
+	int bad = link_spec(a, &spec);
+	if (bad) {
 		free(lv), free(p), free(st);
-		return SONDE_EXIT_USAGE;
+		return bad;
 	}
 	if (lv->o.status < 0)
 		lv->o.status = isatty(STDERR_FILENO) && !lv->quiet;

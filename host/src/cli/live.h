@@ -2,8 +2,10 @@
  * live.h -- `sonde live`: the state shared by its parts.
  *
  *   cmd_live.c    options, the pipeline's sinks, the summary
- *   live_loop.c   the event loop: link (with reconnects), raw capture,
- *                 decoding, signals, duration
+ *   live_loop.c   the event loop: link, raw capture, decoding, signals,
+ *                 duration
+ *   live_retry.c  bringing the link up and back (backoff, reconnects) and
+ *                 saying what failed, what is retried, how often, how long
  *   live_term.c   the terminal: raw-mode keys, status line, messages
  *   live_cmd.c    commands sent from keys and their acknowledgements,
  *                 the link budget
@@ -75,6 +77,9 @@ struct live {
 	int64_t down_since, next_try, backoff_ms;
 	unsigned connects;
 	int ever_up;
+	unsigned attempts;       /* failed attempts since the link went down */
+	int64_t next_note;       /* when to say again that it is still down */
+	char down_why[256];      /* the reason last said */
 	/* end */
 	int stop;                /* leave the loop */
 	int exit_io;             /* an I/O failure decides the exit status */
@@ -112,6 +117,14 @@ int64_t live_now_ms(void);
 
 /* live_loop.c */
 int live_loop(struct live *lv);
+
+/* live_retry.c */
+void live_link_start(struct live *lv, int64_t now);
+void live_try_connect(struct live *lv, int64_t now);
+void live_link_down(struct live *lv, int64_t now);
+void live_link_never_up(struct live *lv);
+/* "DOWN 3 s, attempt 5" for the status line */
+void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap);
 
 /* live_term.c */
 void live_msg(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

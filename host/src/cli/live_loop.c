@@ -25,7 +25,6 @@
 
 #define LIVE_TICK_MS 500          /* status line refresh */
 #define LIVE_PROBE_WAIT_MS 1000   /* --proto auto: try to decide after this long */
-#define LIVE_BACKOFF_MAX_MS 2000
 #define LIVE_READS_PER_WAKE 16    /* chunks read before looking at keys again */
 #define LIVE_DRAIN_MAX (1u << 20) /* bytes read after a stop was asked for... */
 #define LIVE_DRAIN_MS 300         /* ...and for how long after the signal */
@@ -129,58 +128,6 @@ static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
 	decode(lv, buf, n);
 }
 
-static void link_down(struct live *lv, int64_t now)
-{
-	lv->up = 0;
-	if (lv->link.ended) {
-		lv->stop = 1;
-		return;
-	}
-	if (!sonde_link_reconnects(&lv->link) || lv->o.reconnect_s == 0) {
-		if (lv->ever_up)
-			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
-		else {
-			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
-			lv->exit_io = 1;
-		}
-		lv->stop = 1;
-		return;
-	}
-	live_msg(lv, "sonde live: %s: %s; %s", lv->link.name, lv->link.why,
-		 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for the next client" : "reconnecting");
-	lv->down_since = now;
-	lv->backoff_ms = 100;
-	lv->next_try = now + (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? 0 : lv->backoff_ms);
-}
-
-static void try_connect(struct live *lv, int64_t now)
-{
-	if (sonde_link_connect(&lv->link) == 0) {
-		lv->up = 1;
-		lv->connects++;
-		if (lv->ever_up)
-			live_msg(lv, "sonde live: %s: reconnected after %.1f s", lv->link.name,
-				 (double)(now - lv->down_since) / 1000.0);
-		lv->ever_up = 1;
-		return;
-	}
-	/* a server waits for its first client as long as it takes */
-	int waits = lv->link.spec.kind == SONDE_LINK_TCP_LISTEN && !lv->ever_up;
-	if (!waits && lv->o.reconnect_s >= 0 && now - lv->down_since >= (int64_t)(lv->o.reconnect_s * 1000)) {
-		live_msg(lv, "sonde live: %s: %s; giving up after %.1f s", lv->link.name, lv->link.why,
-			 (double)(now - lv->down_since) / 1000.0);
-		lv->exit_io = 1;
-		lv->stop = 1;
-		return;
-	}
-	if (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN) {
-		lv->next_try = now + LIVE_TICK_MS; /* the listening socket wakes us */
-		return;
-	}
-	lv->next_try = now + lv->backoff_ms;
-	lv->backoff_ms = lv->backoff_ms * 2 > LIVE_BACKOFF_MAX_MS ? LIVE_BACKOFF_MAX_MS : lv->backoff_ms * 2;
-}
-
 /* Read what the link has (bounded, so keys stay responsive and a stop is
  * seen after the chunk at hand).  draining: after a stop, read what has
  * arrived already, for at most LIVE_DRAIN_MS after the signal. */
@@ -194,7 +141,7 @@ static void read_link(struct live *lv, uint8_t *buf, size_t cap, unsigned max_re
 		if (r == 0)
 			break;
 		if (r < 0) {
-			link_down(lv, live_now_ms());
+			live_link_down(lv, live_now_ms());
 			break;
 		}
 		got += (uint64_t)r;
@@ -219,23 +166,13 @@ int live_loop(struct live *lv)
 	lv->t_end = lv->o.duration > 0 ? now + (int64_t)(lv->o.duration * 1000) : -1;
 	lv->status_t = now;
 	lv->budget_t = now;
-	lv->up = lv->link.fd >= 0;
-	lv->ever_up = lv->up;
-	lv->connects = lv->up;
-	lv->down_since = now;
-	lv->backoff_ms = 100;
-	lv->next_try = now;
-	if (!lv->up)
-		try_connect(lv, now);
-	if (!lv->up && !lv->stop && !lv->quiet)
-		live_msg(lv, "sonde live: %s: %s", lv->link.name,
-			 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for a client" : lv->link.why);
+	live_link_start(lv, now);
 	live_status_tick(lv, now);
 
 	while (!lv->stop && !sonde_stop_signal()) {
 		now = live_now_ms();
 		if (!lv->up && now >= lv->next_try) {
-			try_connect(lv, now);
+			live_try_connect(lv, now);
 			if (lv->stop)
 				break;
 		}
@@ -279,7 +216,7 @@ int live_loop(struct live *lv)
 		now = live_now_ms();
 		if (link_i >= 0 && r > 0 && pf[link_i].revents) {
 			if (!lv->up) /* a client knocks on a tcp-listen link */
-				try_connect(lv, now);
+				live_try_connect(lv, now);
 			else
 				read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX, 0);
 		} else if (lv->up && lfd < 0) {
@@ -309,8 +246,11 @@ int live_loop(struct live *lv)
 	}
 	if (sonde_stop_signal() && !lv->quiet)
 		live_msg(lv, "sonde live: %s: stopping", strsignal(sonde_stop_signal()));
-	if (!lv->began)
+	/* a link that never came up decoded nothing: no figures of nothing */
+	if (!lv->began && lv->ever_up)
 		try_begin(lv, 1);
+	if (!lv->ever_up)
+		live_link_never_up(lv);
 	free(buf);
 	live_status_erase(lv);
 	if (lv->began < 0)

@@ -74,13 +74,15 @@ void live_status_tick(struct live *lv, int64_t now)
 	if (!lv->o.status)
 		return;
 	const struct sonde_session *s = &lv->pipe->session;
-	char rate[32], total[32];
+	char rate[32], total[32], state[64] = "up";
 	human(rate, sizeof(rate), lv->byte_rate, "B/s");
 	human(total, sizeof(total), (double)lv->rx_bytes, "B");
+	if (!lv->up)
+		live_link_down_text(lv, now, state, sizeof(state));
 	snprintf(lv->status, sizeof(lv->status),
 		 "%.80s %s | %s %.0f rec/s | %s %" PRIu64 " records | errors %" PRIu64 " | drops %" PRIu64
 		 " target, %" PRIu64 " link",
-		 lv->link.name, lv->up ? "up" : "DOWN", rate, lv->rec_rate, total, records, lv->pipe->ndiags,
+		 lv->link.name, state, rate, lv->rec_rate, total, records, lv->pipe->ndiags,
 		 s->drops_overwritten + s->drops_refused, s->lost_link);
 	live_status_draw(lv);
 }

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "out.h"
@@ -20,6 +21,7 @@
 
 struct out_cookie {
 	int fd;
+	int can_stall;   /* a pipe, socket or terminal: its reader sets the pace */
 	int err;         /* errno of the first failed write */
 	int gave_up;     /* the reader took nothing within the grace time after a stop */
 	uint64_t lost;   /* bytes not written since then */
@@ -41,24 +43,29 @@ static struct out_cookie *find(FILE *f)
 }
 
 /* All of buf, or -1.  After a failure nothing more is written: a later
- * write that worked would leave a hole in the middle of the output. */
+ * write that worked would leave a hole in the middle of the output.  A
+ * reader that does not keep up is given up after a stop's grace time: a
+ * write that blocks is interrupted by the stop's timer (EINTR, or a short
+ * count when part of it went through); a file on a disk never blocks and
+ * is never given up. */
 static ssize_t out_write(void *vc, const char *buf, size_t n)
 {
 	struct out_cookie *c = vc;
 	size_t done = 0;
+	int held = 0; /* the reader has held us up in this call */
 	while (done < n && !c->err && !c->gave_up) {
-		/* a slow reader makes progress (partial writes) without ever
-		 * failing with EINTR: the grace time is checked every time */
-		if (sonde_stop_overdue()) {
+		if (held && c->can_stall && sonde_stop_overdue()) {
 			c->gave_up = 1;
 			break;
 		}
 		ssize_t w = write(c->fd, buf + done, n - done);
 		if (w > 0) {
+			held |= (size_t)w < n - done;
 			done += (size_t)w;
 			continue;
 		}
 		if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+			held = 1;
 			if (errno != EINTR) { /* a non-blocking descriptor we were handed */
 				struct pollfd pf = { c->fd, POLLOUT, 0 };
 				poll(&pf, 1, SONDE_STOP_TICK_MS);
@@ -98,6 +105,8 @@ static FILE *wrap(int fd, const char *name)
 	}
 	c->fd = fd;
 	c->name = name;
+	struct stat st;
+	c->can_stall = fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode);
 	cookie_io_functions_t io = { NULL, out_write, NULL, out_close };
 	FILE *f = fopencookie(c, "w", io);
 	if (!f) {

@@ -7,8 +7,9 @@
  *     (stdio keeps only a flag);
  *   - keep writing through the interruptions of a stop (core/stop.h) and
  *     give up on a reader that does not take the rest within the grace
- *     time, so that a slow or stalled reader cannot hold the tool after
- *     Ctrl-C (the data not taken is counted);
+ *     time, so that a slow or stalled reader (of a pipe, socket or
+ *     terminal) cannot hold the tool after Ctrl-C -- the data not taken is
+ *     counted; a file on a disk is always written to its end;
  *   - write everything or fail, so stdio never drops part of a buffer
  *     silently.
  */

@@ -125,7 +125,9 @@ static int connect_tcp(struct sonde_link *l)
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return link_fail(l, "cannot connect to %s:%s: %s", l->spec.host, l->spec.port, strerror(err));
+		return link_fail(l, "cannot connect to %s:%s: %s%s", l->spec.host, l->spec.port, strerror(err),
+				 err == ECONNREFUSED ? " (nothing listens on that port)"
+				 : err == ETIMEDOUT ? " (no answer within 1 s)" : "");
 	l->fd = fd;
 	return 0;
 }
