@@ -52,15 +52,16 @@ free_port() {
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS)
+# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS, however
+# long CMD itself takes on a loaded machine)
 wait_for() {
-	local limit=$1 i
+	local end=$((SECONDS + $1 + 1))
 	shift
-	for (( i = 0; i < limit * 20; i++ )); do
+	while [ "$SECONDS" -lt "$end" ]; do
 		"$@" && return 0
 		sleep 0.05
 	done
-	return 1
+	"$@"
 }
 
 file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
@@ -93,6 +94,17 @@ while n > 0:
     out.write(b)
     n -= len(b)
 time.sleep(3600)' "$1" "$2" "$3"
+}
+
+# writing PID FD: PID is in write(2) to FD now and still 0.1 s later:
+# blocked, its reader not taking what it writes
+writing() {
+	local nr fd rest
+	read -r nr fd rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$nr" = 1 ] && [ "$fd" = "$(printf '0x%x' "$2")" ] || return 1
+	sleep 0.1
+	read -r nr fd rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$nr" = 1 ] && [ "$fd" = "$(printf '0x%x' "$2")" ]
 }
 
 # slow_reader FIFO FILE: read FIFO into FILE at about 50 kB/s to its end

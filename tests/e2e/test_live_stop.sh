@@ -39,11 +39,12 @@ live() {
 	LIVE=$!
 }
 
-# stopped NAME SIGNAL SENT_LOG: stop $LIVE once the reader has its bytes
-# (sonde is then blocked writing to it), check what is left behind
+# stopped NAME SIGNAL SENT_LOG: stop $LIVE once the reader has stopped and
+# sonde is blocked writing to it, check what is left behind
 stopped() {
 	local name=$1 sig=$2 sent=$3 n
 	wait_for 20 size_at_least "$W_GOT" 20000 || { cat "$WORK/$name.err"; fail "$name: no output"; }
+	wait_for 20 writing "$LIVE" 1 || { cat "$WORK/$name.err"; fail "$name: sonde is not held up by its reader"; }
 	stop_within "$sig" "$LIVE" "$LIMIT"
 	local err=$WORK/$name.err raw=$WORK/$name.raw
 	[ "$STOP_RC" -eq 3 ] || { cat "$err"; fail "$name: exit status $STOP_RC, expected 3 (output cut short)"; }

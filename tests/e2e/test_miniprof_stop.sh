@@ -38,6 +38,7 @@ for ((i = 0; i < 400; i++)); do
 	sleep 0.05
 done
 [[ $(stat -c %s "$W/got" 2>/dev/null || echo 0) -ge 20000 ]] || { cat "$ERR"; mp_fail "capture: no output"; }
+wait_for 20 writing "$CAP" 1 || mp_fail "capture: not held up by its reader"
 stop "$CAP" TERM
 [[ $RC == 143 ]] || { cat "$ERR"; mp_fail "capture: exit status $RC, expected 143"; }
 grep -q "^sonde miniprof: Terminated: stopped before the answer to STOP_PROFILING came$" "$ERR" ||

@@ -80,7 +80,7 @@ void live_status_tick(struct live *lv, int64_t now)
 	if (!lv->up)
 		live_link_down_text(lv, now, state, sizeof(state));
 	snprintf(lv->status, sizeof(lv->status),
-		 "%.80s %s | %s %.0f rec/s | %s %" PRIu64 " records | errors %" PRIu64 " | drops %" PRIu64
+		 "%.80s %.40s | %s %.0f rec/s | %s %" PRIu64 " records | errors %" PRIu64 " | drops %" PRIu64
 		 " target, %" PRIu64 " link",
 		 lv->link.name, state, rate, lv->rec_rate, total, records, lv->pipe->ndiags,
 		 s->drops_overwritten + s->drops_refused, s->lost_link);
