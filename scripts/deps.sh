@@ -16,6 +16,7 @@ PKGS=(
   libprotobuf-c-dev protobuf-c-compiler     # Perfetto export
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
+  tmux                                      # tests: what sonde live shows on a terminal
   python3                                   # tests: JSON validation
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware

@@ -305,10 +305,18 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	int ran = 0;
 	if (!rc) {
 		live_cmd_init(lv);
+		live_term_install(lv);
+		lv->show_tty = isatty(STDOUT_FILENO) && (out == stdout || lv->o.show);
+		live_status_open(lv);
 		if (lv->o.keys && live_term_raw(lv) == 0 && !lv->quiet)
 			live_keys_help(lv);
 		rc = live_loop(lv);
 		live_term_restore(lv);
+		if (lv->paused) {
+			fflush(stdout);
+			sonde_out_hold(stdout, 0);
+		}
+		live_status_close(lv);
 		ran = 1;
 	}
 	int reported = 0;

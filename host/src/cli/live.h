@@ -6,7 +6,8 @@
  *                 duration
  *   live_retry.c  bringing the link up and back (backoff, reconnects) and
  *                 saying what failed, what is retried, how often, how long
- *   live_term.c   the terminal: raw-mode keys, status line, messages
+ *   live_term.c   the keys: a terminal on stdin in raw mode
+ *   live_status.c the status area (figures, latest message) and messages
  *   live_cmd.c    commands sent from keys and their acknowledgements,
  *                 the link budget
  *   live_ctl.c    the --control socket through which `sonde send` shares
@@ -88,8 +89,13 @@ struct live {
 	int tty_raw;             /* stdin is a terminal in raw mode: keys are read */
 	int keys_eof;
 	struct termios tty_saved;
-	int status_shown;
-	char status[256];
+	int status_shown;        /* the plain status line is on the screen */
+	int area;                /* the bottom rows are a status area (live_status.c) */
+	int rows, cols;
+	char note[256];          /* the latest message, shown in the area */
+	int show_tty;            /* decoded text goes to stdout, a terminal */
+	int paused;              /* ... and is held back (space) */
+	char status[384];
 	int64_t status_t;
 	uint64_t status_bytes, status_records;
 	double byte_rate, rec_rate;
@@ -98,6 +104,7 @@ struct live {
 	uint8_t seq;
 	struct live_pending pend[LIVE_PENDING];
 	int stopped;             /* the 's' key's idea of the target: 1 after STOP */
+	char reply[128];         /* TARGET_STATS for the key 'p', said with its CMD_STATUS */
 	/* link budget */
 	int64_t budget_t;
 	uint64_t budget_bytes, budget_records, budget_drops;
@@ -126,11 +133,18 @@ void live_link_never_up(struct live *lv);
 /* "DOWN 3 s, attempt 5" for the status line */
 void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap);
 
-/* live_term.c */
+/* live_status.c */
 void live_msg(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void live_status_open(struct live *lv);
+void live_status_close(struct live *lv);
+void live_status_reset_region(void); /* async-signal-safe */
 void live_status_erase(struct live *lv);
 void live_status_draw(struct live *lv);
-void live_status_tick(struct live *lv, int64_t now);
+void live_status_tick(struct live *lv, int64_t now);     /* rates over the last period, and refresh */
+void live_status_refresh(struct live *lv, int64_t now);  /* the figures as they are now */
+
+/* live_term.c */
+void live_term_install(struct live *lv);
 int live_term_raw(struct live *lv);
 void live_term_restore(struct live *lv);
 void live_keys_read(struct live *lv);

@@ -94,7 +94,12 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 			lv->stopped = 1;
 		if (st == SONDE_ST_OK && cmd == SONDE_CMD_START)
 			lv->stopped = 0;
-		live_msg(lv, "<- %s (seq %u): %s", rxcmd_name(cmd), seq, rxcmd_status_name(st));
+		/* the data that came before the status goes with it: on a busy
+		 * terminal the line stays in the status area until the next one */
+		live_msg(lv, "<- %s (seq %u): %s%s%s", rxcmd_name(cmd), seq, rxcmd_status_name(st),
+			 cmd == SONDE_CMD_STATS && lv->reply[0] ? ": " : "", cmd == SONDE_CMD_STATS ? lv->reply : "");
+		if (cmd == SONDE_CMD_STATS)
+			lv->reply[0] = '\0';
 	} else if (id == SONDE_REC_TARGET_STATS && n == 18) {
 		uint32_t bytes = le32(d + 14);
 		int64_t now = live_now_ms();
@@ -106,8 +111,9 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		int mine = 0; /* shown when one of the keys asked for it */
 		for (int i = 0; i < LIVE_PENDING; i++)
 			mine |= lv->pend[i].used && lv->pend[i].cmd == SONDE_CMD_STATS;
-		if (mine)
-			live_msg(lv, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
+		if (mine) /* said with the CMD_STATUS that follows it */
+			snprintf(lv->reply, sizeof(lv->reply),
+				 "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
 				 le32(d + 2), le32(d + 6), le32(d + 10), bytes);
 	}
 }

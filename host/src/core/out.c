@@ -25,6 +25,8 @@ struct out_cookie {
 	int err;         /* errno of the first failed write */
 	int gave_up;     /* the reader took nothing within the grace time after a stop */
 	uint64_t lost;   /* bytes not written since then */
+	int hold;        /* writes are counted, not written */
+	uint64_t held_lines;
 	char *buf;       /* stdio buffer, NULL: stdio's own */
 	const char *name;
 };
@@ -53,6 +55,11 @@ static ssize_t out_write(void *vc, const char *buf, size_t n)
 	struct out_cookie *c = vc;
 	size_t done = 0;
 	int held = 0; /* the reader has held us up in this call */
+	if (c->hold) {
+		for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + n - p))) != NULL; p++)
+			c->held_lines++;
+		return (ssize_t)n;
+	}
 	while (done < n && !c->err && !c->gave_up) {
 		if (held && c->can_stall && sonde_stop_overdue()) {
 			c->gave_up = 1;
@@ -159,6 +166,23 @@ const char *sonde_out_name(FILE *f)
 {
 	struct out_cookie *c = find(f);
 	return c ? c->name : NULL;
+}
+
+void sonde_out_hold(FILE *f, int on)
+{
+	struct out_cookie *c = find(f);
+	if (!c)
+		return;
+	fflush(f);
+	if (on && !c->hold)
+		c->held_lines = 0;
+	c->hold = on;
+}
+
+uint64_t sonde_out_held_lines(FILE *f)
+{
+	struct out_cookie *c = find(f);
+	return c ? c->held_lines : 0;
 }
 
 /* Why writes to c failed, for messages. */

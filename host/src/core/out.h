@@ -35,6 +35,11 @@ const char *sonde_out_name(FILE *f);
  * or "write failed" when nothing more is known. */
 const char *sonde_out_why(FILE *f);
 
+/* Hold back what is written (on: counted, not written; off: written
+ * again), e.g. records not shown while a live display is paused. */
+void sonde_out_hold(FILE *f, int on);
+uint64_t sonde_out_held_lines(FILE *f); /* lines held back since the last hold */
+
 /* Flush; close unless it writes to fd 0..2 (then it is only flushed, and
  * stays usable).  Returns 0, or -1 if any write failed, with the reason
  * (sonde_out_why) in why.  For a FILE not of this module: fflush/fclose
