@@ -149,7 +149,7 @@ either replaying a capture or synthesising one (with a working receive
 channel: docs/protocol.md section 9), and logs every byte it sent.
 
   fake_target.py (--listen PORTFILE | --connect PORT | --udp PORT | --tty PATH | --append PATH)
-                 (--replay FILE [--skip N] [--count N] | --synth N)
+                 (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--joined])
                  [--chunk C] [--delay S] [--log FILE] [--hold S] [--wait-peer]
 """
 import argparse
@@ -202,7 +202,7 @@ class Synth:
 
     REGION = (0x20000000, 64)
 
-    def __init__(self, limit, drops_every=0):
+    def __init__(self, limit, drops_every=0, joined=False):
         self.limit = limit
         self.drops_every = drops_every
         self.overwritten = 0
@@ -220,6 +220,9 @@ class Synth:
         self.out = bytearray()
         self.deframer = Deframer()
         self.mem = bytes((i * 3 + 1) & 0xFF for i in range(self.REGION[1]))
+        if joined:  # a target that has been running: mid-sequence, no TARGET_INFO until asked
+            self.seq = 100
+            return
         self.emit(0x00)
         self.info(reset=True)
 
@@ -440,12 +443,13 @@ def main():
     ap.add_argument("--count", type=int, default=-1)
     ap.add_argument("--synth", type=int)
     ap.add_argument("--drops", type=int, default=0, help="synth: 10 records overwritten every N events")
+    ap.add_argument("--joined", action="store_true", help="synth: no EMPTY, TARGET_INFO, DICT at the start")
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--delay", type=float, default=0.002)
     ap.add_argument("--log")
     ap.add_argument("--hold", type=float, default=0.0)
     a = ap.parse_args()
-    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops)
+    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.joined)
     send, r, close = open_transport(a)
     log = open(a.log, "ab") if a.log else None
     peer_gone = False

@@ -105,6 +105,11 @@ struct live {
 	struct live_pending pend[LIVE_PENDING];
 	int stopped;             /* the 's' key's idea of the target: 1 after STOP */
 	char reply[128];         /* TARGET_STATS for the key 'p', said with its CMD_STATUS */
+	/* joining a running target (live_cmd.c) */
+	uint64_t good_frames;    /* good frames of a Sonde stream seen */
+	int64_t first_frame_ms;
+	int info_seen;           /* a TARGET_INFO among them */
+	int join_done;           /* INFO asked for (or why not said) */
 	/* link budget */
 	int64_t budget_t;
 	uint64_t budget_bytes, budget_records, budget_drops;
@@ -155,6 +160,7 @@ void live_cmd_init(struct live *lv);
 void live_cmd_send(struct live *lv, const char *word);
 void live_cmd_frame(void *ctx, uint8_t seq, uint8_t id, const uint8_t *data, size_t n);
 void live_cmd_tick(struct live *lv, int64_t now);
+void live_cmd_join(struct live *lv, int64_t now); /* after a chunk: joined a running target? */
 void live_budget_tick(struct live *lv, int64_t now, int final);
 
 /* live_ctl.c */

@@ -1,6 +1,8 @@
 /*
  * live_cmd.c -- commands that `sonde live` sends from its keys, the
- * acknowledgements (CMD_STATUS, matched by SEQ) and replies it shows, and
+ * acknowledgements (CMD_STATUS, matched by SEQ) and replies it shows; the
+ * INFO it asks for by itself when it joins a running target (a Sonde
+ * stream without TARGET_INFO: no names, no seconds until one comes); and
  * the link budget: when the link's baud rate is known, whether the link is
  * what limits the trace, from figures the target itself reported (DROPS,
  * TARGET_STATS) and the byte rate measured here -- nothing is assumed.
@@ -18,6 +20,8 @@
 #define LIVE_BUDGET_MS 2000     /* window of the budget check */
 #define LIVE_BUDGET_QUIET_MS 10000
 #define LIVE_BUDGET_BUSY 0.85   /* "the link is full" from this share of its capacity */
+#define LIVE_JOIN_FRAMES 16     /* a target that starts sends TARGET_INFO within its first frames... */
+#define LIVE_JOIN_MS 1000       /* ...and within a second of its first frame */
 
 void live_cmd_init(struct live *lv)
 {
@@ -76,12 +80,36 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Joined a running target?  Then ask it for INFO (once), or say why not. */
+void live_cmd_join(struct live *lv, int64_t now)
+{
+	if (lv->join_done || lv->info_seen || !lv->good_frames || lv->began <= 0 || !sonde_stream(lv))
+		return;
+	if (lv->good_frames < LIVE_JOIN_FRAMES && now - lv->first_frame_ms < LIVE_JOIN_MS)
+		return;
+	lv->join_done = 1;
+	if (!sonde_link_writable(&lv->link)) {
+		live_msg(lv, "sonde live: joined a running target (no TARGET_INFO in its first %" PRIu64 " frames); %s cannot "
+			     "carry commands: names and times in seconds stay unknown until a TARGET_INFO comes "
+			     "(-o ts_freq=HZ gives the seconds)", lv->good_frames, lv->link.name);
+		return;
+	}
+	live_msg(lv, "sonde live: joined a running target (no TARGET_INFO in its first %" PRIu64 " frames): asking it for "
+		     "INFO, for the names and the times in seconds", lv->good_frames);
+	live_cmd_send(lv, "info");
+}
+
 void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_t n)
 {
 	struct live *lv = ctx;
 	(void)fseq;
 	if (!sonde_stream(lv))
 		return;
+	if (!lv->good_frames++)
+		lv->first_frame_ms = live_now_ms();
+	if (id == SONDE_REC_TARGET_INFO)
+		lv->info_seen = 1;
+	live_cmd_join(lv, live_now_ms());
 	if (id == SONDE_REC_CMD_STATUS) {
 		uint8_t seq, cmd, st;
 		if (rxcmd_status(d, n, &seq, &cmd, &st) != 0)
@@ -120,6 +148,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 
 void live_cmd_tick(struct live *lv, int64_t now)
 {
+	live_cmd_join(lv, now);
 	for (int i = 0; i < LIVE_PENDING; i++) {
 		struct live_pending *p = &lv->pend[i];
 		if (p->used && now - p->sent_ms > LIVE_REPLY_MS) {

@@ -126,6 +126,7 @@ static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
 	rxwatch_feed(&lv->rw, buf, n);
 	live_ctl_forward(lv, buf, n);
 	decode(lv, buf, n);
+	live_cmd_join(lv, live_now_ms());
 }
 
 /* Read what the link has (bounded, so keys stay responsive and a stop is
