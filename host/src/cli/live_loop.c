@@ -59,6 +59,20 @@ static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
 	}
 }
 
+/* Outputs are flushed after every chunk, so that a reader sees records as
+ * they arrive.  A failure stops the session, said once. */
+static void flush_outputs(struct live *lv)
+{
+	if (sonde_pipe_flush(lv->pipe) == 0 || lv->exit_io)
+		return;
+	FILE *bad = lv->pipe->failed_out;
+	live_msg(lv, "sonde live: %s: write error: %s", sonde_out_name(bad) ? sonde_out_name(bad) : lv->pipe->output_name,
+		 sonde_out_why(bad));
+	lv->pipe->write_error = 1;
+	lv->exit_io = 1;
+	lv->stop = 1;
+}
+
 /* Choose the decoder once the probe has enough (or all there will be). */
 static int try_begin(struct live *lv, int final)
 {
@@ -82,7 +96,7 @@ static int try_begin(struct live *lv, int final)
 		lv->stop = 1;
 		return rc;
 	}
-	sonde_pipe_flush(lv->pipe);
+	flush_outputs(lv);
 	return 0;
 }
 
@@ -109,14 +123,7 @@ static void decode(struct live *lv, const uint8_t *buf, size_t n)
 		return;
 	live_status_erase(lv);
 	sonde_pipe_feed(lv->pipe, buf, n);
-	if (sonde_pipe_flush(lv->pipe) != 0 && !lv->exit_io) {
-		FILE *bad = lv->pipe->failed_out;
-		live_msg(lv, "sonde live: %s: write error: %s",
-			 sonde_out_name(bad) ? sonde_out_name(bad) : lv->pipe->output_name, sonde_out_why(bad));
-		lv->pipe->write_error = 1;
-		lv->exit_io = 1;
-		lv->stop = 1;
-	}
+	flush_outputs(lv);
 }
 
 static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
