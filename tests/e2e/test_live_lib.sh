@@ -120,6 +120,32 @@ while True:
     time.sleep(0.02)' "$1" "$2"
 }
 
+# check_capture NAME SENT RAW ERR OUT EXACT: what a `sonde live` session
+# kept against what the peer sent (its log SENT): the raw file RAW holds the
+# same bytes (EXACT=1), or their first bytes (EXACT=0: a reset may lose
+# what was in flight); the figures of its summary (in ERR, from 'protocol'
+# to 'rates') are those of `sonde stats` of the raw file, frame for frame;
+# its output OUT is `sonde decode` of the raw file.
+check_capture() {
+	local name=$1 sent=$2 raw=$3 err=$4 out=$5 exact=$6 n
+	n=$(file_size "$raw")
+	if [ "$exact" = 1 ]; then
+		cmp "$raw" "$sent" || fail "$name: the raw file is not what the peer sent"
+	else
+		cmp -n "$n" "$raw" "$sent" || fail "$name: the raw file is not the first bytes the peer sent"
+		[ "$(file_size "$sent")" -ge "$n" ] || fail "$name: the raw file is longer than what the peer sent"
+	fi
+	"$SONDE" stats "$raw" --proto sonde 2>/dev/null | sed -n '/^protocol/,/^rates/p' >"$raw.stats" || true
+	sed -n '/^protocol/,/^rates/p' "$err" >"$raw.live-stats"
+	cmp -s "$raw.live-stats" "$raw.stats" ||
+		{ diff "$raw.live-stats" "$raw.stats"; fail "$name: the summary is not the figures of the raw file"; }
+	"$SONDE" decode "$raw" --proto sonde >"$raw.ref" 2>/dev/null || true
+	cmp "$out" "$raw.ref" || fail "$name: the output is not 'sonde decode' of the raw file"
+}
+
+# figure FILE NAME: the number after NAME in a summary ("records 1234")
+figure() { sed -n "s/^$2  *\([0-9][0-9]*\).*/\1/p" "$1" | head -1; }
+
 # stop_within SIGNAL PID LIMIT: send SIGNAL to PID (a child of this shell)
 # and wait for it to end, at most LIMIT seconds (then SIGKILL and fail).
 # Sets STOP_RC (its exit status) and STOP_MS (milliseconds from the signal
@@ -150,7 +176,8 @@ channel: docs/protocol.md section 9), and logs every byte it sent.
 
   fake_target.py (--listen PORTFILE | --connect PORT | --udp PORT | --tty PATH | --append PATH)
                  (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--joined])
-                 [--chunk C] [--delay S] [--log FILE] [--hold S] [--wait-peer]
+                 [--chunk C] [--delay S] [--log FILE] [--hold S]
+                 [--garbage-every N] [--stall-at B --stall S] [--cut-at B] [--reset-at B] [--report FILE]
 """
 import argparse
 import os
@@ -448,23 +475,65 @@ def main():
     ap.add_argument("--delay", type=float, default=0.002)
     ap.add_argument("--log")
     ap.add_argument("--hold", type=float, default=0.0)
+    # faults (TCP): what was done is written to --report as JSON
+    ap.add_argument("--garbage-every", type=int, default=0, help="a bad frame after every N chunks")
+    ap.add_argument("--stall-at", type=int, default=-1, help="after this many bytes...")
+    ap.add_argument("--stall", type=float, default=0.0, help="...send nothing for S seconds")
+    ap.add_argument("--cut-at", type=int, default=-1, help="after this many bytes, half a frame, then close")
+    ap.add_argument("--reset-at", type=int, default=-1, help="after this many bytes, reset the connection")
+    ap.add_argument("--report")
     a = ap.parse_args()
     src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.joined)
     send, r, close = open_transport(a)
     log = open(a.log, "ab") if a.log else None
     peer_gone = False
+    faults = {"sent": 0, "garbage_frames": 0, "garbage_bytes": 0, "cut_bytes": 0, "stalled": 0.0, "reset": False}
+    chunks = 0
+
+    def put(chunk):
+        # log first: a kill between the two must not leave the receiver
+        # holding bytes the log lacks
+        if log:
+            log.write(chunk)
+            log.flush()
+        send(chunk)
+        faults["sent"] += len(chunk)
+
     try:
         while True:
             chunk = src.take(a.chunk)
             if not chunk and src.done():
                 break
-            if chunk:
-                # log first: a kill between the two must not leave the
-                # receiver holding bytes the log lacks
-                if log:
-                    log.write(chunk)
-                    log.flush()
-                send(chunk)
+            if a.cut_at >= 0 and faults["sent"] + len(chunk) >= a.cut_at:
+                # up to the middle of the frame that straddles cut_at
+                end = chunk.find(bytes([FLAG]), max(0, a.cut_at - faults["sent"]))
+                start = chunk.rfind(bytes([FLAG]), 0, max(0, a.cut_at - faults["sent"])) + 1
+                if end < 0:
+                    end = len(chunk)
+                half = start + max(1, (end - start) // 2)
+                put(chunk[:half])
+                faults["cut_bytes"] = half - start
+                break
+            if a.reset_at >= 0 and faults["sent"] >= a.reset_at:
+                r.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                faults["reset"] = True
+                break
+            chunks += 1
+            at = chunk.rfind(bytes([FLAG])) + 1
+            if a.garbage_every and chunks % a.garbage_every == 0 and at > 0:
+                # a frame of its own between two frames, with a wrong
+                # checksum: exactly one bad frame, no other frame touched
+                garbage = b"GARB" + bytes([FLAG])
+                put(chunk[:at])
+                put(garbage)
+                put(chunk[at:])
+                faults["garbage_frames"] += 1
+                faults["garbage_bytes"] += len(garbage)
+            elif chunk:
+                put(chunk)
+            if a.stall_at >= 0 and faults["sent"] >= a.stall_at and not faults["stalled"]:
+                time.sleep(a.stall)
+                faults["stalled"] = a.stall
             data = readable(r, a.delay)
             if data == b"":
                 peer_gone = True
@@ -480,14 +549,16 @@ def main():
                 src.receive(data)
                 chunk = src.pending()
                 if chunk:
-                    if log:
-                        log.write(chunk)
-                        log.flush()
-                    send(chunk)
+                    put(chunk)
     except (BrokenPipeError, ConnectionResetError):
         pass
     finally:
         close()
+        if a.report:
+            import json
+            with open(a.report + ".tmp", "w") as f:
+                json.dump(faults, f)
+            os.rename(a.report + ".tmp", a.report)
     return 0
 
 

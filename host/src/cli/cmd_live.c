@@ -220,7 +220,10 @@ static void summary(struct live *lv, FILE *f)
 			 sp->stop_bits, sp->flow == SONDE_FLOW_RTSCTS ? " rtscts" : sp->flow == SONDE_FLOW_XONXOFF ? " xonxoff" : "");
 	fprintf(f, "%-22s %s%s, %.1f s, connected %u time%s\n", "link", lv->link.name, line,
 		(double)(live_now_ms() - lv->t_start) / 1000.0, lv->connects, lv->connects == 1 ? "" : "s");
-	if (lv->o.raw_path)
+	if (lv->o.raw_path && lv->raw_errno)
+		fprintf(f, "%-22s %s, %" PRIu64 " bytes (then: %s; %" PRIu64 " bytes received were not saved)\n",
+			"raw capture", lv->o.raw_path, lv->raw_bytes, strerror(lv->raw_errno), lv->rx_bytes - lv->raw_bytes);
+	else if (lv->o.raw_path)
 		fprintf(f, "%-22s %s, %" PRIu64 " bytes\n", "raw capture", lv->o.raw_path, lv->raw_bytes);
 	if (lv->budget_note[0])
 		fprintf(f, "%-22s %s\n", "link budget", lv->budget_note);

@@ -73,6 +73,7 @@ struct live {
 	/* raw capture */
 	int raw_fd;
 	uint64_t raw_bytes;
+	int raw_errno;           /* a write to it failed (it was closed then) */
 	/* link state */
 	int up;
 	int64_t down_since, next_try, backoff_ms;

@@ -14,6 +14,7 @@
  * watcher and the control clients, then to the decoder.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,8 +46,10 @@ static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			live_msg(lv, "sonde live: %s: write error: %s; stopping", lv->o.raw_path,
-				 w < 0 ? strerror(errno) : "nothing written");
+			/* what is in the file stays: a prefix of the stream, decodable */
+			lv->raw_errno = w < 0 ? errno : EIO;
+			live_msg(lv, "sonde live: %s: write error: %s; stopping (the %" PRIu64 " bytes written are "
+				     "kept)", lv->o.raw_path, strerror(lv->raw_errno), lv->raw_bytes);
 			close(lv->raw_fd);
 			lv->raw_fd = -1;
 			lv->exit_io = 1;
