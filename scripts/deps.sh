@@ -17,6 +17,7 @@ PKGS=(
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
   tmux                                      # tests: what sonde live shows on a terminal
+  time                                      # tests: peak RSS of the bulk runs (GNU time)
   python3                                   # tests: JSON validation
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware
