@@ -9,6 +9,7 @@
 #   trace.perfetto-trace   open in https://ui.perfetto.dev
 #   profile.txt            function profile (flat and call tree)
 #   profile.folded         folded stacks (flamegraph.pl, speedscope)
+#   report.html            the self-contained report: open it in a browser
 #
 # With qemu-system-arm and arm-none-eabi-gcc, the program is the Cortex-M3
 # firmware of examples/qemu-mps2 running in QEMU, its UART0 on a local TCP
@@ -86,6 +87,7 @@ sonde_ok decode "$OUT/trace.bin" --format jsonl --output "$OUT/trace.jsonl"
 sonde_ok decode "$OUT/trace.bin" --format perfetto --output "$OUT/trace.perfetto-trace"
 sonde_ok decode "$OUT/trace.bin" --format profile "${elf_opt[@]}" --output "$OUT/profile.txt"
 sonde_ok decode "$OUT/trace.bin" --format folded "${elf_opt[@]}" --output "$OUT/profile.folded"
+sonde_ok report "$OUT/trace.bin" "${elf_opt[@]}" -o report.title="Sonde demo" -o "$OUT/report.html"
 
 echo "demo: results in $OUT/:"
 ls -l "$OUT"

@@ -19,8 +19,12 @@ PKGS=(
   tmux                                      # tests: what sonde live shows on a terminal
   time                                      # tests: peak RSS of the bulk runs (GNU time)
   python3                                   # tests: JSON validation
+  chromium                                  # tests: the HTML report in a real browser
+  nodejs                                    # tests: drives chromium over the DevTools protocol
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
   qemu-system-arm                           # runs the firmware
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # RISC-V firmware
+  qemu-system-misc                          # runs it (qemu-system-riscv32)
 )
 
 missing=()
@@ -29,6 +33,9 @@ for p in "${PKGS[@]}"; do
     missing+=("$p")
   fi
 done
+# npm (for the browser tests' lock file when Node has no WebSocket of its
+# own): Debian's package, unless a Node that bundles npm is installed.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

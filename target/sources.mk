@@ -22,7 +22,6 @@ SONDE_SRCS := \
 	$(SONDE_DIR)/src/sonde_ring.c \
 	$(SONDE_DIR)/src/sonde_rx.c \
 	$(SONDE_DIR)/src/sonde_session.c \
-	$(SONDE_DIR)/src/sonde_user.c \
 	$(SONDE_DIR)/src/sonde_write.c
 
 SONDE_INCLUDES := -I$(SONDE_DIR)/include

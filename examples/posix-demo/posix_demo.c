@@ -53,9 +53,9 @@ static void dictionaries(void)
 	sonde_dict(SONDE_DICT_COUNTER, OBJ_CNT_QUEUE, "queue_depth");
 	sonde_dict(SONDE_DICT_COUNTER, OBJ_CNT_TEMP, "temperature_mC");
 	sonde_dict(SONDE_DICT_COUNTER, OBJ_CNT_DUTY, "pwm_duty");
-	sonde_dict(SONDE_DICT_RECORD, REC_SAMPLE, "SAMPLE");
-	sonde_dict(SONDE_DICT_RECORD, REC_SETPOINT, "SETPOINT");
-	sonde_dict(SONDE_DICT_RECORD, REC_COUNTS, "DEMO_COUNTS");
+	sonde_dict(SONDE_DICT_RECORD, REC_SAMPLE, "SAMPLE(seq,milli_c,celsius)");
+	sonde_dict(SONDE_DICT_RECORD, REC_SETPOINT, "SETPOINT(milli_c,state,mode)");
+	sonde_dict(SONDE_DICT_RECORD, REC_COUNTS, "DEMO_COUNTS(records,overwritten,refused)");
 	sonde_dict(SONDE_DICT_FORMAT, FMT_BOOT, "demo up: %u tasks, tick %u us");
 	sonde_dict(SONDE_DICT_FORMAT, FMT_SAMPLE, "sample #%u = %d mC");
 	sonde_dict(SONDE_DICT_FORMAT, FMT_LATE, "control late by %u us");

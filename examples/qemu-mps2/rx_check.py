@@ -196,7 +196,7 @@ def main():
         prev = i + 1
     print("replies: %d, in order: %s" % (len(replies), " ".join("%02X" % f[2][4] for _, f in replies)))
 
-    chk = subprocess.run([sys.executable, os.path.join(HERE, "check_trace.py"), "/dev/stdin"],
+    chk = subprocess.run([sys.executable, os.path.join(HERE, "..", "fw-common", "check_trace.py"), "/dev/stdin"],
                          input=bytes(wire), capture_output=True)
     if chk.returncode != 0:
         sys.stdout.write(chk.stdout.decode())

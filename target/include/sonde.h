@@ -24,6 +24,18 @@
 extern "C" {
 #endif
 
+/* The record calls are inline functions: their filter test belongs at the
+ * call site, and GCC at -Os would otherwise outline some into a second call
+ * level. */
+#if defined(__GNUC__)
+/* no_instrument_function: in a program built with -finstrument-functions
+ * (Sonde's own function profiling) an inline record call would otherwise
+ * get the hooks too, and the exit hook would call itself. */
+#define SONDE_API_INLINE static inline __attribute__((always_inline, no_instrument_function))
+#else
+#define SONDE_API_INLINE static inline
+#endif
+
 /* ---- counters the application (and the host, via TARGET_STATS) can read */
 typedef struct {
 	uint32_t records;     /* records written (frames with a sequence number) */
@@ -66,12 +78,16 @@ void sonde_dict(uint8_t kind, uint32_t id, const char *name);
  * time stays exact across long silences; see docs/protocol.md §5). */
 void sonde_time_sync(void);
 
-/* The periodic tick: call it from a periodic interrupt (an RTOS tick, the
- * SysTick handler), any context.  It keeps the 64-bit time exact across
- * silences of any length.  With SONDE_CFG_TICK_HOOK (sonde_config.h) it is
- * required, at least once every SONDE_CFG_TICK_HOOK ticks of the trace clock:
- * it then does the "65536 ticks since the last record" test of
- * docs/protocol.md section 5 for the fast path, which gets cheaper. */
+/* The periodic tick (optional): call it from a periodic interrupt (an RTOS
+ * tick, the SysTick handler), any context, at least once per 2^27 ticks of
+ * the trace clock.  It counts the 32-bit clock's wraps, so the 64-bit time
+ * stays exact across silences of any length, and after 2^27 ticks without a
+ * timed record it writes a TIME_SYNC, so that the next record's gap still
+ * fits its 28-bit timestamp and the record costs what it always costs.
+ * Without it, a record after a silence of 2^28 ticks or more writes the
+ * TIME_SYNC itself (the slow path), and a silence of 2^32 ticks or more
+ * must contain some timed record or sonde_time_sync() for exact time
+ * (docs/protocol.md section 5). */
 void sonde_tick(void);
 
 void sonde_get_stats(sonde_stats_t *out);
@@ -87,23 +103,159 @@ void sonde_filter_all_objects(int on);
 int sonde_record_enabled(uint8_t rec);
 int sonde_object_enabled(uint8_t obj);
 
+/* ---- the filters, tested inline at every record call ----------------- */
+/*
+ * Kept by sonde_filter.c; an application changes them only through the
+ * sonde_filter_*() functions above.  obj has one byte per object id: bit 7
+ * (SONDE_OF_LOCAL) is that object's local bit; bits 0, 1, 3..6 are it ANDed
+ * with the global bit of the record named below, so those records test both
+ * filters with one load; bit 2 (SONDE_OF_USER) says that the same number,
+ * as a user record id (0x40..0x7F), is enabled.  rec is the global filter,
+ * bit r % 8 of byte r / 8 for record id r.  A filtered record costs its
+ * call site one load, one test and one branch (and the load of the
+ * table's address), and nothing else.
+ */
+struct sonde_filters {
+	uint8_t obj[256];
+	uint8_t rec[SONDE_REC_COUNT / 8u];
+};
+extern struct sonde_filters sonde_filters_;
+
+#define SONDE_OF_ISR_ENTER  0x01u
+#define SONDE_OF_ISR_EXIT   0x02u
+#define SONDE_OF_USER       0x04u
+#define SONDE_OF_TASK_IN    0x08u
+#define SONDE_OF_TASK_OUT   0x10u
+#define SONDE_OF_TASK_READY 0x20u
+#define SONDE_OF_COUNTER    0x40u
+#define SONDE_OF_LOCAL      0x80u
+
+SONDE_API_INLINE int sonde_obj_on_(uint32_t bit, uint8_t obj)
+{
+	return (sonde_filters_.obj[obj] & bit) != 0u;
+}
+
+SONDE_API_INLINE int sonde_rec_on_(uint32_t rec)
+{
+	return (sonde_filters_.rec[rec >> 3] >> (rec & 7u) & 1u) != 0u;
+}
+
+/* The record functions proper, called once the filters passed (not for
+ * application use: call the sonde_* functions below).  Records of one shape
+ * share one function:
+ *   sonde_w_obj     a one-byte object id (ISR enter, TASK_IN, markers)
+ *   sonde_w_small   0 or 2 payload bytes: hdr = id | b0 << 8 | b1 << 16 |
+ *                   n << 24 (ISR exit, TASK_OUT, FUNC_ENTER, ...)
+ *   sonde_w_u32x2   a user record with two U32 arguments
+ *   sonde_w_gen     up to 3 prefix bytes (in hdr above the id), then 0, 1
+ *                   or 2 32-bit words, each after an U32 type code if
+ *                   typed (shape: SONDE_W_SHAPE): counters, logs, ... */
+void sonde_w_obj(uint32_t id, uint32_t obj);
+void sonde_w_small(uint32_t hdr);
+void sonde_w_u32x2(uint32_t rec, uint32_t a, uint32_t b);
+void sonde_w_gen(uint32_t hdr, uint32_t a, uint32_t b, uint32_t shape);
+
+/* sonde_w_gen shape: prefix bytes (0..3), words (0..2), typed (0, 1). */
+#define SONDE_W_SHAPE(npre, nwords, typed) ((npre) | (nwords) << 2 | (typed) << 4)
+
 /* ---- system events ---------------------------------------------------- */
 
-void sonde_isr_enter(uint8_t isr);
-void sonde_isr_exit(uint8_t isr); /* the id is used for filtering only */
-void sonde_task_create(uint8_t task, uint8_t prio);
-void sonde_task_in(uint8_t task);
-void sonde_task_out(uint8_t task, uint8_t reason); /* SONDE_TASK_* */
-void sonde_task_ready(uint8_t task);
-void sonde_idle(void);
-void sonde_mark(uint8_t marker);
-void sonde_mark_begin(uint8_t marker);
-void sonde_mark_end(uint8_t marker);
-void sonde_counter(uint8_t counter, int32_t value);
-void sonde_counter64(uint8_t counter, int64_t value);
-void sonde_func_enter(uint16_t func);
+SONDE_API_INLINE void sonde_isr_enter(uint8_t isr)
+{
+	if (sonde_obj_on_(SONDE_OF_ISR_ENTER, isr))
+		sonde_w_obj(SONDE_REC_ISR_ENTER, isr);
+}
+
+/* The id only selects the local filter bit, so enter and exit of an ISR are
+ * filtered as a pair; the wire record has no id (exits nest strictly). */
+SONDE_API_INLINE void sonde_isr_exit(uint8_t isr)
+{
+	if (sonde_obj_on_(SONDE_OF_ISR_EXIT, isr))
+		sonde_w_small(SONDE_REC_ISR_EXIT);
+}
+
+SONDE_API_INLINE void sonde_task_create(uint8_t task, uint8_t prio)
+{
+	if (sonde_rec_on_(SONDE_REC_TASK_CREATE) && sonde_obj_on_(SONDE_OF_LOCAL, task))
+		sonde_w_small(SONDE_REC_TASK_CREATE | (uint32_t)task << 8 | (uint32_t)prio << 16 | 2u << 24);
+}
+
+SONDE_API_INLINE void sonde_task_in(uint8_t task)
+{
+	if (sonde_obj_on_(SONDE_OF_TASK_IN, task))
+		sonde_w_obj(SONDE_REC_TASK_IN, task);
+}
+
+/* reason: SONDE_TASK_* */
+SONDE_API_INLINE void sonde_task_out(uint8_t task, uint8_t reason)
+{
+	if (sonde_obj_on_(SONDE_OF_TASK_OUT, task))
+		sonde_w_small(SONDE_REC_TASK_OUT | (uint32_t)task << 8 | (uint32_t)reason << 16 | 2u << 24);
+}
+
+SONDE_API_INLINE void sonde_task_ready(uint8_t task)
+{
+	if (sonde_obj_on_(SONDE_OF_TASK_READY, task))
+		sonde_w_obj(SONDE_REC_TASK_READY, task);
+}
+
+SONDE_API_INLINE void sonde_idle(void)
+{
+	if (sonde_rec_on_(SONDE_REC_IDLE))
+		sonde_w_small(SONDE_REC_IDLE);
+}
+
+/* Markers test the global and the local filter separately. */
+SONDE_API_INLINE void sonde_mark_rec_(uint32_t rec, uint8_t marker)
+{
+	if (sonde_rec_on_(rec) && sonde_obj_on_(SONDE_OF_LOCAL, marker))
+		sonde_w_obj(rec, marker);
+}
+
+SONDE_API_INLINE void sonde_mark(uint8_t marker)
+{
+	sonde_mark_rec_(SONDE_REC_MARK, marker);
+}
+
+SONDE_API_INLINE void sonde_mark_begin(uint8_t marker)
+{
+	sonde_mark_rec_(SONDE_REC_MARK_BEGIN, marker);
+}
+
+SONDE_API_INLINE void sonde_mark_end(uint8_t marker)
+{
+	sonde_mark_rec_(SONDE_REC_MARK_END, marker);
+}
+
+/* COUNTER: the object id, then the value in 4 bytes (32-bit) or 8. */
+SONDE_API_INLINE void sonde_counter(uint8_t counter, int32_t value)
+{
+	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
+		sonde_w_gen(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)value, 0u,
+			      SONDE_W_SHAPE(1u, 1u, 0u));
+}
+
+SONDE_API_INLINE void sonde_counter64(uint8_t counter, int64_t value)
+{
+	if (sonde_obj_on_(SONDE_OF_COUNTER, counter))
+		sonde_w_gen(SONDE_REC_COUNTER | (uint32_t)counter << 8, (uint32_t)(uint64_t)value,
+			      (uint32_t)((uint64_t)value >> 32), SONDE_W_SHAPE(1u, 2u, 0u));
+}
+
+SONDE_API_INLINE void sonde_func_enter(uint16_t func)
+{
+	if (sonde_rec_on_(SONDE_REC_FUNC_ENTER))
+		sonde_w_small(SONDE_REC_FUNC_ENTER | (uint32_t)func << 8 | 2u << 24);
+}
+
+/* The address in SONDE_ADDR_SIZE bytes. */
 void sonde_func_enter_addr(const void *addr);
-void sonde_func_exit(void);
+
+SONDE_API_INLINE void sonde_func_exit(void)
+{
+	if (sonde_rec_on_(SONDE_REC_FUNC_EXIT))
+		sonde_w_small(SONDE_REC_FUNC_EXIT);
+}
 
 /* ---- user records and logs ------------------------------------------- */
 /*
@@ -120,7 +272,8 @@ void sonde_func_exit(void);
  * begin returns 0 (and nothing else must be called) when the record is
  * filtered out or refused.  Keep the code between begin and end short: it
  * runs with interrupts masked.  A record that does not fit is refused as a
- * whole at end (counted), never written in part.
+ * whole at end (counted), never written in part.  User record ids outside
+ * 0x40..0x7F are ignored, like filtered ones.
  */
 int sonde_user_begin(uint8_t rec);
 int sonde_log_begin(uint8_t level, uint16_t fmt);
@@ -144,10 +297,31 @@ void sonde_arg_func(const void *addr);
 void sonde_arg_enum(uint8_t group, uint8_t value);
 
 /* Common shapes in one call (one critical section, no per-argument calls). */
-void sonde_user_u32(uint8_t rec, uint32_t a);
-void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b);
-void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a);
-void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b);
+SONDE_API_INLINE void sonde_user_u32(uint8_t rec, uint32_t a)
+{
+	if (sonde_obj_on_(SONDE_OF_USER, rec))
+		sonde_w_gen(rec, a, 0u, SONDE_W_SHAPE(0u, 1u, 1u));
+}
+
+SONDE_API_INLINE void sonde_user_u32x2(uint8_t rec, uint32_t a, uint32_t b)
+{
+	if (sonde_obj_on_(SONDE_OF_USER, rec))
+		sonde_w_u32x2(rec, a, b);
+}
+
+SONDE_API_INLINE void sonde_log_u32(uint8_t level, uint16_t fmt, uint32_t a)
+{
+	if (sonde_rec_on_(SONDE_REC_LOG))
+		sonde_w_gen(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, 0u,
+			      SONDE_W_SHAPE(3u, 1u, 1u));
+}
+
+SONDE_API_INLINE void sonde_log_u32x2(uint8_t level, uint16_t fmt, uint32_t a, uint32_t b)
+{
+	if (sonde_rec_on_(SONDE_REC_LOG))
+		sonde_w_gen(SONDE_REC_LOG | (uint32_t)level << 8 | (uint32_t)fmt << 16, a, b,
+			      SONDE_W_SHAPE(3u, 2u, 1u));
+}
 
 /* ---- drain (transport side) ------------------------------------------ */
 

@@ -24,6 +24,15 @@
 #define SONDE_ENABLED 1
 #endif
 
+/* 1 (default): every timed record has a fast path of its own shape (about
+ * 45 to 110 Cortex-M3 instructions a record, docs/performance.md) -- the
+ * library is then about 3 KB of code.  0: every record is written by the
+ * slow path's byte-by-byte writer (a few hundred instructions a record),
+ * and the library is half that size (for a very small flash). */
+#ifndef SONDE_CFG_FAST_PATH
+#define SONDE_CFG_FAST_PATH 1
+#endif
+
 /* Longest string sent (DICT names, STR arguments), in characters without the
  * NUL.  Longer strings are cut.  At most 255 (docs/protocol.md section 4). */
 #ifndef SONDE_STR_MAX
@@ -72,18 +81,10 @@
 #define SONDE_DRAIN_CHUNK 32u
 #endif
 
-/* The periodic tick hook.  0 (default): every timed record tests whether
- * 65536 ticks passed since the previous one (TIME_SYNC rule 2, docs/
- * protocol.md section 5), four instructions on Cortex-M.  H (1..65535): the
- * application promises to call sonde_tick() at least once in every H ticks
- * of the trace clock, its lateness included (e.g. an RTOS tick period plus
- * the longest time the tick interrupt can be held off); sonde_tick() then
- * closes the fast path in time and records skip the test.  If a tick comes
- * later than that, a record may follow the previous one by 65536 ticks or
- * more without a TIME_SYNC, and the host gets its time wrong by a multiple
- * of 65536 ticks.  docs/performance.md explains the margin. */
-#ifndef SONDE_CFG_TICK_HOOK
-#define SONDE_CFG_TICK_HOOK 0
+/* Removed in protocol version 2: every gap below 2^28 ticks is written by
+ * the fast path, so it needs no tick hook (sonde_tick() is optional). */
+#ifdef SONDE_CFG_TICK_HOOK
+#error "SONDE_CFG_TICK_HOOK is gone: records need no tick hook any more (sonde.h, sonde_tick)"
 #endif
 
 #if SONDE_STR_MAX > 255
@@ -97,9 +98,6 @@
 #endif
 #if SONDE_DRAIN_CHUNK < 1
 #error "SONDE_DRAIN_CHUNK must be at least 1"
-#endif
-#if SONDE_CFG_TICK_HOOK < 0 || SONDE_CFG_TICK_HOOK > 65535
-#error "SONDE_CFG_TICK_HOOK must be 0 (off) or 1..65535 ticks"
 #endif
 
 /* ==== receive channel (docs/protocol.md section 9) =======================

@@ -10,9 +10,12 @@
 #ifndef SONDE_PROTO_H
 #define SONDE_PROTO_H
 
-/* Protocol version carried in TARGET_INFO.  A decoder rejects a major
- * version it does not know. */
-#define SONDE_PROTO_VERSION 1u
+/* Protocol version carried in TARGET_INFO.  A decoder rejects a version it
+ * does not know.  Version 2 (this one) changed the timestamp of timed
+ * records (below) and added DROPS's reset count; the host still decodes
+ * version 1 (docs/protocol.md, "Version 1"). */
+#define SONDE_PROTO_VERSION 2u
+#define SONDE_PROTO_VERSION_1 1u
 
 /* HDLC-like framing (QS data protocol). */
 #define SONDE_FLAG     0x7Eu /* ends every frame */
@@ -20,13 +23,37 @@
 #define SONDE_ESC_XOR  0x20u
 #define SONDE_GOOD_SUM 0xFFu /* sum of seq+id+data+checksum, mod 256 */
 
-/* Compact timestamp: every timed record carries the low 16 bits of the
- * target's tick counter.  TIME_SYNC carries all 64, and since_prev. */
-#define SONDE_TS_BYTES 2u
-#define SONDE_TS_MASK  0xFFFFu
+/* Timestamp of a timed record (version 2): the ticks since the previous
+ * timed frame, 1 to 4 bytes little-endian at the END of DATA, right before
+ * CHK.  The top bits of its last byte (the most significant) say how many
+ * bytes it has:
+ *   0xxxxxxx                               1 byte,  7 bits: 0 .. 0x7F
+ *   10xxxxxx xxxxxxxx                      2 bytes, 14 bits: .. 0x3FFF
+ *   110xxxxx + 2 bytes                     3 bytes, 21 bits: .. 0x1FFFFF
+ *   1110xxxx + 3 bytes                     4 bytes, 28 bits: .. 0xFFFFFFF
+ *   1111xxxx                               invalid
+ * (bytes shown most significant first; on the wire the tag byte is the
+ * last of the field).  A gap of 2^28 ticks or more takes a TIME_SYNC. */
+#define SONDE_TS_MAX_BYTES 4u
+#define SONDE_TS_TAG2      0x8000u     /* 2-byte field: delta | this */
+#define SONDE_TS_TAG3      0xC00000u
+#define SONDE_TS_TAG4      0xE0000000u
+#define SONDE_TS_LIMIT1    0x80u       /* deltas below this fit in 1 byte */
+#define SONDE_TS_LIMIT2    0x4000u
+#define SONDE_TS_LIMIT3    0x200000u
+#define SONDE_TS_LIMIT4    0x10000000u /* 2^28: at or above, TIME_SYNC */
+
+/* Version 1's timestamp: the low 16 bits of the tick counter, 2 bytes at
+ * the START of DATA (decoded by the host only). */
+#define SONDE_TS_BYTES_V1 2u
+
+/* TARGET_INFO byte 5, the timestamp size: 2 in version 1; 0 ("variable")
+ * in version 2. */
+#define SONDE_INFO_TS_VARIABLE 0u
 
 /* TIME_SYNC: u64 time, u32 since_prev (ticks since the previous timed
- * record); since_prev when the target does not know it. */
+ * frame: record or TIME_SYNC); since_prev when the target does not know
+ * it. */
 #define SONDE_SYNC_BYTES         12u
 #define SONDE_SYNC_SINCE_UNKNOWN 0xFFFFFFFFu
 
@@ -34,7 +61,7 @@
 #define SONDE_REC_EMPTY        0x00u /* no payload; first frame after init */
 #define SONDE_REC_TARGET_INFO  0x01u
 #define SONDE_REC_TIME_SYNC    0x02u
-#define SONDE_REC_DROPS        0x03u
+#define SONDE_REC_DROPS        0x03u /* v2: u32 overwritten, u32 refused, u8 resets */
 #define SONDE_REC_DICT         0x04u
 #define SONDE_REC_ISR_ENTER    0x05u
 #define SONDE_REC_ISR_EXIT     0x06u

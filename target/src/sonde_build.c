@@ -78,7 +78,7 @@ SONDE_INLINE void add(uint8_t type, uint64_t v, unsigned n)
  * record. */
 int sonde_user_begin(uint8_t rec)
 {
-	if (!sonde_user_pass(rec))
+	if (!sonde_obj_on_(SONDE_OF_USER, rec))
 		return 0;
 	return begin(rec);
 }
@@ -87,7 +87,7 @@ int sonde_log_begin(uint8_t level, uint16_t fmt)
 {
 	uint8_t *d;
 
-	if (!sonde_rec_on(SONDE_REC_LOG) || !begin(SONDE_REC_LOG))
+	if (!sonde_rec_on_(SONDE_REC_LOG) || !begin(SONDE_REC_LOG))
 		return 0;
 	d = room(3u); /* always fits: SONDE_RECORD_MAX >= 16 */
 	d[0] = level;
@@ -96,40 +96,50 @@ int sonde_log_begin(uint8_t level, uint16_t fmt)
 }
 
 /*
- * The record's frame written the fast path's way (sonde_internal.h): the
+ * The record's frame written the fast path's way (sonde_record.c): the
  * header word, DATA copied a word at a time -- summed and pre-tested for
- * escapes four bytes at a time -- then CHK and the flag; sonde_fix() if the
- * pre-test hit.  The three bytes after DATA are zeroed first, so the last
- * word's spare bytes add nothing to the sum and never look like escapes
- * (the word store puts them past DATA, where CHK and the flag overwrite
- * two of them; the third lands in free space inside the worst-case room,
- * which nothing reads).  0 when the slow path must write it.
+ * escapes four bytes at a time -- then the timestamp field, CHK and the
+ * flag; sonde_fix() if the pre-test hit.  The three bytes after DATA are
+ * zeroed first, so the last word's spare bytes add nothing to the sum and
+ * never look like escapes (the timestamp overwrites them).  0 when the
+ * slow path must write it: a frame larger than the fast paths' room, or
+ * anything rare pending.
  */
 static int end_fast(void)
 {
-	uint8_t *p = sonde_g.wp, *d = bld.d;
-	uint32_t n = bld.n, now = bld.now, seq, hdr, sum, chk, esc, i;
+#if !SONDE_CFG_FAST_PATH
+	return 0;
+#else
+	struct sonde_state *g = &sonde_g;
+	uint8_t *p = g->wp, *d = bld.d;
+	uint32_t n = bld.n, now = bld.now, seq, hdr, sum, chk, esc, enc, w, i;
+	uint32_t worst = SONDE_WORST(n + SONDE_TS_MAX_BYTES);
+	uintptr_t extra = worst > SONDE_FAST_WORST ? worst - SONDE_FAST_WORST : 0u;
 
-	if (!sonde_fast_open(p, SONDE_WORST(SONDE_TS_BYTES + n), now))
+	/* wlim leaves room for SONDE_FAST_WORST bytes at wlim: a longer
+	 * record needs its excess more. */
+	if (g->wlim == 0u || (uintptr_t)p + extra > g->wlim || (w = sonde_ts_field(now - g->last, &enc)) == 0u)
 		return 0;
-	seq = sonde_g.seq + 1u;
-	hdr = seq | (uint32_t)bld.id << 8 | now << 16;
+	seq = g->seq + 1u;
+	hdr = seq | (uint32_t)bld.id << 8;
 	sonde_st32(p, hdr);
-	sum = sonde_sum32(hdr);
-	esc = sonde_esc_maybe(hdr);
+	sum = seq + bld.id + sonde_sum32(enc);
+	esc = sonde_esc_maybe(hdr) | sonde_esc_maybe(enc);
 	d[n] = d[n + 1u] = d[n + 2u] = 0;
 	for (i = 0; i < n; i += 4u) {
-		uint32_t w = sonde_ld32(d + i);
+		uint32_t v = sonde_ld32(d + i);
 
-		sonde_st32(p + 4 + i, w);
-		sum += sonde_sum32(w);
-		esc |= sonde_esc_maybe(w);
+		sonde_st32(p + 2 + i, v);
+		sum += sonde_sum32(v);
+		esc |= sonde_esc_maybe(v);
 	}
 	chk = ~sum & 0xFFu;
 	esc |= sonde_esc_maybe(chk);
-	sonde_st16(p + 4 + n, chk | (uint32_t)SONDE_FLAG << 8);
-	sonde_fast_done(p + 6 + n, 6u + n, seq, now, esc);
+	sonde_st32(p + 2 + n, enc);
+	sonde_st16(p + 2 + n + w, chk | (uint32_t)SONDE_FLAG << 8);
+	sonde_fast_done(p + 4 + n + w, 4u + n + w, seq, now, esc);
 	return 1;
+#endif
 }
 
 void sonde_user_end(void)
@@ -218,7 +228,7 @@ void sonde_arg_str(const char *s)
 		len++;
 	d = room(len + 2u);
 	d[0] = SONDE_ARG_STR;
-	memcpy(d + 1, s, len);
+	sonde_copy(d + 1, (const uint8_t *)s, len);
 	d[len + 1u] = '\0';
 }
 
@@ -231,7 +241,7 @@ void sonde_arg_mem(const void *p, uint8_t n)
 	d[0] = SONDE_ARG_MEM;
 	d[1] = n;
 	if (n != 0u)
-		memcpy(d + 2, p, n);
+		sonde_copy(d + 2, (const uint8_t *)p, n);
 }
 
 void sonde_arg_obj(uint8_t obj)

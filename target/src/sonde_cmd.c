@@ -246,7 +246,7 @@ static uint8_t peek(const uint8_t *d)
 		return SONDE_ST_OUT_OF_REGION;
 	/* A copy first: the reply must not read memory its own writing
 	 * changes (a region could cover the trace buffer). */
-	memcpy(mem, (const void *)a, n);
+	sonde_copy(mem, (const uint8_t *)a, n);
 	put_reply(SONDE_REC_PEEK_DATA, d, ADDR + 1u, mem, n); /* addr, n, bytes */
 	return SONDE_ST_OK;
 }
@@ -259,7 +259,7 @@ static uint8_t poke(const uint8_t *d)
 
 	if (n < 1u || !in_region(d, n, SONDE_RX_WRITE, &a))
 		return SONDE_ST_OUT_OF_REGION;
-	memcpy((void *)a, d + ADDR + 1u, n);
+	sonde_copy((uint8_t *)a, d + ADDR + 1u, n);
 	return SONDE_ST_OK;
 }
 #endif
@@ -321,7 +321,7 @@ static uint8_t run_locked(uint8_t cmd, const uint8_t *d)
 		sonde_filter_set_objects(d);
 		break;
 	case SONDE_CMD_RESET_CTRS:
-		sonde_stats_reset();
+		sonde_stats_reset(SONDE_PORT_TS());
 		break;
 	case SONDE_CMD_PEEK:
 		return peek(d);

@@ -49,9 +49,9 @@ void sonde_fw_bytes(const uint8_t *p, size_t n)
 	g->fsum = (uint8_t)sum;
 }
 
-uint8_t sonde_fw_begin(uint8_t id, const uint8_t *ts)
+uint8_t sonde_fw_begin(uint8_t id)
 {
-	uint8_t hdr[2 + SONDE_TS_BYTES];
+	uint8_t hdr[2];
 
 	hdr[0] = (uint8_t)(sonde_g.seq + 1u);
 	hdr[1] = id;
@@ -63,11 +63,7 @@ uint8_t sonde_fw_begin(uint8_t id, const uint8_t *ts)
 	if (id < SONDE_REC_ISR_ENTER)
 		sonde_g.sys_frames++;
 	sonde_g.fsum = 0;
-	if (ts != NULL) {
-		hdr[2] = ts[0];
-		hdr[3] = ts[1];
-	}
-	sonde_fw_bytes(hdr, ts != NULL ? sizeof hdr : 2u);
+	sonde_fw_bytes(hdr, sizeof hdr);
 	return hdr[0];
 }
 

@@ -13,6 +13,12 @@
 
 struct sonde_state sonde_g;
 
+void sonde_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	while (n--)
+		*dst++ = *src++;
+}
+
 /* The fast path writes a frame at wp only if wp <= wlim: then its worst
  * case (at most SONDE_FAST_WORST bytes) ends at or before rp - 1 (one byte
  * stays free, so full never looks empty) and at or before end - 1 (so the
@@ -117,7 +123,7 @@ static size_t drain_chunk(uint8_t *dst, size_t max)
 		if (n > max)
 			n = max;
 		if (n > 0) {
-			memcpy(dst, g->rp, n);
+			sonde_copy(dst, g->rp, n);
 			g->rp += n;
 			if (g->rp == g->end)
 				g->rp = g->buf;

@@ -24,7 +24,7 @@ static void put_info(uint8_t flags)
 	d[2] = SONDE_ADDR_SIZE;
 	d[3] = sonde_g.mode;
 	d[4] = (uint8_t)SONDE_PORT_CORE_ID();
-	d[5] = SONDE_TS_BYTES;
+	d[5] = SONDE_INFO_TS_VARIABLE;
 	le32(d + 6, (uint32_t)SONDE_PORT_TS_HZ);
 	le32(d + 10, (uint32_t)sonde_g.size);
 	le32(d + 14, (uint32_t)SONDE_BUILD_ID);
@@ -37,7 +37,19 @@ void sonde_init(uint8_t *buf, size_t size, uint8_t mode)
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
-	memset(g, 0, sizeof *g);
+	{
+		/* A loop, not memset (sonde_copy() says why). */
+		uint8_t *z = (uint8_t *)g;
+		size_t i;
+
+		for (i = 0; i < sizeof *g; i++)
+			z[i] = 0;
+		/* Every record filtered out until the buffer is valid: the call
+		 * sites then do nothing at all. */
+		z = (uint8_t *)&sonde_filters_;
+		for (i = 0; i < sizeof sonde_filters_; i++)
+			z[i] = 0;
+	}
 	g->seq = 0xFFu; /* the first frame has SEQ 0 */
 	if (buf != NULL && size >= SONDE_MIN_BUFFER) {
 		g->buf = g->wp = g->rp = buf;
@@ -45,8 +57,7 @@ void sonde_init(uint8_t *buf, size_t size, uint8_t mode)
 		g->size = size;
 		g->mode = mode <= SONDE_MODE_POSTMORTEM ? mode : SONDE_MODE_OVERWRITE;
 		sonde_filter_reset();
-		g->last_ts.w = g->ext_ts = SONDE_PORT_TS();
-		g->base_t = g->ext_ts;
+		g->last = g->ext = SONDE_PORT_TS();
 		sonde_write_restart(); /* rule 1; since_prev unknown */
 		sonde_write(SONDE_REC_EMPTY, 0u, 0u, NULL, 0u, NULL, 0u);
 		put_info(SONDE_INFO_F_RESET);
@@ -140,41 +151,40 @@ void sonde_time_sync(void)
 }
 
 /*
- * The periodic tick (docs/performance.md, "Target record path").  It reads
- * the clock -- all a port's clock extension needs -- and:
- *
- * - counts a wrap of the 32-bit counter into the 64-bit time, so the time
- *   stays exact across silences of any length;
- * - when 65536 ticks or more passed since the last timed record, marks the
- *   next one for a TIME_SYNC (rule 2 is due, and stays due even if the
- *   32-bit difference later wraps round to something small);
- * - with SONDE_CFG_TICK_HOOK = H, closes the fast path when the gap could reach
- *   65536 before the next tick.  The next tick reads the clock at most H
- *   ticks after this one (that is the application's promise), so a record
- *   r written before it has t_r <= now + H.  If the last timed record is
- *   still the one at last_ts, its gap is t_r - last_ts <= gap + H, under
- *   65536 while gap <= 65535 - H: the fast path may stay open.  If a later
- *   record came first, that one is at or after now and the gap is at most
- *   H < 65536.  So the fast path needs no time test of its own: with
- *   gap >= 65536 - H the flag closes it, the next timed record takes the
- *   slow path, which applies rule 2 exactly, and opens it again.
+ * The periodic tick (sonde.h).  It reads the clock, which counts a wrap of
+ * the 32-bit clock into the 64-bit time (so the time stays exact across
+ * silences of any length), and after SONDE_TICK_SYNC ticks without a timed
+ * frame it writes a TIME_SYNC: the next record's gap then still fits its
+ * 28-bit timestamp (docs/protocol.md section 5), however long the silence.
+ * The margin: a tick at most 2^27 ticks after the previous one finds a gap
+ * below 2^27 + 2^27 = 2^28.
  */
+#define SONDE_TICK_SYNC 0x8000000u /* 2^27 */
+
 void sonde_tick(void)
 {
 	struct sonde_state *g = &sonde_g;
-	uint32_t now, gap;
+	uint32_t now;
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
 	now = SONDE_PORT_TS();
 	if (g->buf != NULL) {
 		sonde_observe(now);
-		gap = now - g->last_ts.w;
-		if (gap >= 0x10000u)
-			g->flags |= SONDE_F_SYNC;
-		else if (SONDE_CFG_TICK_HOOK > 0 && gap >= 0x10000u - SONDE_CFG_TICK_HOOK)
-			g->flags |= SONDE_F_TIME;
-		sonde_ring_relimit();
+		/* Not while refusing (a TIME_SYNC would be refused and counted),
+		 * nor before the first timed frame (rule 1 takes care).  The
+		 * overwriting modes make room for it like for any record; the
+		 * others, when it does not fit, leave it to the next record
+		 * (which is then written or refused by the usual rules) rather
+		 * than count a refused TIME_SYNC or fill a snapshot with it. */
+		if (now - g->last >= SONDE_TICK_SYNC && !(g->flags & (SONDE_F_NOREC | SONDE_F_REFUSE))) {
+			if (sonde_ring_free() >= SONDE_REPORT_WORST || g->mode == SONDE_MODE_OVERWRITE ||
+			    g->mode == SONDE_MODE_POSTMORTEM)
+				sonde_write(SONDE_REC_TIME_SYNC, SONDE_W_SYNC, now, NULL, 0u, NULL, 0u);
+			else
+				g->flags |= SONDE_F_SYNC;
+			sonde_ring_relimit();
+		}
 	}
 	SONDE_PORT_CRIT_EXIT();
 }
@@ -185,10 +195,16 @@ static uint32_t frames_written(void)
 	return sonde_g.frames_hi * 256u + (uint8_t)(sonde_g.seq + 1u);
 }
 
-void sonde_stats_reset(void)
+void sonde_stats_reset(uint32_t now)
 {
 	struct sonde_state *g = &sonde_g;
 
+	/* Losses not yet reported would vanish with the counters: report
+	 * them first, if there is room (else they are lost from the totals,
+	 * and the host sees them as a sequence gap). */
+	if ((g->flags & SONDE_F_DROPS) && sonde_ring_free() >= SONDE_REPORT_WORST)
+		sonde_report(now);
+	g->resets++;
 	g->rec_base = frames_written();
 	/* bytes = drained + overwritten + in the ring: 0 from now on (the
 	 * counters are only ever summed, mod 2^32) */

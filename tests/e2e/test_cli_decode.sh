@@ -1,27 +1,33 @@
 #!/usr/bin/env bash
 # test_cli_decode.sh -- `sonde decode` end to end: the three formats on a
-# small generated stream (text byte for byte), stdin and --output, help and
-# version, and the exit status of every kind of wrong usage and I/O error.
+# small generated stream in protocol versions 2 and 1 (text byte for byte),
+# a stream joined mid-way (-o version=1 for an old one), stdin and
+# --output, help and version, and the exit status of every kind of wrong
+# usage and I/O error.
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup
 
-{
+head_part() {
 	session 1000000
 	sf 4 3 $(le32 5) $(strz 'UART~rx')                 # DICT ISR 5
 	sf 4 7 $(le32 1) $(strz 'speed=%d %s')             # DICT FORMAT 1
-	sf 2 $(le64 0x7e7d) $(le32 0xffffffff)             # TIME_SYNC, nothing before it
-	sf 5 $(le16 0x7e7d) 5                              # ISR_ENTER 5
-	sf 0x13 $(le16 0x7e90) 3 $(le16 1) 7 $(le32 0xfffffa24) 11 $(strz 'fast')
-	sf 0x40 $(le16 0x7ea0) 3 $(le32 0x7e7d) 13 5 12 2 0x7e 0x7d
-	sf 6 $(le16 0x7eb0)                                # ISR_EXIT
-} >"$TMP/s.bin"
-
-# ---- text, byte for byte ----
-expect_rc 0 "$SONDE" decode "$TMP/s.bin"
-cat >"$TMP/want" <<'TXT'
+	tsync 0x7e7d 0xffffffff                            # TIME_SYNC, nothing before it
+}
+stream() {
+	head_part
+	tf 5 0x7e7d 5                                      # ISR_ENTER 5
+	tf 0x13 0x7e90 3 $(le16 1) 7 $(le32 0xfffffa24) 11 $(strz 'fast')
+	tf 0x40 0x7ea0 3 $(le32 0x7e7d) 13 5 12 2 0x7e 0x7d
+	tf 6 0x7eb0                                        # ISR_EXIT
+}
+# text, byte for byte: the same in both versions but for TARGET_INFO
+want() {
+	cat <<TXT
            -               - EMPTY
-           -               - TARGET_INFO version=1 big_endian=false reset=true addr_size=4 mode="overwrite" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0x12345678
+           -               - TARGET_INFO version=$1 big_endian=false reset=true addr_size=4 mode="overwrite" core=0 ts_size=$(( $1 == 1 ? 2 : 0 )) ts_freq=1000000 buffer_size=4096 build_id=0x12345678
+TXT
+	cat <<'TXT'
            -               - DICT id=5 dict_kind=ISR name="UART~rx"
            -               - DICT id=1 dict_kind=FORMAT name="speed=%d %s"
        32381     0.032381000 TIME_SYNC since_prev="unknown"
@@ -30,8 +36,51 @@ cat >"$TMP/want" <<'TXT'
        32416     0.032416000 USER_0x40 32381 5(UART~rx) <7e 7d>
        32432     0.032432000 ISR_EXIT isr=5(UART~rx) depth=1
 TXT
+}
+for VER in 1 2; do
+	stream >"$TMP/s$VER.bin"
+	want $VER >"$TMP/want$VER"
+	expect_rc 0 "$SONDE" decode "$TMP/s$VER.bin"
+	cmp "$OUT" "$TMP/want$VER" || { diff "$OUT" "$TMP/want$VER"; fail "text output, version $VER"; }
+	[[ -s $ERR ]] && fail "unexpected stderr: $(cat "$ERR")"
+	expect_rc 0 "$SONDE" stats "$TMP/s$VER.bin"
+	expect_line "$OUT" "protocol               sonde v$VER"
+done
+# version 1's ISR_ENTER as version 1 wrote it, timestamp first; version 2's
+# with its 1-byte timestamp field last
+at=$(head_part | wc -c)
+[[ $(od -An -tx1 -j $at -N 9 "$TMP/s1.bin") == " 05 05 7d 5d 7d 5e 05 $(printf %02x $(( ~(5 + 5 + 0x7d + 0x7e + 5) & 255 ))) 7e" ]] ||
+	fail "v1 ISR_ENTER bytes: $(od -An -tx1 -j $at -N 9 "$TMP/s1.bin")"
+[[ $(od -An -tx1 -j $at -N 6 "$TMP/s2.bin") == " 05 05 05 00 $(printf %02x $(( ~(5 + 5 + 5) & 255 ))) 7e" ]] ||
+	fail "v2 ISR_ENTER bytes: $(od -An -tx1 -j $at -N 6 "$TMP/s2.bin")"
+
+# joined mid-way, after TARGET_INFO: version 2 unless -o version=1 says 1
+for VER in 1 2; do
+	cut=$(( $(session 1000000 | wc -c) + 1 ))
+	tail -c +$cut "$TMP/s$VER.bin" >"$TMP/j$VER.bin"
+	opt=(--proto sonde -o ts_freq=1000000)
+	(( VER == 1 )) && opt+=(-o version=1)
+	expect_rc 0 "$SONDE" decode "${opt[@]}" "$TMP/j$VER.bin"
+	tail -n +3 "$TMP/want$VER" | cmp - "$OUT" || { tail -n +3 "$TMP/want$VER" | diff "$OUT" -; fail "joined, version $VER"; }
+	expect_rc 0 "$SONDE" stats "${opt[@]}" "$TMP/j$VER.bin"
+done
+expect_line "$OUT" "protocol               sonde v2 (no TARGET_INFO: assumed)"
+expect_rc 0 "$SONDE" stats --proto sonde -o version=1 "$TMP/j1.bin"
+expect_line "$OUT" "protocol               sonde v1 (no TARGET_INFO: -o version=1)"
+# a version-1 stream taken for version 2: its records do not fit (status 1)
+expect_rc 1 "$SONDE" decode --proto sonde "$TMP/j1.bin"
+expect_has "$ERR" "malformed: ISR_ENTER: 2 data bytes before its 1-byte timestamp, expected 1"
+# a TARGET_INFO wins over -o version
+expect_rc 0 "$SONDE" decode -o version=1 "$TMP/s2.bin"
+cmp "$OUT" "$TMP/want2" || fail "-o version=1 with a version-2 TARGET_INFO"
+expect_rc 2 "$SONDE" decode -o version=3 "$TMP/s2.bin"
+expect_has "$ERR" "-o version=3: expected a number from 1 to 2"
+
+# the rest on the version-2 stream
+cp "$TMP/s2.bin" "$TMP/s.bin"
+cp "$TMP/want2" "$TMP/want"
+expect_rc 0 "$SONDE" decode "$TMP/s.bin"
 cmp "$OUT" "$TMP/want" || { diff "$OUT" "$TMP/want"; fail "text output"; }
-[[ -s $ERR ]] && fail "unexpected stderr: $(cat "$ERR")"
 
 # stdin, '-', --output give the same
 expect_rc 0 "$SONDE" decode - <"$TMP/s.bin"

@@ -3,8 +3,9 @@
 # scratch directory whose processes are all killed on exit, free local
 # ports, waits on conditions (never on the clock alone), and
 # fake_target.py, a stand-in target that replays a capture or synthesises
-# a Sonde stream with a working receive channel (docs/protocol.md §9) over
-# TCP, UDP, a tty or a growing file, logging every byte it sent.
+# a Sonde stream (protocol version 2, or 1) with a working receive channel
+# (docs/protocol.md §9) over TCP, UDP, a tty or a growing file, logging
+# every byte it sent.
 # The other test_live_*.sh source it; run on its own (as ctest does) it
 # checks the fake target: its frames against the protocol's worked example,
 # and its synthesised stream through `sonde decode`.
@@ -175,8 +176,8 @@ either replaying a capture or synthesising one (with a working receive
 channel: docs/protocol.md section 9), and logs every byte it sent.
 
   fake_target.py (--listen PORTFILE | --connect PORT | --udp PORT | --tty PATH | --append PATH)
-                 (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--joined])
-                 [--chunk C] [--delay S] [--log FILE] [--hold S]
+                 (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--proto-version V] [--joined])
+                 [--chunk C] [--delay S] [--log FILE] [--hold S] [--wait-peer]
                  [--garbage-every N] [--stall-at B --stall S] [--cut-at B] [--reset-at B] [--report FILE]
 """
 import argparse
@@ -203,6 +204,31 @@ def frame(seq, rid, data=b""):
     return bytes(out)
 
 
+def ts2(delta):
+    """A protocol-version-2 timestamp field (docs/protocol.md section 5)."""
+    for w, tag in ((1, 0), (2, 0x8000), (3, 0xC00000), (4, 0xE0000000)):
+        if delta < 1 << (7 * w):
+            return (delta | tag).to_bytes(w, "little")
+    raise ValueError("delta %d needs a TIME_SYNC" % delta)
+
+
+def good_frames(raw):
+    """The frames of a whole capture whose checksum is good, un-escaped:
+    SEQ, ID, DATA..., CHK."""
+    frames, buf, esc = [], bytearray(), False
+    for b in raw:
+        if b == FLAG:
+            if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF:
+                frames.append(bytes(buf))
+            buf, esc = bytearray(), False
+        elif b == ESC:
+            esc = True
+        else:
+            buf.append(b ^ 0x20 if esc else b)
+            esc = False
+    return frames
+
+
 class Deframer:
     def __init__(self):
         self.buf = bytearray()
@@ -225,18 +251,21 @@ class Deframer:
 
 
 class Synth:
-    """A Sonde target: records, filters, commands."""
+    """A Sonde target: records, filters, commands, loss reports."""
 
     REGION = (0x20000000, 64)
 
-    def __init__(self, limit, drops_every=0, joined=False):
+    def __init__(self, limit, drops_every=0, version=2, joined=False):
         self.limit = limit
         self.drops_every = drops_every
+        self.version = version
         self.overwritten = 0
+        self.resets = 0       # RESET_CTRS since the start (version 2's DROPS says it)
+        self.report = False   # refusals wait for their report before the next record
         self.seq = 0
         self.t = 1000000
         self.synced = False
-        self.last = None  # time of the previous timed record, for since_prev
+        self.last = None  # time of the previous timed frame, for since_prev and deltas
         self.n = 0
         self.running = True
         self.glb = [1] * 128
@@ -260,25 +289,42 @@ class Synth:
         self.nbytes += len(f)
         self.out += f
 
-    def timed(self, rid, data=b""):
-        if not self.synced or self.seq in (0xFF, 0):
+    def timed(self, rid, data=b"", sync=False):
+        if sync or not self.synced or self.seq in (0xFF, 0):
             since = 0xFFFFFFFF if self.last is None else min(self.t - self.last, 0xFFFFFFFF)
             self.emit(0x02, struct.pack("<QI", self.t, since))
             self.synced = True
-        self.emit(rid, struct.pack("<H", self.t & 0xFFFF) + bytes(data))
+            self.last = self.t
+        if self.version == 1:
+            self.emit(rid, struct.pack("<H", self.t & 0xFFFF) + bytes(data))
+        else:
+            self.emit(rid, bytes(data) + ts2(self.t - (self.t if self.last is None else self.last)))
         self.last = self.t
 
+    def drops(self):
+        """The loss report: TIME_SYNC, then DROPS with the totals."""
+        data = struct.pack("<II", self.overwritten, self.refused)
+        if self.version != 1:
+            data += bytes([self.resets & 0xFF])
+        self.timed(0x03, data, sync=True)
+
     def info(self, reset):
-        self.emit(0x01, bytes([1, 2 if reset else 0, 4, 0, 0, 2]) + struct.pack("<III", 1000000, 4096, 0x5EED))
+        ts_size = 2 if self.version == 1 else 0
+        self.emit(0x01, bytes([self.version, 2 if reset else 0, 4, 0, 0, ts_size])
+                  + struct.pack("<III", 1000000, 4096, 0x5EED))
         for kind, oid, name in ((3, 5, b"TICK"), (9, 9, b"level"), (5, 0x40, b"Packet")):
             self.emit(0x04, bytes([kind]) + struct.pack("<I", oid) + name + b"\0")
 
     def record(self, rid, obj, data):
-        if not self.running:
-            self.refused += 1
-            return
         if not self.glb[rid] or (obj is not None and not self.loc[obj]):
             return
+        if not self.running:
+            self.refused += 1
+            self.report = True
+            return
+        if self.report:  # the report of the refusals goes before the next record
+            self.drops()
+            self.report = False
         self.timed(rid, data)
 
     def step(self):
@@ -291,8 +337,7 @@ class Synth:
             # are missing, and DROPS says so (docs/protocol.md section 4)
             self.seq = (self.seq + 10) & 0xFF
             self.overwritten += 10
-            self.synced = False
-            self.timed(0x03, struct.pack("<II", self.overwritten, 0))
+            self.drops()
         self.t += 100
         self.record(0x05, 5, bytes([5]))
         self.t += 7
@@ -338,9 +383,13 @@ class Synth:
         elif cmd in (0x06, 0x07):
             return self.status(seq, cmd, 0x07)  # streaming: BAD_STATE
         elif cmd == 0x08:
+            if self.report:  # the old totals first, then the reply, then the new ones
+                self.drops()
+                self.report = False
             self.status(seq, cmd, 0)
-            self.written = self.nbytes = self.refused = 0
-            self.timed(0x03, struct.pack("<II", 0, 0))
+            self.written = self.nbytes = self.refused = self.overwritten = 0
+            self.resets += 1
+            self.drops()
             return
         elif cmd == 0x09:
             return self.status(seq, cmd, 0 if data[0] == 1 else 0x81)
@@ -470,6 +519,7 @@ def main():
     ap.add_argument("--count", type=int, default=-1)
     ap.add_argument("--synth", type=int)
     ap.add_argument("--drops", type=int, default=0, help="synth: 10 records overwritten every N events")
+    ap.add_argument("--proto-version", type=int, default=2, choices=(1, 2), help="synth: the protocol version")
     ap.add_argument("--joined", action="store_true", help="synth: no EMPTY, TARGET_INFO, DICT at the start")
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--delay", type=float, default=0.002)
@@ -483,7 +533,7 @@ def main():
     ap.add_argument("--reset-at", type=int, default=-1, help="after this many bytes, reset the connection")
     ap.add_argument("--report")
     a = ap.parse_args()
-    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.joined)
+    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.proto_version, a.joined)
     send, r, close = open_transport(a)
     log = open(a.log, "ab") if a.log else None
     peer_gone = False
@@ -575,10 +625,24 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	got=$(python3 -c "import sys; sys.path.insert(0, '$WORK'); import fake_target as f
 print(f.frame(0x7E, 0x7D, bytes([0x7D, 8, 1])).hex(' '))")
 	[ "$got" = "7d 5e 7d 5d 7d 5d 08 01 7d 5e 7e" ] || fail "fake target frames: $got"
-	# a synthesised stream decodes cleanly, with the records it promised
-	python3 "$WORK/fake_target.py" --append "$WORK/synth.bin" --synth 700 --chunk 65536 --delay 0
-	"$SONDE" stats "$WORK/synth.bin" >"$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "synthesised stream has errors"; }
-	grep -Eq "^  ISR_ENTER +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 ISR_ENTER expected"; }
-	grep -Eq "^  Packet +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 Packet records expected"; }
+	# its version-2 timestamp fields: the worked example of §5
+	got=$(python3 -c "import sys; sys.path.insert(0, '$WORK'); import fake_target as f
+print(f.ts2(908).hex(' '), f.ts2(0x7F).hex(), f.ts2(0x4000).hex(), f.ts2(0xFFFFFFF).hex())")
+	[ "$got" = "8c 83 7f 0040c0 ffffffef" ] || fail "fake target timestamp fields: $got"
+	# a synthesised stream decodes cleanly, with the records it promised,
+	# in both versions; overwritten records are reported as such
+	for v in 2 1; do
+		python3 "$WORK/fake_target.py" --append "$WORK/synth$v.bin" --synth 700 --drops 100 --proto-version $v \
+			--chunk 65536 --delay 0
+		"$SONDE" stats -q "$WORK/synth$v.bin" >"$WORK/stats.txt" && fail "synthesised stream: no sequence gaps?"
+		grep -q "^protocol               sonde v$v$" "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "version $v"; }
+		grep -Eq "^  ISR_ENTER +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 ISR_ENTER expected"; }
+		grep -Eq "^  Packet +700 " "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "700 Packet records expected"; }
+		grep -q "^target drops           60 overwritten, 0 refused$" "$WORK/stats.txt" ||
+			{ cat "$WORK/stats.txt"; fail "60 overwritten expected"; }
+		grep -q "^link-lost frames       0$" "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "no link loss expected"; }
+		grep -Eq "^  seq-gap +6$" "$WORK/stats.txt" || { cat "$WORK/stats.txt"; fail "6 sequence gaps expected"; }
+		[ "$(grep -c . "$WORK/stats.txt")" -gt 20 ] || fail "stats output"
+	done
 	echo "PASS"
 fi

@@ -48,7 +48,7 @@ timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/ra
 	--output "$WORK/live1.jsonl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/live1.err"; fail "counts: sonde live exit status $rc"; }
 wait "$QEMU" || fail "counts: QEMU exit status $? (firmware fault?)"
-python3 "$EX/check_trace.py" "$WORK/raw1.bin" --decoded "$WORK/live1.jsonl" >"$WORK/check1.log" ||
+python3 "$SRC/examples/fw-common/check_trace.py" "$WORK/raw1.bin" --decoded "$WORK/live1.jsonl" >"$WORK/check1.log" ||
 	{ cat "$WORK/check1.log"; fail "counts: the capture or sonde's decoding of it does not check"; }
 grep -E "^(FW_COUNTS|decoded|check_trace)" "$WORK/check1.log"
 python3 - "$WORK/live1.jsonl" "$WORK/live1.err" <<'PY' || fail "counts: sonde's summary differs from FW_COUNTS"
@@ -121,20 +121,15 @@ rc=0
 wait "$live" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/live2.err"; fail "commands: sonde live exit status $rc"; }
 if grep -q 'LOG level=error' "$WORK/live2.txt"; then grep 'LOG level=error' "$WORK/live2.txt"; fail "commands: the firmware faulted"; fi
-python3 - "$WORK/raw2.bin" "$s_off" "$s_on" <<'PY' || fail "the stream does not show the filter"
+python3 - "$WORK/raw2.bin" "$s_off" "$s_on" "$WORK" <<'PY' || fail "the stream does not show the filter"
 import sys
-raw = open(sys.argv[1], "rb").read()
+sys.path.insert(0, sys.argv[4])
+import fake_target
 s_off, s_on = int(sys.argv[2]), int(sys.argv[3])
-frames, buf, esc = [], bytearray(), False
-for b in raw:
-    if b == 0x7E:
-        if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF: frames.append(bytes(buf))
-        buf, esc = bytearray(), False
-    elif b == 0x7D: esc = True
-    else: buf.append(b ^ 0x20 if esc else b); esc = False
-def reply(seq):
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
+def reply(seq):  # CMD_STATUS (protocol version 2): seq, cmd, status, its timestamp field (1..4 bytes)
     for i, f in enumerate(frames):
-        if f[1] == 0x20 and len(f) == 8 and f[4] == seq and f[5] == 2: return i
+        if f[1] == 0x20 and 7 <= len(f) <= 10 and f[2] == seq and f[3] == 2: return i
     sys.exit("no CMD_STATUS for GLB_FILTER seq %d" % seq)
 a, b = reply(s_off), reply(s_on)
 ids = lambda x, y: [f[1] for f in frames[x + 1:y]]

@@ -7,7 +7,10 @@
 # the region's bytes; refusals (out of region, bad checksum, unsupported,
 # wrong state, an application code) exit with 4; no reply exits with 3
 # after the retries, each retry a new frame with the next SEQ; the frames
-# on the wire are checked byte for byte, for Sonde and for QS targets.
+# on the wire are checked byte for byte, for Sonde and for QS targets, and
+# the replies are read in protocol version 2 and (--proto-version 1) 1.
+# Stopping, starting and resetting the target's counters (issue 7): the
+# records refused in between are counted once, the reset is no loss.
 set -euo pipefail
 . "$(dirname "$0")/test_live_lib.sh"
 live_setup
@@ -77,7 +80,7 @@ grep -q "status=BAD_CHECKSUM" "$WORK/out" || fail "bad checksum: $(cat "$WORK/ou
 expect 0 "${L[@]}" stats
 grep -Eq "^TARGET_STATS records=[0-9]+ overwritten=0 refused=0 bytes=[0-9]+$" "$WORK/out" || fail "stats: $(cat "$WORK/out")"
 expect 0 "${L[@]}" info
-grep -q "^TARGET_INFO version=1 big_endian=false addr_size=4 mode=overwrite core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0x00005eed$" "$WORK/out" ||
+grep -q "^TARGET_INFO version=2 big_endian=false addr_size=4 mode=overwrite core=0 ts_size=0 ts_freq=1000000 buffer_size=4096 build_id=0x00005eed$" "$WORK/out" ||
 	fail "info: $(cat "$WORK/out")"
 grep -q "^DICT entries: 3$" "$WORK/out" || fail "info: dictionary"
 expect 0 "${L[@]}" app 1 7 8 9
@@ -87,26 +90,46 @@ expect 4 "${L[@]}" poke 0x20000000 dead
 grep -q "status=NOT_SUPPORTED" "$WORK/out" || fail "poke: $(cat "$WORK/out")"
 expect 4 "${L[@]}" trigger
 grep -q "status=BAD_STATE" "$WORK/out" || fail "trigger: $(cat "$WORK/out")"
+# stop: records are refused (TARGET_STATS counts them); start: their report
+# comes before the next record; reset: the counters start from 0 again
+expect 0 "${L[@]}" stop
+refused_some() { "$SONDE" send "${L[@]}" stats 2>/dev/null | grep -Eq " refused=[1-9]"; }
+wait_for 20 refused_some || fail "the stopped target refused nothing"
+expect 0 "${L[@]}" start
+expect 0 "${L[@]}" reset
+expect 0 "${L[@]}" stats
+grep -Eq "^TARGET_STATS records=[0-9]+ overwritten=0 refused=0 bytes=[0-9]+$" "$WORK/out" || fail "stats after reset: $(cat "$WORK/out")"
 kill -INT "$live"
 wait "$live" || true
+# the reports in the stream: the refused records after START (reset count
+# 0), the zeroed totals after RESET_CTRS (reset count 1); the summary
+# counts the refused ones once and nothing for the reset
+refused=$(python3 - "$WORK/raw.bin" "$WORK" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[2])
+import fake_target
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
+drops = [struct.unpack("<IIB", f[2:11]) for f in frames if f[1] == 0x03]
+assert len(drops) == 2 and drops[0][0] == 0 and drops[0][1] > 0 and drops[0][2] == 0, drops
+assert drops[1] == (0, 0, 1), drops
+print(drops[0][1])
+PY
+) || fail "the loss reports in the stream"
+grep -q "^target drops           0 overwritten, $refused refused$" "$WORK/live.err" ||
+	{ cat "$WORK/live.err"; fail "summary: $refused refused expected"; }
 
 # The filters as the stream shows them: no COUNTER between the reply to
 # '-COUNTER' and the reply to 'all', none of ISR 5's records after
 # 'loc-filter all -5', and COUNTER records again after 'all'.
-python3 - "$WORK/raw.bin" "$seq_off" "$seq_loc" "$seq_on" <<'PY' || fail "the stream does not show the filters"
+python3 - "$WORK/raw.bin" "$seq_off" "$seq_loc" "$seq_on" "$WORK" <<'PY' || fail "the stream does not show the filters"
 import sys
-raw = open(sys.argv[1], "rb").read()
+sys.path.insert(0, sys.argv[5])
+import fake_target
 s_off, s_loc, s_on = (int(x) for x in sys.argv[2:5])
-frames, buf, esc = [], bytearray(), False
-for b in raw:
-    if b == 0x7E:
-        if len(buf) >= 3 and sum(buf) & 0xFF == 0xFF: frames.append(bytes(buf))
-        buf, esc = bytearray(), False
-    elif b == 0x7D: esc = True
-    else: buf.append(b ^ 0x20 if esc else b); esc = False
-def reply(seq, cmd):
+frames = fake_target.good_frames(open(sys.argv[1], "rb").read())
+def reply(seq, cmd):  # CMD_STATUS: seq, cmd, status, then its timestamp field
     for i, f in enumerate(frames):
-        if f[1] == 0x20 and f[4] == seq and f[5] == cmd: return i
+        if f[1] == 0x20 and f[2] == seq and f[3] == cmd: return i
     sys.exit("no CMD_STATUS for seq %d" % seq)
 i_off, i_loc, i_on = reply(s_off, 2), reply(s_loc, 3), reply(s_on, 2)
 ids = lambda a, b: [f[1] for f in frames[a + 1:b]]
@@ -120,14 +143,21 @@ PY
 
 # ---- directly over TCP: frames on the wire -------------------------------
 # glb-filter 'none' then '+ISR_ENTER': bits 0x05 only; SEQ 5 as asked
-peer p1 "$(frame 5 0x20 "0,0,5,2,0")"
+peer p1 "$(frame 5 0x20 "5,2,0,0")"
 expect 0 --link "tcp://127.0.0.1:$port" --seq 5 glb-filter none +ISR_ENTER
 [ "$(rx_hex p1)" = "$(frame 5 2 "0x20,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0")" ] || fail "glb-filter frame: $(rx_hex p1)"
 # peek with an 8-byte address and a reply with PEEK_DATA, then the status
-peer p2 "$(frame 9 0x21 "0,0,0x10,0,0,0,0,0,0,0,2,0xaa,0x7e")$(frame 10 0x20 "0,0,7,0x0a,0")"
+# (their timestamp fields: 2 bytes, 1 byte)
+peer p2 "$(frame 9 0x21 "0x10,0,0,0,0,0,0,0,2,0xaa,0x7e,0x05,0x80")$(frame 10 0x20 "7,0x0a,0,0x7e")"
 expect 0 --link "tcp://127.0.0.1:$port" --seq 7 --addr-size 8 peek 0x10 2
 [ "$(rx_hex p2)" = "$(frame 7 0x0a "0x10,0,0,0,0,0,0,0,2")" ] || fail "peek frame: $(rx_hex p2)"
 grep -q "^PEEK_DATA addr=0x0000000000000010 n=2: aa 7e$" "$WORK/out" || fail "peek 8-byte address: $(cat "$WORK/out")"
+# the same from a version-1 target (timestamps first), which says so only
+# in a TARGET_INFO: --proto-version 1
+peer p4 "$(frame 9 0x21 "0,0,0x10,0,0,0,0,0,0,0,2,0xaa,0x7e")$(frame 10 0x20 "0,0,7,0x0a,0")"
+expect 0 --link "tcp://127.0.0.1:$port" --seq 7 --addr-size 8 --proto-version 1 peek 0x10 2
+grep -q "^PEEK_DATA addr=0x0000000000000010 n=2: aa 7e$" "$WORK/out" || fail "peek, version 1: $(cat "$WORK/out")"
+grep -q "^CMD_STATUS seq=7 cmd=PEEK status=OK$" "$WORK/out" || fail "peek status, version 1: $(cat "$WORK/out")"
 # silence: two attempts, SEQ 200 and 201, then status 3
 peer p3 ""
 expect 3 --link "tcp://127.0.0.1:$port" --seq 200 --timeout 0.3 --retries 1 start

@@ -127,6 +127,21 @@ diff -u "$W/expected.txt" "$W/folded.txt" || fail "folded differs"
 # the stacks add up to the traced time
 [ "$(awk '{ s += $NF } END { print s }' "$W/folded.txt")" = 83 ] || fail "folded total"
 
+# ---- ELF names in every format (--elf), timelines included ------------------------
+"$SONDE" decode "$W/trace.bin" --format chrome --elf "$W/prog" > "$W/trace.json"
+python3 - "$W/trace.json" <<'PY' || fail "chrome: function slices not named from the ELF file"
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+got = collections.Counter(e["name"] for e in ev if e.get("cat") == "func" and e["ph"] == "B")
+assert got == {"fib": 5, "leaf": 2, "work": 1, "busy": 1}, got
+# every E event names the slice it ends
+assert all(e.get("name") for e in ev if e["ph"] == "E"), "an unnamed E event"
+PY
+"$SONDE" decode "$W/trace.bin" --format text --elf "$W/prog" | grep -q "FUNC_ENTER_A func=0x[0-9a-f]*(busy)" ||
+	fail "text: FUNC_ENTER_A not named from the ELF file"
+"$SONDE" decode "$W/trace.bin" --format jsonl -o elf="$W/prog" | grep -q '"func_name":"leaf"' ||
+	fail "jsonl: not named from the ELF file (-o elf=)"
+
 # ---- Thumb addresses named from an ARM ELF -----------------------------------------
 cat > "$W/arm.c" <<'EOF'
 volatile int sink;

@@ -54,9 +54,9 @@ static int decode_to(const char *format, char **text, struct sonde_stats *st)
 
 static struct tstream s;
 
-static void build(void)
+static void build_v(unsigned version)
 {
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, version);
 	ts_session(&s, 1000000, 4);
 	ts_dict(&s, SONDE_DICT_ISR, 3, "UART");
 	ts_dict(&s, SONDE_DICT_FORMAT, 1, "v=%d");
@@ -71,16 +71,24 @@ static void build(void)
 	write_file(&s.wire);
 }
 
+static void build(void)
+{
+	build_v(SONDE_PROTO_VERSION);
+}
+
+/* Protocol versions 2 and 1 give the same text but for TARGET_INFO. */
 static void test_text(void **state)
 {
-	(void)state;
-	build();
-	char *text;
+	unsigned v = *(const unsigned *)*state;
+	build_v(v);
+	char *text, info[256];
 	assert_int_equal(decode_to("text", &text, NULL), SONDE_EXIT_OK);
-	assert_string_equal(text,
-		"           -               - EMPTY\n"
-		"           -               - TARGET_INFO version=1 big_endian=false reset=true addr_size=4 "
-		"mode=\"overwrite\" core=0 ts_size=2 ts_freq=1000000 buffer_size=4096 build_id=0xb01dface\n"
+	snprintf(info, sizeof(info),
+		 "           -               - TARGET_INFO version=%u big_endian=false reset=true addr_size=4 "
+		 "mode=\"overwrite\" core=0 ts_size=%u ts_freq=1000000 buffer_size=4096 build_id=0xb01dface\n",
+		 v, v == 1 ? 2 : 0);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s%s%s", "           -               - EMPTY\n", info,
 		"           -               - DICT id=3 dict_kind=ISR name=\"UART\"\n"
 		"           -               - DICT id=1 dict_kind=FORMAT name=\"v=%d\"\n"
 		"        4096     0.004096000 TIME_SYNC since_prev=\"unknown\"\n"
@@ -88,6 +96,7 @@ static void test_text(void **state)
 		"        4112     0.004112000 LOG level=info msg=\"v=-5\"\n"
 		"        4128     0.004128000 USER_0x40 1 \"a\\\"b,\"\n"
 		"        4144     0.004144000 ISR_EXIT isr=3(UART) depth=1\n");
+	assert_string_equal(text, want);
 	free(text);
 	unlink(path);
 	tb_free(&s.wire);
@@ -183,6 +192,7 @@ static void test_stats_and_status(void **state)
 	sonde_stats_init(&st);
 	assert_int_equal(decode_to(NULL, &text, &st), SONDE_EXIT_OK);
 	assert_int_equal(st.records, 9);
+	assert_non_null(strstr(text, "\nprotocol               sonde v2\n"));
 	assert_non_null(strstr(text, "\nframes                 9\n"));
 	assert_non_null(strstr(text, "\n  DICT                 2          (id 0x04)\n"));
 	assert_non_null(strstr(text, "\ntime span              48 ticks (0.000048000 s at 1000000 Hz)\n"));
@@ -227,8 +237,10 @@ static void test_read_error_is_io(void **state)
 
 int main(void)
 {
+	static const unsigned v1 = 1, v2 = 2;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text),
+		cmocka_unit_test_prestate(test_text, (void *)&v2),
+		cmocka_unit_test_prestate(test_text, (void *)&v1),
 		cmocka_unit_test(test_text_escapes_names),
 		cmocka_unit_test(test_jsonl),
 		cmocka_unit_test(test_csv),

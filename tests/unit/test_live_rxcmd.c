@@ -229,6 +229,7 @@ static void test_qs(void **state)
 }
 
 struct seen {
+	const struct rxwatch *w;
 	int n;
 	uint8_t seq, cmd, st;
 };
@@ -237,34 +238,53 @@ static void on_frame(void *ctx, uint8_t seq, uint8_t id, const uint8_t *d, size_
 {
 	struct seen *s = ctx;
 	(void)seq;
+	if (rxwatch_fields(s->w, id, &d, &n) != 0)
+		return;
 	if (id == SONDE_REC_CMD_STATUS && rxcmd_status(d, n, &s->seq, &s->cmd, &s->st) == 0)
 		s->n++;
 }
 
+/* The watcher finds CMD_STATUS in a stream joined mid-way, in the version
+ * its TARGET_INFO says (version 1: timestamp first; version 2: last), or,
+ * with none, in the version its owner set (2 by default); malformed replies
+ * are ignored. */
 static void test_watcher(void **state)
 {
 	(void)state;
-	uint8_t stream[256];
-	size_t k = 0;
-	static const uint8_t info[18] = { 1, 0, 8, 0, 0, 2 };
-	static const uint8_t st[5] = { 0x34, 0x12, 0x7E, SONDE_CMD_PEEK, SONDE_ST_OUT_OF_REGION };
-	static const uint8_t short_st[4] = { 0, 0, 1, 2 };
-	stream[k++] = 0x55; /* joined mid-way: garbage first */
-	stream[k++] = 0x7E;
-	k += hdlc_encode(0, SONDE_REC_TARGET_INFO, info, sizeof(info), stream + k);
-	k += hdlc_encode(1, SONDE_REC_CMD_STATUS, short_st, sizeof(short_st), stream + k); /* malformed: ignored */
-	k += hdlc_encode(2, SONDE_REC_CMD_STATUS, st, sizeof(st), stream + k);
-	struct seen s = { 0, 0, 0, 0 };
-	struct rxwatch w;
-	rxwatch_init(&w, on_frame, &s);
-	assert_int_equal(w.addr_size, 4);
-	for (size_t i = 0; i < k; i++)
-		rxwatch_feed(&w, stream + i, 1);
-	assert_int_equal(w.addr_size, 8); /* from TARGET_INFO */
-	assert_int_equal(s.n, 1);
-	assert_int_equal(s.seq, 0x7E);
-	assert_int_equal(s.cmd, SONDE_CMD_PEEK);
-	assert_int_equal(s.st, SONDE_ST_OUT_OF_REGION);
+	for (unsigned v = 1; v <= 2; v++) {
+		for (int with_info = 0; with_info <= 1; with_info++) {
+			uint8_t stream[256];
+			size_t k = 0;
+			const uint8_t info[18] = { (uint8_t)v, 0, 8, 0, 0, v == 1 ? 2 : 0 };
+			static const uint8_t st1[5] = { 0x34, 0x12, 0x7E, SONDE_CMD_PEEK, SONDE_ST_OUT_OF_REGION };
+			static const uint8_t st2[5] = { 0x7E, SONDE_CMD_PEEK, SONDE_ST_OUT_OF_REGION, 0x34, 0x92 };
+			static const uint8_t short1[4] = { 0, 0, 1, 2 };
+			static const uint8_t badtag2[4] = { 1, 2, 3, 0xF0 };
+			stream[k++] = 0x55; /* joined mid-way: garbage first */
+			stream[k++] = 0x7E;
+			if (with_info)
+				k += hdlc_encode(0, SONDE_REC_TARGET_INFO, info, sizeof(info), stream + k);
+			/* malformed: ignored */
+			k += hdlc_encode(1, SONDE_REC_CMD_STATUS, v == 1 ? short1 : badtag2, 4, stream + k);
+			k += hdlc_encode(2, SONDE_REC_CMD_STATUS, v == 1 ? st1 : st2, 5, stream + k);
+			struct rxwatch w;
+			struct seen s = { &w, 0, 0, 0, 0 };
+			rxwatch_init(&w, on_frame, &s);
+			assert_int_equal(w.addr_size, 4);
+			assert_int_equal(w.version, 2);
+			if (!with_info)
+				w.version = v; /* as -o version= or --proto-version would */
+			for (size_t i = 0; i < k; i++)
+				rxwatch_feed(&w, stream + i, 1);
+			assert_int_equal(w.addr_size, with_info ? 8 : 4); /* from TARGET_INFO */
+			assert_int_equal(w.version, v);
+			assert_int_equal(w.info_seen, with_info);
+			assert_int_equal(s.n, 1);
+			assert_int_equal(s.seq, 0x7E);
+			assert_int_equal(s.cmd, SONDE_CMD_PEEK);
+			assert_int_equal(s.st, SONDE_ST_OUT_OF_REGION);
+		}
+	}
 }
 
 int main(void)

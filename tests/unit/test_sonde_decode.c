@@ -3,7 +3,8 @@
  * argument type of §6, from frames built by hand with hdlc_encode, with
  * 0x7D and 0x7E placed in every field (sequence numbers, compact times,
  * ids, values, strings, checksums), checked field by field; and the same
- * results whatever the chunking of the input.
+ * results whatever the chunking of the input.  Every test runs in protocol
+ * version 2 and in version 1 (its timestamp field first, a 16-bit counter).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,11 +17,14 @@
 
 #define T0 0x123456787E7DULL /* TIME_SYNC value: its low bytes need escaping */
 
+static const unsigned V1 = 1, V2 = 2;
+#define VERSION (*(const unsigned *)*state)
+
 /* A session that starts at sequence number 0x7A so that the frames of the
  * test get the sequence numbers 0x7D and 0x7E. */
-static void start(struct tstream *s)
+static void start(struct tstream *s, unsigned version)
 {
-	ts_init(s, 0x7A);
+	ts_init_v(s, 0x7A, version);
 	ts_session(s, 1000000, 4);
 }
 
@@ -34,9 +38,8 @@ static const struct tev *only(const struct trec *r, size_t i, enum sonde_ev_kind
 
 static void test_session_records(void **state)
 {
-	(void)state;
 	struct tstream s;
-	start(&s);
+	start(&s, VERSION);
 	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "ta~sk}");
 	ts_sync(&s, T0, TS_UNKNOWN);
 	struct trec r;
@@ -51,12 +54,14 @@ static void test_session_records(void **state)
 	assert_int_equal(e->ev.frame, 1);
 	assert_int_equal(e->nargs, 10);
 	assert_string_equal(e->args[0].name, "version");
-	assert_int_equal(e->args[0].u, 1);
+	assert_int_equal(e->args[0].u, VERSION);
 	assert_string_equal(e->args[2].name, "reset");
 	assert_int_equal(e->args[2].u, 1);
 	assert_string_equal(e->args[4].name, "mode");
 	assert_int_equal(e->args[4].memn, 9);
 	assert_memory_equal(e->args[4].mem, "overwrite", 9);
+	assert_string_equal(e->args[6].name, "ts_size");
+	assert_int_equal(e->args[6].u, VERSION == 1 ? 2 : 0);
 	assert_string_equal(e->args[7].name, "ts_freq");
 	assert_int_equal(e->args[7].u, 1000000);
 	assert_string_equal(e->args[9].name, "build_id");
@@ -66,7 +71,8 @@ static void test_session_records(void **state)
 	assert_int_equal(r.session.buffer_size, 4096);
 	assert_int_equal(r.session.build_id, 0xB01DFACE);
 	assert_int_equal(r.session.buffer_mode, SONDE_MODE_OVERWRITE);
-	assert_int_equal(r.session.version, 1);
+	assert_int_equal(r.session.version, VERSION);
+	assert_string_equal(r.session.variant, VERSION == 1 ? "v1" : "v2");
 	e = only(&r, 2, SONDE_EV_DICT, "DICT");
 	assert_int_equal(e->ev.seq, 0x7C);
 	assert_int_equal(e->ev.obj, 0x7E);
@@ -89,9 +95,8 @@ static void test_session_records(void **state)
 /* All timed system records, names resolved, times exact. */
 static void test_system_records(void **state)
 {
-	(void)state;
 	struct tstream s;
-	start(&s);
+	start(&s, VERSION);
 	ts_dict(&s, SONDE_DICT_ISR, 0x7D, "IRQ}");
 	ts_dict(&s, SONDE_DICT_ISR, 0x7E, "IRQ~");
 	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "main");
@@ -291,9 +296,8 @@ static void check_all_args(const struct tev *e)
 
 static void test_user_record_and_log_all_arg_types(void **state)
 {
-	(void)state;
 	struct tstream s;
-	start(&s);
+	start(&s, VERSION);
 	ts_dict(&s, SONDE_DICT_TASK, 0x7E, "task~");
 	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7D7E7D7E, "fn}~");
 	ts_dict(&s, SONDE_DICT_ENUM, 0x7E7D, "RED");
@@ -302,30 +306,28 @@ static void test_user_record_and_log_all_arg_types(void **state)
 		"%u %u %u %llu %d %d %d %lld %.3f %g %s %s %s %s %s [%s] %s");
 	ts_sync(&s, T0, TS_UNKNOWN);
 	struct tbuf p = { 0 };
-	tb_u16(&p, 0x7E7D);
 	put_all_args(&p);
-	size_t user = ts_frame_b(&s, 0x7E, &p);
+	size_t user = ts_timed_b(&s, 0x7E, T0, &p); /* v1: compact time 0x7E7D */
 	tb_free(&p);
-	tb_u16(&p, 0x7D7E);
 	tb_u8(&p, SONDE_LVL_WARN);
 	tb_u16(&p, 0x7D7E);
 	put_all_args(&p);
-	ts_frame_b(&s, SONDE_REC_LOG, &p);
+	ts_timed_b(&s, SONDE_REC_LOG, T0 + 0xFF01, &p); /* v1: 0x7D7E; v2: a delta of 0xFF01 */
 	tb_free(&p);
 	/* a user record with no name and no arguments */
-	ts_timed(&s, 0x7D, 0x7D7F, NULL, 0);
+	ts_timed(&s, 0x7D, T0 + 0xFF02, NULL, 0);
 
 	struct trec r;
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	assert_int_equal(r.ndg, 0);
 	const struct tev *e = only(&r, user, SONDE_EV_RECORD, "rec~");
 	assert_int_equal(e->ev.rec_id, 0x7E);
-	assert_int_equal(e->ev.ts, T0); /* same compact time as the TIME_SYNC */
+	assert_int_equal(e->ev.ts, T0); /* the same time as the TIME_SYNC */
 	check_all_args(e);
 	e = only(&r, user + 1, SONDE_EV_LOG, "LOG");
 	assert_int_equal(e->ev.level, SONDE_LVL_WARN);
 	assert_int_equal(e->ev.obj, 0x7D7E);
-	assert_int_equal(e->ev.ts, T0 + 0xFF01); /* 0x7D7E comes 0xFF01 ticks after 0x7E7D */
+	assert_int_equal(e->ev.ts, T0 + 0xFF01);
 	check_all_args(e);
 	assert_string_equal(e->text, "126 32126 2122153597 18337952335180693117 125 -387 -25330051 "
 				     "-108511358785520258 63.623 487.843 }~ok~} <7e 7d 00> task~ fn}~ RED [] <>");
@@ -339,9 +341,8 @@ static void test_user_record_and_log_all_arg_types(void **state)
 /* The checksum takes every value, 0x7D and 0x7E included. */
 static void test_every_checksum_value(void **state)
 {
-	(void)state;
 	struct tstream s;
-	start(&s);
+	start(&s, VERSION);
 	ts_sync(&s, T0, TS_UNKNOWN);
 	for (unsigned v = 0; v < 256; v++) {
 		uint8_t d[] = { SONDE_ARG_U8, (uint8_t)v };
@@ -365,9 +366,8 @@ static void test_every_checksum_value(void **state)
  * DICT ids match their low 32 bits. */
 static void test_addr_size_8(void **state)
 {
-	(void)state;
 	struct tstream s;
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, VERSION);
 	ts_session(&s, 0, 8);
 	ts_dict(&s, SONDE_DICT_FUNCTION, 0x7E7D1234, "far");
 	ts_sync(&s, 100, TS_UNKNOWN);
@@ -375,10 +375,9 @@ static void test_addr_size_8(void **state)
 	tb_u64(&p, 0x00007FFF7E7D1234ULL);
 	ts_timed(&s, SONDE_REC_FUNC_ENTER_A, 101, p.p, p.n);
 	tb_free(&p);
-	tb_u16(&p, 102);
 	tb_u8(&p, SONDE_ARG_FUNC);
 	tb_u64(&p, 0x00007FFF7E7D1234ULL);
-	ts_frame_b(&s, 0x41, &p);
+	ts_timed_b(&s, 0x41, 102, &p);
 	tb_free(&p);
 	const uint8_t short4[] = { 1, 2, 3, 4 };
 	size_t bad = ts_timed(&s, SONDE_REC_FUNC_ENTER_A, 103, short4, 4);
@@ -392,8 +391,13 @@ static void test_addr_size_8(void **state)
 	assert_string_equal(e->args[0].resolved, "far");
 	assert_int_equal(r.ndg, 1);
 	assert_int_equal(r.dg[0].code, SONDE_D_MALFORMED);
-	assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 6); /* where the missing bytes should be */
-	assert_string_equal(r.dg[0].msg, "FUNC_ENTER_A: 6 data bytes, expected 10");
+	if (VERSION == 1) {
+		assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 6); /* where the missing bytes should be */
+		assert_string_equal(r.dg[0].msg, "FUNC_ENTER_A: 6 data bytes, expected 10");
+	} else {
+		assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 4); /* the timestamp field, too early */
+		assert_string_equal(r.dg[0].msg, "FUNC_ENTER_A: 4 data bytes before its 1-byte timestamp, expected 8");
+	}
 	trec_free(&r);
 	tb_free(&s.wire);
 }
@@ -401,9 +405,8 @@ static void test_addr_size_8(void **state)
 /* A dictionary entry replaces the earlier one; a reset forgets them all. */
 static void test_dict_replace_and_reset(void **state)
 {
-	(void)state;
 	struct tstream s;
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, VERSION);
 	ts_session(&s, 1000, 4);
 	ts_dict(&s, SONDE_DICT_ISR, 3, "old");
 	ts_dict(&s, SONDE_DICT_ISR, 3, "new");
@@ -438,9 +441,8 @@ static void test_dict_replace_and_reset(void **state)
  * backwards after a loss (since_prev counts from a reply too). */
 static void test_replies(void **state)
 {
-	(void)state;
 	struct tstream s;
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, VERSION);
 	ts_session(&s, 1000, 4);
 	ts_sync(&s, 1000, TS_UNKNOWN);
 	const uint8_t o[] = { 1 };
@@ -467,7 +469,7 @@ static void test_replies(void **state)
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	assert_int_equal(r.ndg, 2);
 	assert_int_equal(r.dg[0].code, SONDE_D_MALFORMED);
-	assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + 2 + 4);
+	assert_int_equal(r.dg[0].offset, s.starts[bad] + 2 + ts_fields_at(&s) + 4);
 	assert_string_equal(r.dg[0].msg, "PEEK_DATA: n is 4, 3 bytes follow");
 	assert_int_equal(r.dg[1].code, SONDE_D_SEQ_GAP);
 	const struct tev *e = only(&r, 4, SONDE_EV_RECORD, "CMD_STATUS");
@@ -504,16 +506,82 @@ static void test_replies(void **state)
 	tb_free(&s.wire);
 }
 
+/* Version 2's timestamp field (protocol §5): the worked example byte for
+ * byte, every width at the edges of its range, wider fields than needed
+ * (a decoder accepts any width), tag bytes that need escaping, and T
+ * advancing by each delta. */
+static void test_v2_timestamp_fields(void **state)
+{
+	(void)state;
+	struct tstream s;
+	ts_init(&s, 0);
+	ts_session(&s, 1000, 4);
+	ts_sync(&s, 1000, TS_UNKNOWN);
+	/* the worked example: ISR_ENTER DATA 05 8C 83 = object 5, 908 ticks */
+	const uint8_t example[] = { 0x05, 0x8C, 0x83 };
+	size_t ex = ts_frame(&s, SONDE_REC_ISR_ENTER, example, sizeof(example));
+	s.last_t = 1000 + 908;
+	static const struct {
+		uint32_t delta;
+		size_t width; /* 0: the narrowest */
+	} steps[] = {
+		{ 0, 0 },        { 0x7F, 0 },      { 0x80, 0 },     { 0x3FFF, 0 },   { 0x4000, 0 },
+		{ 0x1FFFFF, 0 }, { 0x200000, 0 },  { 0xFFFFFFF, 0 }, { 0, 4 },        { 5, 2 },
+		{ 0x7D, 3 },     { 0x3E7E, 2 },    { 0x1F7D7E, 3 }, { 0xE7D7E7D, 4 }, { 0x3D, 4 },
+	};
+	const size_t nsteps = sizeof(steps) / sizeof(steps[0]);
+	uint64_t t = s.last_t, want[sizeof(steps) / sizeof(steps[0])];
+	for (size_t i = 0; i < nsteps; i++) {
+		uint8_t o = (uint8_t)i;
+		t += steps[i].delta;
+		want[i] = t;
+		ts_timed_w(&s, SONDE_REC_MARK, t, steps[i].width, &o, 1);
+	}
+	/* the escaped tag: 0x7E is a 1-byte field of 126 ticks, 0x7D one of 125 */
+	const uint8_t nine = 9;
+	size_t e1 = ts_timed(&s, SONDE_REC_MARK, t + 126, &nine, 1);
+	size_t e2 = ts_timed(&s, SONDE_REC_MARK, t + 126 + 125, &nine, 1);
+	assert_true(s.wire.p[s.starts[e1]] < 0x7D && s.wire.p[s.starts[e2]] < 0x7D); /* SEQ not escaped */
+	assert_memory_equal(s.wire.p + s.starts[e1] + 1, "\x0C\x09\x7D\x5E", 4);
+	assert_memory_equal(s.wire.p + s.starts[e2] + 1, "\x0C\x09\x7D\x5D", 4);
+	for (int how = T_WHOLE; how <= T_RANDOM; how++) {
+		struct trec r;
+		t_decode(s.wire.p, s.wire.n, (enum tchunks)how, &r);
+		assert_int_equal(r.ndg, 0);
+		const struct tev *e = only(&r, ex, SONDE_EV_ISR_ENTER, "ISR_ENTER");
+		assert_int_equal(e->ev.obj, 5);
+		assert_int_equal(e->ev.ts, 1000 + 908);
+		for (size_t i = 0; i < nsteps; i++) {
+			e = only(&r, ex + 1 + i, SONDE_EV_MARK, "MARK");
+			assert_int_equal(e->ev.obj, i);
+			assert_int_equal(e->ev.ts_flags, SONDE_TS_VALID);
+			if (e->ev.ts != want[i])
+				fail_msg("step %zu: ts %llu, expected %llu", i, (unsigned long long)e->ev.ts,
+					 (unsigned long long)want[i]);
+		}
+		e = only(&r, ex + 1 + nsteps, SONDE_EV_MARK, "MARK");
+		assert_int_equal(e->ev.obj, 9);
+		assert_int_equal(e->ev.ts, t + 126);
+		e = only(&r, ex + 2 + nsteps, SONDE_EV_MARK, "MARK");
+		assert_int_equal(e->ev.ts, t + 126 + 125);
+		assert_int_equal(r.nev, ex + 3 + nsteps);
+		trec_free(&r);
+	}
+	tb_free(&s.wire);
+}
+
 int main(void)
 {
+#define BOTH(t) cmocka_unit_test_prestate(t, (void *)&V2), cmocka_unit_test_prestate(t, (void *)&V1)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_session_records),
-		cmocka_unit_test(test_replies),
-		cmocka_unit_test(test_system_records),
-		cmocka_unit_test(test_user_record_and_log_all_arg_types),
-		cmocka_unit_test(test_every_checksum_value),
-		cmocka_unit_test(test_addr_size_8),
-		cmocka_unit_test(test_dict_replace_and_reset),
+		BOTH(test_session_records),
+		BOTH(test_replies),
+		BOTH(test_system_records),
+		BOTH(test_user_record_and_log_all_arg_types),
+		BOTH(test_every_checksum_value),
+		BOTH(test_addr_size_8),
+		BOTH(test_dict_replace_and_reset),
+		cmocka_unit_test(test_v2_timestamp_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

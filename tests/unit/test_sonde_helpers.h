@@ -1,6 +1,8 @@
 /*
  * test_sonde_helpers.h -- shared by the Sonde decoder tests: building
- * streams frame by frame with hdlc_encode, running the decoder over them in
+ * streams frame by frame with hdlc_encode, in protocol version 2 or 1 (the
+ * test-side encoder of both: the target library writes version 2 only),
+ * running the decoder over them in
  * chunks of any size, and recording what it reports (events deep-copied, so
  * they can be compared after the callbacks returned).  Header-only so that
  * each test stays one file.
@@ -53,18 +55,54 @@ static inline void tb_u64(struct tbuf *b, uint64_t v) { tb_le(b, v, 8); }
 static inline void tb_strz(struct tbuf *b, const char *s) { tb_put(b, s, strlen(s) + 1); }
 static inline void tb_free(struct tbuf *b) { free(b->p); memset(b, 0, sizeof(*b)); }
 
+/* A stream in one protocol version.  Timed records are given their
+ * absolute time; the stream writes the timestamp field the version has
+ * (v1: the time's low 16 bits first; v2: the delta since the previous timed
+ * frame written, last, in the narrowest width). */
 struct tstream {
 	struct tbuf wire;
+	unsigned version;
+	uint64_t last_t;       /* time of the previous timed frame (v2 deltas) */
 	uint8_t seq;
 	size_t nframes;
 	uint64_t starts[4096]; /* offset of each frame, for the tests' expectations */
 	size_t lens[4096];     /* its wire length */
 };
 
-static inline void ts_init(struct tstream *s, uint8_t first_seq)
+static inline void ts_init_v(struct tstream *s, uint8_t first_seq, unsigned version)
 {
 	memset(s, 0, sizeof(*s));
 	s->seq = first_seq;
+	s->version = version;
+}
+
+/* Version 2, the target's. */
+static inline void ts_init(struct tstream *s, uint8_t first_seq)
+{
+	ts_init_v(s, first_seq, SONDE_PROTO_VERSION);
+}
+
+/* The DATA index of a timed record's own fields. */
+static inline size_t ts_fields_at(const struct tstream *s)
+{
+	return s->version == 1 ? SONDE_TS_BYTES_V1 : 0;
+}
+
+/* A version-2 timestamp field for delta in width w (1..4) bytes; returns w.
+ * w = 0: the narrowest, as the target writes it. */
+static inline size_t ts_field_v2(uint32_t delta, size_t w, uint8_t *out)
+{
+	static const uint32_t tags[5] = { 0, 0, SONDE_TS_TAG2, SONDE_TS_TAG3, SONDE_TS_TAG4 };
+	if (!w)
+		w = delta < SONDE_TS_LIMIT1 ? 1 : delta < SONDE_TS_LIMIT2 ? 2 : delta < SONDE_TS_LIMIT3 ? 3 : 4;
+	if (delta >= (1u << (7 * w))) {
+		fprintf(stderr, "test bug: delta 0x%x does not fit a %zu-byte field\n", (unsigned)delta, w);
+		abort();
+	}
+	uint32_t v = delta | tags[w];
+	for (size_t i = 0; i < w; i++)
+		out[i] = (uint8_t)(v >> (8 * i));
+	return w;
 }
 
 /* Append a frame with the next sequence number; returns its index. */
@@ -90,17 +128,18 @@ static inline size_t ts_frame_b(struct tstream *s, uint8_t id, const struct tbuf
 /* A frame with no payload builder: the data bytes as arguments. */
 static inline void ts_skip_seq(struct tstream *s, unsigned n) { s->seq = (uint8_t)(s->seq + n); }
 
-/* EMPTY + TARGET_INFO (version 1, reset) at the start of a session. */
+/* EMPTY + TARGET_INFO (the stream's version, reset) at the start of a
+ * session. */
 static inline void ts_session(struct tstream *s, uint32_t freq, uint8_t addr_size)
 {
 	struct tbuf p = { 0 };
 	ts_frame(s, SONDE_REC_EMPTY, NULL, 0);
-	tb_u8(&p, SONDE_PROTO_VERSION);
+	tb_u8(&p, s->version);
 	tb_u8(&p, SONDE_INFO_F_RESET);
 	tb_u8(&p, addr_size);
 	tb_u8(&p, SONDE_MODE_OVERWRITE);
 	tb_u8(&p, 0);
-	tb_u8(&p, SONDE_TS_BYTES);
+	tb_u8(&p, s->version == 1 ? SONDE_TS_BYTES_V1 : SONDE_INFO_TS_VARIABLE);
 	tb_u32(&p, freq);
 	tb_u32(&p, 4096);
 	tb_u32(&p, 0xB01DFACE);
@@ -129,18 +168,41 @@ static inline void ts_sync(struct tstream *s, uint64_t t, uint32_t since_prev)
 	tb_u32(&p, since_prev);
 	ts_frame_b(s, SONDE_REC_TIME_SYNC, &p);
 	tb_free(&p);
+	s->last_t = t;
 }
 
-/* A timed record with compact time (uint16_t)t and extra bytes. */
-static inline size_t ts_timed(struct tstream *s, uint8_t id, uint64_t t, const void *extra, size_t n)
+/* A timed record at time t with the fields given; v2: the timestamp field
+ * in width w (0: the narrowest). */
+static inline size_t ts_timed_w(struct tstream *s, uint8_t id, uint64_t t, size_t w, const void *fields, size_t n)
 {
 	struct tbuf p = { 0 };
-	tb_u16(&p, t);
+	if (s->version == 1)
+		tb_u16(&p, t);
 	if (n)
-		tb_put(&p, extra, n);
+		tb_put(&p, fields, n);
+	if (s->version != 1) {
+		uint8_t f[4];
+		if (t < s->last_t || t - s->last_t >= SONDE_TS_LIMIT4) {
+			fprintf(stderr, "test bug: t %llu is not 0..2^28 ticks after %llu\n", (unsigned long long)t,
+				(unsigned long long)s->last_t);
+			abort();
+		}
+		tb_put(&p, f, ts_field_v2((uint32_t)(t - s->last_t), w, f));
+	}
+	s->last_t = t;
 	size_t idx = ts_frame_b(s, id, &p);
 	tb_free(&p);
 	return idx;
+}
+
+static inline size_t ts_timed(struct tstream *s, uint8_t id, uint64_t t, const void *fields, size_t n)
+{
+	return ts_timed_w(s, id, t, 0, fields, n);
+}
+
+static inline size_t ts_timed_b(struct tstream *s, uint8_t id, uint64_t t, const struct tbuf *fields)
+{
+	return ts_timed(s, id, t, fields->p, fields->n);
 }
 
 /* ---- recording what the decoder reports ---------------------------------- */
@@ -320,6 +382,14 @@ static inline void t_decode_opts(const uint8_t *buf, size_t n, enum tchunks how,
 static inline void t_decode(const uint8_t *buf, size_t n, enum tchunks how, struct trec *r)
 {
 	t_decode_opts(buf, n, how, 12345, r, NULL);
+}
+
+/* The options that make the decoder take a stream without TARGET_INFO
+ * (joined mid-way) as version 1: NULL for version 2, the default. */
+static const char *const t_v1_opts[] = { "version=1", NULL };
+static inline sonde_opts t_opts_for(unsigned version)
+{
+	return version == 1 ? t_v1_opts : NULL;
 }
 
 /* 1 if two recordings are identical, field by field and in order. */

@@ -1,6 +1,7 @@
 /*
  * test_sonde_probe.c -- the Sonde decoder's probe (for --proto auto): sure
- * of its own streams, including ones joined mid-way; zero on the foreign
+ * of its own streams in both protocol versions, including ones joined
+ * mid-way; zero on the foreign
  * captures of the test data (QS shares the framing and the checksum) and
  * on noise; and the registry's choice built on it.
  */
@@ -19,9 +20,12 @@ static int probe_buf(const uint8_t *b, size_t n)
 	return sonde_decoder_sonde.probe(b, n < SONDE_PROBE_BYTES ? n : SONDE_PROBE_BYTES);
 }
 
-static void stream(struct tstream *s, int with_session)
+static const unsigned V1 = 1, V2 = 2;
+#define VERSION (*(const unsigned *)*state)
+
+static void stream(struct tstream *s, int with_session, unsigned version)
 {
-	ts_init(s, 0);
+	ts_init_v(s, 0, version);
 	if (with_session)
 		ts_session(s, 1000, 4);
 	ts_dict(s, SONDE_DICT_ISR, 1, "isr");
@@ -30,24 +34,22 @@ static void stream(struct tstream *s, int with_session)
 		uint8_t o = (uint8_t)i;
 		ts_timed(s, i % 2 ? SONDE_REC_ISR_EXIT : SONDE_REC_ISR_ENTER, 5 + i, &o, i % 2 ? 0 : 1);
 		struct tbuf p = { 0 };
-		tb_u16(&p, 6 + i);
 		tb_u8(&p, SONDE_ARG_U32);
 		tb_u32(&p, 0x7E7D0000u + (uint32_t)i);
-		ts_frame_b(s, 0x40, &p);
+		ts_timed_b(s, 0x40, 6 + i, &p);
 		tb_free(&p);
 	}
 }
 
 static void test_own_streams(void **state)
 {
-	(void)state;
 	struct tstream s;
-	stream(&s, 1);
+	stream(&s, 1, VERSION);
 	assert_int_equal(probe_buf(s.wire.p, s.wire.n), 100);
 	/* joined mid-way: no TARGET_INFO, a partial first frame */
 	assert_true(probe_buf(s.wire.p + s.starts[7] + 3, s.wire.n - s.starts[7] - 3) >= 80);
 	tb_free(&s.wire);
-	stream(&s, 0);
+	stream(&s, 0, VERSION);
 	assert_true(probe_buf(s.wire.p, s.wire.n) >= 80);
 	assert_true(probe_buf(s.wire.p, s.starts[2]) < SONDE_PROBE_MIN_SCORE); /* two frames: too little */
 	tb_free(&s.wire);
@@ -97,7 +99,7 @@ static void test_registry_choice(void **state)
 {
 	(void)state;
 	struct tstream s;
-	stream(&s, 1);
+	stream(&s, 1, 2);
 	char why[512];
 	const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", s.wire.p, s.wire.n, why, sizeof(why));
 	assert_non_null(d);
@@ -122,7 +124,8 @@ static void test_registry_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_own_streams),
+		cmocka_unit_test_prestate(test_own_streams, (void *)&V2),
+		cmocka_unit_test_prestate(test_own_streams, (void *)&V1),
 		cmocka_unit_test(test_noise_and_empty),
 		cmocka_unit_test(test_foreign_captures),
 		cmocka_unit_test(test_registry_choice),

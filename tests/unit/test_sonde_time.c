@@ -1,9 +1,10 @@
 /*
- * test_sonde_time.c -- time reconstruction (docs/protocol.md §5): compact
- * 16-bit times extended to 64 bits across 16- and 32-bit wraps; after a
- * loss, records held until the next TIME_SYNC and then timed backwards
- * exactly; estimates (flagged) only where the protocol allows no better:
- * at the end of the input, between two losses, and beyond the hold cap.
+ * test_sonde_time.c -- time reconstruction (docs/protocol.md §5, §10):
+ * deltas (version 2) and compact 16-bit times (version 1) extended to 64
+ * bits across 16- and 32-bit wraps; after a loss, records held until the
+ * next TIME_SYNC and then timed backwards exactly; estimates (flagged) only
+ * where the protocol allows no better: at the end of the input, between
+ * two losses, and beyond the hold cap.  Every test runs in both versions.
  *
  * A small model of the target (below) writes records and the TIME_SYNCs
  * the target would write (since_prev included), and remembers every
@@ -22,6 +23,11 @@
 
 #define MAXFR 4096
 
+static const unsigned V1 = 1, V2 = 2;
+#define VERSION (*(const unsigned *)*state)
+/* Rule 2: the gap from which the target writes a TIME_SYNC. */
+#define RULE2(v) ((v) == 1 ? 0x10000ull : (uint64_t)SONDE_TS_LIMIT4)
+
 /* ---- the target model ----------------------------------------------------- */
 
 struct model {
@@ -34,10 +40,10 @@ struct model {
 	uint64_t t[MAXFR];   /* and its true time */
 };
 
-static void m_init(struct model *m, uint64_t t0)
+static void m_init(struct model *m, uint64_t t0, unsigned version)
 {
 	memset(m, 0, sizeof(*m));
-	ts_init(&m->s, 0);
+	ts_init_v(&m->s, 0, version);
 	ts_session(&m->s, 1000000, 4);
 	m->T = t0;
 }
@@ -55,7 +61,7 @@ static void m_mark(struct model *m, size_t idx)
 static size_t m_rec(struct model *m, uint64_t dt, uint8_t obj)
 {
 	m->T += dt;
-	if (m->force || !m->have_prev || m->T - m->last_timed >= 65536 || m->s.seq == 0) {
+	if (m->force || !m->have_prev || m->T - m->last_timed >= RULE2(m->s.version) || m->s.seq == 0) {
 		uint64_t since = m->T - m->last_timed;
 		m_mark(m, m->s.nframes);
 		ts_sync(&m->s, m->T, m->have_prev && since < TS_UNKNOWN ? (uint32_t)since : TS_UNKNOWN);
@@ -120,9 +126,8 @@ static int drop_list(size_t i, void *ctx)
 
 static void test_wrap_16_bits(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 0xFFF0);
+	m_init(&m, 0xFFF0, VERSION);
 	const uint64_t steps[] = { 0, 0x10, 0x8000, 0x7FFF, 0xFFFF, 1, 0xFFFE, 0x10000, 0x12345, 0xFFFF, 0xFFFF, 3 };
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
 		m_rec(&m, steps[i], (uint8_t)i);
@@ -140,9 +145,8 @@ static void test_wrap_16_bits(void **state)
 
 static void test_wrap_32_bits(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 0xFFFFFFF0ull);
+	m_init(&m, 0xFFFFFFF0ull, VERSION);
 	for (int i = 0; i < 40; i++)
 		m_rec(&m, 0x7FFF + (uint64_t)i * 0x80, (uint8_t)i);
 	m_rec(&m, 0xFFFFFFFFull, 1); /* a long silence: the target re-syncs */
@@ -165,9 +169,8 @@ static void test_wrap_32_bits(void **state)
  * first. */
 static void test_loss_then_sync_is_exact(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 1000);
+	m_init(&m, 1000, VERSION);
 	for (int i = 0; i < 5; i++)
 		m_rec(&m, 100, 1);
 	size_t lost = m_rec(&m, 0x100, 2);
@@ -213,9 +216,8 @@ static void test_loss_then_sync_is_exact(void **state)
  * diagnostic says how many. */
 static void test_loss_at_end_is_estimated(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 5000);
+	m_init(&m, 5000, VERSION);
 	for (int i = 0; i < 4; i++)
 		m_rec(&m, 10, 1);
 	size_t lost = m_rec(&m, 10, 2);
@@ -235,7 +237,10 @@ static void test_loss_at_end_is_estimated(void **state)
 	assert_int_equal(r.dg[1].offset, m.s.starts[lost + 1] - m.s.lens[lost]);
 	const struct tev *last = &r.ev[r.nev - 1];
 	assert_int_equal(last->ev.ts_flags, SONDE_TS_VALID | SONDE_TS_ESTIMATED);
-	assert_int_equal(last->ev.ts, m.T); /* the estimate happens to be right here */
+	/* v1: the estimate happens to be right here (the compact time gives the
+	 * absolute time modulo 65536); v2: the lost record's delta (10 ticks)
+	 * is missing from the sum of deltas */
+	assert_int_equal(last->ev.ts, VERSION == 1 ? m.T : m.T - 10);
 	trec_free(&r);
 	tb_free(&w);
 	tb_free(&m.s.wire);
@@ -245,9 +250,8 @@ static void test_loss_at_end_is_estimated(void **state)
  * estimated (the chain to the TIME_SYNC is broken). */
 static void test_two_losses(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 77);
+	m_init(&m, 77, VERSION);
 	m_rec(&m, 1, 1);
 	size_t l1 = m_rec(&m, 1, 2);
 	size_t a1 = m_rec(&m, 2, 3);
@@ -277,16 +281,15 @@ static void test_two_losses(void **state)
 }
 
 /* A short loss, then a long silence: the TIME_SYNC after it (rule 2) is
- * 65536 ticks or more after the held records, so compact differences alone
- * cannot place them; its since_prev puts the newest exactly, and the rest
- * follow from it.  (Protocol version 1 without since_prev could only
- * estimate them here.) */
+ * 65536 ticks (version 2: 2^28) or more after the held records, so their
+ * own fields alone cannot place them; its since_prev puts the newest
+ * exactly, and the rest follow from it.  (Version 1 before since_prev
+ * could only estimate them here.) */
 static void test_loss_then_rule2_sync(void **state)
 {
-	(void)state;
-	for (uint64_t silence = 0x10000; silence <= 0x123456789ull; silence = silence * 3 + 1) {
+	for (uint64_t silence = RULE2(VERSION); silence <= 0x123456789ull; silence = silence * 3 + 1) {
 		struct model m;
-		m_init(&m, 3000);
+		m_init(&m, 3000, VERSION);
 		m_rec(&m, 10, 1);
 		size_t lost = m_rec(&m, 10, 2);
 		m_rec(&m, 10, 3);
@@ -307,15 +310,14 @@ static void test_loss_then_rule2_sync(void **state)
 	}
 }
 
-/* A loss that spans 65536 ticks or more: the records after it are still
+/* A loss that spans a rule-2 TIME_SYNC: the records after it are still
  * exact (since_prev does not care how long the loss was). */
 static void test_long_loss(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 3000);
+	m_init(&m, 3000, VERSION);
 	m_rec(&m, 10, 1);
-	size_t l1 = m_rec(&m, 0x20000, 2); /* a TIME_SYNC and its record, both lost */
+	size_t l1 = m_rec(&m, 2 * RULE2(VERSION), 2); /* a TIME_SYNC and its record, both lost */
 	size_t h1 = m_rec(&m, 10, 3);
 	m.force = 1;                         /* rule 3 or 4 */
 	m_rec(&m, 10, 4);
@@ -338,15 +340,16 @@ static void test_long_loss(void **state)
 
 /* Joined mid-way, nothing lost after that, and a long silence before the
  * first TIME_SYNC: every held record exact, whatever the silence (from
- * just over 65536 ticks to just under 2^32).  There is no earlier time to
- * go by here at all. */
+ * the rule-2 limit to just under 2^32).  There is no earlier time to go by
+ * here at all. */
 static void test_join_then_silence(void **state)
 {
-	(void)state;
-	const uint64_t silences[] = { 0x10000, 0x10001, 0x1FFFF, 0x7654321, 0xFFFFFFFEull };
-	for (size_t k = 0; k < sizeof(silences) / sizeof(silences[0]); k++) {
+	const uint64_t v1[] = { 0x10000, 0x10001, 0x1FFFF, 0x7654321, 0xFFFFFFFEull };
+	const uint64_t v2[] = { 0x10000000, 0x10000001, 0x1FFFFFFF, 0x76543210, 0xFFFFFFFEull };
+	const uint64_t *silences = VERSION == 1 ? v1 : v2;
+	for (size_t k = 0; k < sizeof(v1) / sizeof(v1[0]); k++) {
 		struct model m;
-		m_init(&m, 0xABCD0000ull + k);
+		m_init(&m, 0xABCD0000ull + k, VERSION);
 		for (int i = 0; i < 8; i++)
 			m_rec(&m, 0x3000 + (uint64_t)i * 0x1111, (uint8_t)i);
 		size_t join = m.s.nframes;
@@ -360,7 +363,7 @@ static void test_join_then_silence(void **state)
 		const struct tbuf *w = &m.s.wire;
 		size_t cut = m.s.starts[join] - 3; /* mid-way through the frame before */
 		struct trec r;
-		t_decode(w->p + cut, w->n - cut, T_RANDOM, &r);
+		t_decode_opts(w->p + cut, w->n - cut, T_RANDOM, 12345, &r, t_opts_for(VERSION));
 		assert_int_equal(r.ndg, 1);
 		assert_int_equal(r.dg[0].code, SONDE_D_GARBAGE);
 		assert_int_equal(r.nev, 5 + 3);
@@ -381,10 +384,9 @@ static void test_join_then_silence(void **state)
  * held records get estimates, and a diagnostic counts them. */
 static void test_since_prev_unknown(void **state)
 {
-	(void)state;
 	for (int restart = 0; restart <= 1; restart++) {
 		struct model m;
-		m_init(&m, 500);
+		m_init(&m, 500, VERSION);
 		m_rec(&m, 10, 1);
 		size_t lost = m_rec(&m, 10, 2);
 		m_rec(&m, 10, 3);
@@ -420,9 +422,8 @@ static void test_since_prev_unknown(void **state)
  * estimates, and one diagnostic says why. */
 static void test_loss_right_before_sync(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 900);
+	m_init(&m, 900, VERSION);
 	m_rec(&m, 10, 1);
 	size_t l1 = m_rec(&m, 10, 2);
 	m_rec(&m, 10, 3);
@@ -449,13 +450,11 @@ static void test_loss_right_before_sync(void **state)
 /* A TIME_SYNC of the wrong length (8 bytes: version 1 before since_prev)
  * is reported as malformed, at its frame, and is a break in time like a
  * lost frame: what follows is held and timed by the next good TIME_SYNC,
- * never forwards across it (it may stand for a silence of 65536 ticks or
- * more). */
+ * never forwards across it (it may stand for a silence of any length). */
 static void test_short_sync(void **state)
 {
-	(void)state;
 	struct tstream s;
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, VERSION);
 	ts_session(&s, 1000, 4);
 	ts_sync(&s, 1000, TS_UNKNOWN);
 	const uint8_t o[] = { 1 };
@@ -464,6 +463,7 @@ static void test_short_sync(void **state)
 	tb_u64(&p, 0x50000);
 	size_t bad = ts_frame_b(&s, SONDE_REC_TIME_SYNC, &p);
 	tb_free(&p);
+	s.last_t = 0x50000; /* the target's time chain goes on from it */
 	size_t a = ts_timed(&s, SONDE_REC_MARK, 0x50000, o, 1);
 	size_t b = ts_timed(&s, SONDE_REC_MARK, 0x50100, o, 1);
 	ts_sync(&s, 0x50200, 0x100);
@@ -494,9 +494,8 @@ static void test_short_sync(void **state)
 /* A bad frame is a loss too; the stream joined mid-way as well. */
 static void test_bad_frame_and_join(void **state)
 {
-	(void)state;
 	struct model m;
-	m_init(&m, 1);
+	m_init(&m, 1, VERSION);
 	for (int i = 0; i < 6; i++)
 		m_rec(&m, 0x4000, (uint8_t)i);
 	size_t hit = m_rec(&m, 0x4000, 9);
@@ -507,11 +506,11 @@ static void test_bad_frame_and_join(void **state)
 	m_rec(&m, 1, 1);
 	size_t map[MAXFR], n;
 	struct tbuf w = m_wire(&m, NULL, NULL, map, &n);
-	w.p[m.s.starts[hit] + 2] ^= 0x01; /* a bit flip in the compact time */
+	w.p[m.s.starts[hit] + 2] ^= 0x01; /* a bit flip (v1: the compact time, v2: the marker) */
 	/* join in the middle of frame 8 */
 	size_t cut = m.s.starts[8] + 2;
 	struct trec r;
-	t_decode(w.p + cut, w.n - cut, T_RANDOM, &r);
+	t_decode_opts(w.p + cut, w.n - cut, T_RANDOM, 12345, &r, t_opts_for(VERSION));
 	/* no sequence gap: no good frame before the bad one to compare with */
 	assert_int_equal(r.ndg, 2);
 	assert_int_equal(r.dg[0].code, SONDE_D_GARBAGE);
@@ -542,9 +541,8 @@ static void test_bad_frame_and_join(void **state)
  * released early with estimated times, the last SHOLD_MAX_ITEMS exact. */
 static void test_hold_cap(void **state)
 {
-	(void)state;
 	struct tstream s;
-	ts_init(&s, 0);
+	ts_init_v(&s, 0, VERSION);
 	ts_session(&s, 1000, 4);
 	ts_sync(&s, 100, TS_UNKNOWN);
 	ts_skip_seq(&s, 3); /* a gap */
@@ -593,14 +591,14 @@ static int drop_random(size_t i, void *ctx)
 
 static void test_random_losses(void **state)
 {
-	(void)state;
 	for (uint64_t seed = 1; seed <= 4; seed++) {
 		struct model *m = malloc(sizeof(*m));
-		m_init(m, seed * 0xFFFFFF00ull);
+		m_init(m, seed * 0xFFFFFF00ull, VERSION);
 		uint64_t rs = seed;
 		while (m->s.nframes < MAXFR - 4) {
 			uint32_t x = t_rand(&rs);
-			uint64_t dt = x % 7 == 0 ? 0xFFFF + x % 0x30000 : x % 0x1000;
+			uint64_t r2 = RULE2(VERSION);
+			uint64_t dt = x % 7 == 0 ? r2 - 1 + x % (3 * r2) : x % 0x1000;
 			m_rec(m, dt, (uint8_t)x);
 		}
 		rng_state = seed * 77;
@@ -632,21 +630,22 @@ static void test_random_losses(void **state)
 
 int main(void)
 {
+#define BOTH(t) cmocka_unit_test_prestate(t, (void *)&V2), cmocka_unit_test_prestate(t, (void *)&V1)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wrap_16_bits),
-		cmocka_unit_test(test_wrap_32_bits),
-		cmocka_unit_test(test_loss_then_sync_is_exact),
-		cmocka_unit_test(test_loss_at_end_is_estimated),
-		cmocka_unit_test(test_two_losses),
-		cmocka_unit_test(test_loss_then_rule2_sync),
-		cmocka_unit_test(test_long_loss),
-		cmocka_unit_test(test_join_then_silence),
-		cmocka_unit_test(test_since_prev_unknown),
-		cmocka_unit_test(test_loss_right_before_sync),
-		cmocka_unit_test(test_short_sync),
-		cmocka_unit_test(test_bad_frame_and_join),
-		cmocka_unit_test(test_hold_cap),
-		cmocka_unit_test(test_random_losses),
+		BOTH(test_wrap_16_bits),
+		BOTH(test_wrap_32_bits),
+		BOTH(test_loss_then_sync_is_exact),
+		BOTH(test_loss_at_end_is_estimated),
+		BOTH(test_two_losses),
+		BOTH(test_loss_then_rule2_sync),
+		BOTH(test_long_loss),
+		BOTH(test_join_then_silence),
+		BOTH(test_since_prev_unknown),
+		BOTH(test_loss_right_before_sync),
+		BOTH(test_short_sync),
+		BOTH(test_bad_frame_and_join),
+		BOTH(test_hold_cap),
+		BOTH(test_random_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

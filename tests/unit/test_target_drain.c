@@ -89,8 +89,8 @@ static void test_wrap_around(void **state)
 	for (i = 0; i < fr.n; i++) {
 		if (fr.f[i].id != SONDE_REC_COUNTER)
 			continue;
-		assert_int_equal(fr.f[i].data[2], (uint8_t)k);
-		assert_int_equal((int32_t)tgt_le32(fr.f[i].data + 3), k * 7919);
+		assert_int_equal(fr.f[i].data[0], (uint8_t)k);
+		assert_int_equal((int32_t)tgt_le32(fr.f[i].data + 1), k * 7919);
 		k++;
 	}
 	assert_int_equal(k, 2000);

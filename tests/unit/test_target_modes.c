@@ -62,7 +62,7 @@ static void expect_marks(const struct tgt_frames *fr, size_t i, size_t n, uint8_
 	for (k = 0; k < n; k++) {
 		assert_int_equal(fr->f[i + k].id, SONDE_REC_MARK);
 		assert_int_equal(fr->f[i + k].seq, (uint8_t)(seq + k));
-		assert_int_equal(fr->f[i + k].wire_len, 7);
+		assert_int_equal(fr->f[i + k].wire_len, 6); /* delta 0: a one-byte field */
 	}
 }
 
@@ -80,11 +80,14 @@ static void expect_report(const struct tgt_frames *fr, size_t i, uint32_t overwr
 	assert_int_equal(d->id, SONDE_REC_DROPS);
 	assert_int_equal(d->seq, (uint8_t)(s->seq + 1));
 	assert_int_equal(d->len, 10);
-	assert_int_equal(tgt_le16(d->data), CLOCK & 0xFFFF);
-	assert_int_equal(tgt_le32(d->data + 2), overwritten);
-	assert_int_equal(tgt_le32(d->data + 6), refused);
+	assert_int_equal(tgt_le32(d->data), overwritten);
+	assert_int_equal(tgt_le32(d->data + 4), refused);
+	assert_int_equal(d->data[8], 0);   /* no counter reset */
+	assert_int_equal(d->data[9], 0);   /* delta 0: the TIME_SYNC's time */
 }
 
+/* 128 bytes hold 19 marks of 6 bytes: the 19th is written with 19 bytes
+ * free, its worst case (17) fitting; the 20th would find 13. */
 static void test_drop_new(void **state)
 {
 	struct tgt_frames fr;
@@ -93,31 +96,31 @@ static void test_drop_new(void **state)
 	tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK);
 	marks(100);
 	assert_true(sonde_is_running());
-	expect_stats(3 + 17, 0, 83);
+	expect_stats(3 + 19, 0, 81);
 	drain(&fr);
-	assert_int_equal(fr.n, 17);
-	expect_marks(&fr, 0, 17, 3);
+	assert_int_equal(fr.n, 19);
+	expect_marks(&fr, 0, 19, 3);
 	tgt_frames_free(&fr);
 	/* the next record that fits brings the report along */
 	marks(1);
 	drain(&fr);
 	assert_int_equal(fr.n, 3);
-	expect_report(&fr, 0, 0, 83);
-	assert_int_equal(fr.f[0].seq, 20);
-	expect_marks(&fr, 2, 1, 22);
+	expect_report(&fr, 0, 0, 81);
+	assert_int_equal(fr.f[0].seq, 22);
+	expect_marks(&fr, 2, 1, 24);
 	tgt_frames_free(&fr);
 	/* counts are cumulative */
 	marks(30);
-	expect_stats(23 + 17, 0, 83 + 13);
+	expect_stats(25 + 19, 0, 81 + 11);
 	drain(&fr);
 	tgt_frames_free(&fr);
 	marks(1);
 	drain(&fr);
 	assert_int_equal(fr.n, 3);
-	expect_report(&fr, 0, 0, 96);
+	expect_report(&fr, 0, 0, 92);
 	tgt_frames_free(&fr);
 	/* written + refused == attempted (+ the library's own frames) */
-	expect_stats(3 + 18 + 2 + 17 + 3, 0, 96);
+	expect_stats(3 + 19 + 3 + 19 + 3, 0, 92);
 }
 
 /* DROP_NEW: while a report is pending, a record that would fit alone but
@@ -129,12 +132,12 @@ static void test_drop_new_report_needs_room(void **state)
 
 	(void)state;
 	tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK);
-	marks(18);                                /* 17 written, 1 refused */
-	assert_int_equal(sonde_drain(part, 35), 35); /* 5 marks out: 43 bytes free */
-	marks(1);                                 /* 13 fits, 63 does not */
-	expect_stats(20, 0, 2);
+	marks(20);                                /* 19 written, 1 refused */
+	assert_int_equal(sonde_drain(part, 36), 36); /* 6 marks out: 49 bytes free */
+	marks(1);                                 /* 17 fits, 17 + 64 does not */
+	expect_stats(22, 0, 2);
 	tgt_parse(wire, tgt_drain_all(wire, sizeof wire), &fr);
-	assert_int_equal(fr.n, 12);
+	assert_int_equal(fr.n, 13);
 	tgt_frames_free(&fr);
 	marks(1);
 	drain(&fr);
@@ -148,21 +151,21 @@ static void test_snapshot(void **state)
 
 	(void)state;
 	tgt_setup(ring, sizeof ring, SONDE_MODE_SNAPSHOT, CLOCK);
-	marks(17);
+	marks(19);
 	assert_true(sonde_is_running());
 	marks(1);                       /* does not fit: the snapshot is full */
 	assert_false(sonde_is_running());
 	drain(&fr);                     /* a few bytes free again ... */
 	tgt_frames_free(&fr);
-	marks(82);                      /* ... but a full snapshot stays full */
-	expect_stats(3 + 17 + 2, 0, 83);
+	marks(80);                      /* ... but a full snapshot stays full */
+	expect_stats(3 + 19 + 2, 0, 81);
 	/* the first drain, once everything was read, wrote the report */
 	tgt_setup(ring, sizeof ring, SONDE_MODE_SNAPSHOT, CLOCK);
 	marks(100);
 	drain(&fr);
-	assert_int_equal(fr.n, 19);
-	expect_marks(&fr, 0, 17, 3);
-	expect_report(&fr, 17, 0, 83);
+	assert_int_equal(fr.n, 21);
+	expect_marks(&fr, 0, 19, 3);
+	expect_report(&fr, 19, 0, 81);
 	tgt_frames_free(&fr);
 	/* nothing more to report: a second drain is empty */
 	assert_int_equal(sonde_pending(), 0);
@@ -179,7 +182,7 @@ static void test_snapshot(void **state)
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TIME_SYNC);
 	assert_int_equal(tgt_le32(fr.f[0].data + 8), 0xFFFFFFFFu);
-	expect_marks(&fr, 1, 1, 23);
+	expect_marks(&fr, 1, 1, 25);
 	tgt_frames_free(&fr);
 }
 
@@ -209,22 +212,22 @@ static void test_postmortem(void **state)
 	tgt_setup(ring, sizeof ring, SONDE_MODE_POSTMORTEM, CLOCK);
 	marks(100);
 	assert_true(sonde_is_running());
-	expect_stats(103, 83, 0);
+	expect_stats(103, 81, 0);
 	/* recording: the drain holds it back */
 	assert_int_equal(sonde_pending(), 0);
 	assert_int_equal(sonde_drain_byte(), -1);
 	assert_int_equal(tgt_drain_all(wire, sizeof wire), 0);
 	sonde_trigger();
 	marks(1);
-	expect_stats(103, 83, 1);
+	expect_stats(103, 81, 1);
 	drain(&fr);
-	/* the newest 17 marks, then the report written by the drain */
-	assert_int_equal(fr.n, 19);
-	expect_marks(&fr, 0, 17, 86);
-	expect_report(&fr, 17, 83, 1);
+	/* the newest 19 marks, then the report written by the drain */
+	assert_int_equal(fr.n, 21);
+	expect_marks(&fr, 0, 19, 84);
+	expect_report(&fr, 19, 81, 1);
 	tgt_frames_free(&fr);
 	/* frames received + overwritten == frames written */
-	expect_stats(105, 83, 1);
+	expect_stats(105, 81, 1);
 	/* recording again: held back; stopped: read out */
 	sonde_start();
 	marks(2);
@@ -246,16 +249,16 @@ static void test_overwrite(void **state)
 	marks(100);
 	sonde_trigger(); /* no effect in this mode */
 	assert_true(sonde_is_running());
-	expect_stats(103, 83, 0);
+	expect_stats(103, 81, 0);
 	drain(&fr);
-	assert_int_equal(fr.n, 17);
-	expect_marks(&fr, 0, 17, 86);
+	assert_int_equal(fr.n, 19);
+	expect_marks(&fr, 0, 19, 84);
 	tgt_frames_free(&fr);
 	/* room again: report, then the record */
 	marks(1);
 	drain(&fr);
 	assert_int_equal(fr.n, 3);
-	expect_report(&fr, 0, 83, 0);
+	expect_report(&fr, 0, 81, 0);
 	expect_marks(&fr, 2, 1, 105);
 	tgt_frames_free(&fr);
 }
@@ -270,6 +273,8 @@ static void report_after_sync(uint8_t mode)
 	static const char *const what[] = { "overwrite", "drop-new", "snapshot", "post-mortem" };
 	int holding = mode == SONDE_MODE_SNAPSHOT || mode == SONDE_MODE_POSTMORTEM;
 	uint32_t t = CLOCK;
+	uint64_t t_rec = CLOCK, t_prev = 0; /* tgt_setup drained a TIME_SYNC at CLOCK */
+	int known = 1, known_prev = 0;
 	struct tgt_frames fr;
 	size_t i, n = 0, reports = 0;
 	unsigned k;
@@ -294,7 +299,20 @@ static void report_after_sync(uint8_t mode)
 	assert_int_equal(fr.bad, 0);
 	for (i = 0; i < fr.n; i++) {
 		const struct tgt_frame *s, *p;
+		uint32_t delta = 0;
 
+		/* the time of every record, from the deltas, while the chain of
+		 * deltas is whole (overwritten frames break it) */
+		if (fr.f[i].seq != (uint8_t)((i > 0 ? fr.f[i - 1].seq : 2u) + 1u)) /* tgt_setup: SEQ 2 */
+			known = 0;
+		if (fr.f[i].id == SONDE_REC_TIME_SYNC) {
+			t_prev = t_rec;
+			known_prev = known;
+			t_rec = tgt_le64(fr.f[i].data);
+			known = 1;
+		} else if (tgt_ts(&fr.f[i], &delta) > 0) {
+			t_rec += delta;
+		}
 		if (fr.f[i].id != SONDE_REC_DROPS)
 			continue;
 		reports++;
@@ -303,11 +321,14 @@ static void report_after_sync(uint8_t mode)
 		s = &fr.f[i - 1];
 		p = &fr.f[i - 2];
 		assert_int_equal(fr.f[i].seq, (uint8_t)(s->seq + 1));
-		assert_int_equal(tgt_le16(fr.f[i].data), tgt_le64(s->data) & 0xFFFF);
+		assert_int_equal(delta, 0);                       /* the TIME_SYNC's time */
 		/* the record before it, with no frame between: since_prev exact */
 		assert_int_equal(s->seq, (uint8_t)(p->seq + 1));
 		assert_int_equal(p->id, SONDE_REC_MARK);
-		assert_int_equal(tgt_le32(s->data + 8), (tgt_le64(s->data) - tgt_le16(p->data)) & 0xFFFF);
+		if (known_prev)
+			assert_int_equal(tgt_le32(s->data + 8), tgt_le64(s->data) - t_prev);
+		else /* marks were written at CLOCK + 100 k */
+			assert_int_equal((tgt_le64(s->data) - tgt_le32(s->data + 8) - CLOCK) % 100u, 0);
 		assert_true(tgt_le32(s->data + 8) >= 50);
 	}
 	assert_int_equal(reports, 1);
@@ -336,7 +357,7 @@ static void test_overwrite_too_big(void **state)
 	sonde_arg_mem(mem, sizeof mem);
 	sonde_user_end();
 	expect_stats(13, 0, 1);
-	assert_int_equal(sonde_pending(), 70);
+	assert_int_equal(sonde_pending(), 60);
 }
 
 static void test_stop_start(void **state)
@@ -388,9 +409,9 @@ static void dict_frame(unsigned m)
 
 /* A record is taken exactly when its worst case fits (docs/porting.md),
  * also on the fast path, whose room test is one compare: with d bytes free
- * in one piece before the unread data, LOG with two U32 (worst case 37
- * bytes) is refused for d = 36 and written for d = 37, and the unread
- * frames stay intact. */
+ * in one piece before the unread data, LOG with two U32 (worst case 41
+ * bytes with a 4-byte timestamp) is refused for d = 40 and written for
+ * d = 41, and the unread frames stay intact. */
 static void test_room_exact(void **state)
 {
 	struct tgt_frames fr;
@@ -398,7 +419,7 @@ static void test_room_exact(void **state)
 	unsigned d, t;
 
 	(void)state;
-	for (d = 30; d <= 45; d++) {
+	for (d = 34; d <= 49; d++) {
 		tgt_setup(ring, sizeof ring, SONDE_MODE_DROP_NEW, CLOCK); /* rp = wp = 38 */
 		dict_frame(21u + d - 38u);
 		drain(&fr);
@@ -410,9 +431,9 @@ static void test_room_exact(void **state)
 		assert_int_equal(sonde_pending(), 127u - d);
 		sonde_log_u32x2(SONDE_LVL_INFO, 2, 3, 4);
 		sonde_get_stats(&st);
-		assert_int_equal(st.refused, d < 37u);
+		assert_int_equal(st.refused, d < 41u);
 		drain(&fr);
-		assert_int_equal(fr.f[fr.n - 1].id, d < 37u ? SONDE_REC_DICT : SONDE_REC_LOG);
+		assert_int_equal(fr.f[fr.n - 1].id, d < 41u ? SONDE_REC_DICT : SONDE_REC_LOG);
 		tgt_frames_free(&fr);
 	}
 }

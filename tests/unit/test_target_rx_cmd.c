@@ -80,9 +80,9 @@ static int never_filtered(unsigned r)
 
 static void test_glb_filter(void **state)
 {
-	/* The reply, by hand: SEQ 3, CMD_STATUS, ts 45 23, host SEQ 0x11,
-	 * GLB_FILTER, OK; CHK ~(03+20+45+23+11+02+00) = ~9E = 61. */
-	static const uint8_t wire[] = { 0x03, 0x20, 0x45, 0x23, 0x11, 0x02, 0x00, 0x61, 0x7E };
+	/* The reply, by hand: SEQ 3, CMD_STATUS, host SEQ 0x11, GLB_FILTER,
+	 * OK, delta 0; CHK ~(03+20+11+02+00+00) = ~36 = C9. */
+	static const uint8_t wire[] = { 0x03, 0x20, 0x11, 0x02, 0x00, 0x00, 0xC9, 0x7E };
 	uint8_t bm[16];
 	unsigned r;
 	struct tgt_frames fr;
@@ -147,7 +147,7 @@ static void test_loc_filter(void **state)
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 1);
 	assert_int_equal(fr.f[0].id, SONDE_REC_ISR_ENTER);
-	assert_int_equal(fr.f[0].data[2], 9);
+	assert_int_equal(fr.f[0].data[0], 9);
 	tgt_frames_free(&fr);
 	sonde_filter_all_objects(1);
 }
@@ -169,7 +169,7 @@ static void test_stop_start(void **state)
 	rx_drain(&fr);
 	expect_ids(&fr, ids_stop, sizeof ids_stop);
 	rx_expect_status(&fr.f[0], 0x30, SONDE_CMD_STOP, SONDE_ST_OK);
-	assert_int_equal(tgt_le32(fr.f[2].data + 6), 1);
+	assert_int_equal(tgt_le32(fr.f[2].data + 4), 1);
 	tgt_frames_free(&fr);
 
 	/* Stopped: the reply still goes out (into free space). */
@@ -271,9 +271,10 @@ static void test_reset_ctrs(void **state)
 	assert_int_equal(tgt_le64(fr.f[1].data), RX_CLOCK);
 	assert_int_equal(tgt_le32(fr.f[1].data + 8), 0); /* the reply, at the same time */
 	assert_int_equal(fr.f[2].len, 10);
-	assert_int_equal(tgt_le16(fr.f[2].data), RX_TS);
-	assert_int_equal(tgt_le32(fr.f[2].data + 2), 0);
-	assert_int_equal(tgt_le32(fr.f[2].data + 6), 0);
+	assert_int_equal(tgt_le32(fr.f[2].data), 0);
+	assert_int_equal(tgt_le32(fr.f[2].data + 4), 0);
+	assert_int_equal(fr.f[2].data[8], 1);            /* the first counter reset */
+	assert_int_equal(fr.f[2].data[9], RX_TS);
 	for (bytes = 0, i = 0; i < fr.n; i++)
 		bytes += fr.f[i].wire_len;
 	tgt_frames_free(&fr);
@@ -286,13 +287,13 @@ static void test_reset_ctrs(void **state)
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TARGET_STATS);
-	assert_int_equal(fr.f[0].len, 18);
-	assert_int_equal(tgt_le16(fr.f[0].data), RX_TS);
+	assert_int_equal(fr.f[0].len, 17);
+	assert_int_equal(fr.f[0].data[16], RX_TS);
 	assert_int_equal(st.records, 3);
-	assert_int_equal(tgt_le32(fr.f[0].data + 2), 3);
-	assert_int_equal(tgt_le32(fr.f[0].data + 6), 0);
-	assert_int_equal(tgt_le32(fr.f[0].data + 10), 0);
-	assert_int_equal(tgt_le32(fr.f[0].data + 14), bytes);
+	assert_int_equal(tgt_le32(fr.f[0].data), 3);
+	assert_int_equal(tgt_le32(fr.f[0].data + 4), 0);
+	assert_int_equal(tgt_le32(fr.f[0].data + 8), 0);
+	assert_int_equal(tgt_le32(fr.f[0].data + 12), bytes);
 	rx_expect_status(&fr.f[1], 0x51, SONDE_CMD_STATS, SONDE_ST_OK);
 	tgt_frames_free(&fr);
 }
@@ -320,11 +321,11 @@ static void test_stats(void **state)
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TARGET_STATS);
-	assert_int_equal(fr.f[0].len, 18);
-	assert_int_equal(tgt_le32(fr.f[0].data + 2), st.records);
-	assert_int_equal(tgt_le32(fr.f[0].data + 6), st.overwritten);
-	assert_int_equal(tgt_le32(fr.f[0].data + 10), st.refused);
-	assert_int_equal(tgt_le32(fr.f[0].data + 14), st.bytes);
+	assert_int_equal(fr.f[0].len, 17);
+	assert_int_equal(tgt_le32(fr.f[0].data), st.records);
+	assert_int_equal(tgt_le32(fr.f[0].data + 4), st.overwritten);
+	assert_int_equal(tgt_le32(fr.f[0].data + 8), st.refused);
+	assert_int_equal(tgt_le32(fr.f[0].data + 12), st.bytes);
 	rx_expect_status(&fr.f[1], 0x60, SONDE_CMD_STATS, SONDE_ST_OK);
 	tgt_frames_free(&fr);
 }
@@ -413,10 +414,10 @@ static void peek_ok(enum rx_how how, uint8_t seq, const uint8_t *a, uint8_t n)
 	f = &fr.f[0];
 	assert_true(f->ok);
 	assert_int_equal(f->id, SONDE_REC_PEEK_DATA);
-	assert_int_equal(f->len, 2 + SONDE_ADDR_SIZE + 1 + n);
-	assert_int_equal(tgt_le16(f->data), RX_TS);
-	assert_memory_equal(f->data + 2, d, sizeof d);
-	assert_memory_equal(f->data + 2 + sizeof d, a, n);
+	assert_int_equal(f->len, SONDE_ADDR_SIZE + 1 + n + 1);
+	assert_int_equal(f->data[f->len - 1], RX_TS);
+	assert_memory_equal(f->data, d, sizeof d);
+	assert_memory_equal(f->data + sizeof d, a, n);
 	rx_expect_status(&fr.f[1], seq, SONDE_CMD_PEEK, SONDE_ST_OK);
 	tgt_frames_free(&fr);
 }
@@ -507,10 +508,10 @@ static void test_reply_frozen_full(void **state)
 	 * loss report after them. */
 	assert_true(fr.n >= 3);
 	assert_int_equal(fr.f[fr.n - 3].id, SONDE_REC_MARK);
-	assert_int_equal(fr.f[fr.n - 3].data[2], 39);
+	assert_int_equal(fr.f[fr.n - 3].data[0], 39);
 	assert_int_equal(fr.f[fr.n - 2].id, SONDE_REC_TIME_SYNC);
 	assert_int_equal(fr.f[fr.n - 1].id, SONDE_REC_DROPS);
-	assert_int_equal(tgt_le32(fr.f[fr.n - 1].data + 6), 2);
+	assert_int_equal(tgt_le32(fr.f[fr.n - 1].data + 4), 2);
 	tgt_frames_free(&fr);
 	/* Read out: room again. */
 	rx_send(rx_how_of(state), 0xA1, SONDE_CMD_STATS, NULL, 0);

@@ -94,12 +94,12 @@ static void check_replies(size_t *next, uint8_t *seq)
 			continue;
 		assert_true(*next < nwant);
 		w = &wants[(*next)++];
-		assert_int_equal(f->len, 5);
-		assert_int_equal(f->data[2], w->seq);
-		assert_int_equal(f->data[3], w->cmd);
+		assert_int_equal(f->len, 3 + tgt_ts(f, &(uint32_t){ 0 }));
+		assert_int_equal(f->data[0], w->seq);
+		assert_int_equal(f->data[1], w->cmd);
 		if (w->st >= 0)
-			assert_int_equal(f->data[4], w->st);
-		seen[f->data[4]]++;
+			assert_int_equal(f->data[2], w->st);
+		seen[f->data[2]]++;
 		if (w->peek_ok) {
 			/* PEEK_DATA, then CMD_STATUS -- with a TIME_SYNC between
 			 * them when CMD_STATUS takes SEQ 0 (rule 4). */
@@ -111,8 +111,8 @@ static void check_replies(size_t *next, uint8_t *seq)
 				p = &fr.f[--j];
 			} while (p->id == SONDE_REC_TIME_SYNC);
 			assert_int_equal(p->id, SONDE_REC_PEEK_DATA);
-			assert_int_equal(p->len, 2 + SONDE_ADDR_SIZE + 1 + w->peek_n);
-			assert_memory_equal(p->data + 3 + SONDE_ADDR_SIZE, w->peek_at, w->peek_n);
+			assert_int_equal(p->len, SONDE_ADDR_SIZE + 1 + w->peek_n + tgt_ts(p, &(uint32_t){ 0 }));
+			assert_memory_equal(p->data + 1 + SONDE_ADDR_SIZE, w->peek_at, w->peek_n);
 			peeks_ok++;
 		}
 	}

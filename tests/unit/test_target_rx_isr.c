@@ -132,14 +132,14 @@ static void test_commands_from_signal(void **state)
 
 		assert_int_equal(f->seq, (uint8_t)(3 + i));
 		if (f->id == SONDE_REC_PEEK_DATA) {
-			assert_int_equal(f->len, 2 + SONDE_ADDR_SIZE + 1 + sizeof region);
-			assert_memory_equal(f->data + 3 + SONDE_ADDR_SIZE, region, sizeof region);
+			assert_int_equal(f->len, SONDE_ADDR_SIZE + 1 + sizeof region + tgt_ts(f, &(uint32_t){ 0 }));
+			assert_memory_equal(f->data + 1 + SONDE_ADDR_SIZE, region, sizeof region);
 			peeks++;
 		}
 		if (f->id != SONDE_REC_CMD_STATUS)
 			continue;
-		assert_int_equal(f->data[2], (uint8_t)(k % 6u));
-		assert_int_equal(f->data[4], SONDE_ST_OK);
+		assert_int_equal(f->data[0], (uint8_t)(k % 6u));
+		assert_int_equal(f->data[2], SONDE_ST_OK);
 		k++;
 	}
 	assert_int_equal(k, COMMANDS);

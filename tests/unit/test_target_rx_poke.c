@@ -98,7 +98,7 @@ static void test_poke(void **state)
 		rx_drain(&fr);
 		assert_int_equal(fr.n, 2);
 		assert_int_equal(fr.f[0].id, SONDE_REC_PEEK_DATA);
-		assert_memory_equal(fr.f[0].data + 3 + SONDE_ADDR_SIZE, want, sizeof want);
+		assert_memory_equal(fr.f[0].data + 1 + SONDE_ADDR_SIZE, want, sizeof want);
 		rx_expect_status(&fr.f[1], 13, SONDE_CMD_PEEK, SONDE_ST_OK);
 		tgt_frames_free(&fr);
 	}

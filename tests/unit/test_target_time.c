@@ -1,7 +1,9 @@
 /*
- * test_target_time.c -- TIME_SYNC rules 1-4 of docs/protocol.md section 5
- * with a fake clock, TIME_SYNC's since_prev (section 4), the 64-bit
- * extension of the 32-bit counter, and the one-read-per-record rule.
+ * test_target_time.c -- the timestamp field (a delta since the previous
+ * timed frame) and TIME_SYNC rules 1-4 of docs/protocol.md section 5 with a
+ * fake clock, TIME_SYNC's since_prev (section 4), the tick's TIME_SYNCs,
+ * the 64-bit extension of the 32-bit counter, and the one-read-per-record
+ * rule.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,18 +26,30 @@ static void drain(struct tgt_frames *fr)
 	assert_int_equal(fr->bad, 0);
 }
 
+/* The delta a timed frame carries (its field must be valid). */
+static uint32_t delta_of(const struct tgt_frame *f)
+{
+	uint32_t d = 0;
+
+	assert_true(tgt_ts(f, &d) > 0);
+	return d;
+}
+
 /* Frame i is a TIME_SYNC at t, since_prev ticks after the previous timed
- * record, directly followed by the timed record id carrying t's low 16
- * bits. */
+ * frame, directly followed by the timed record id, at the same time (delta
+ * 0, a one-byte field). */
 static void expect_sync_before(const struct tgt_frames *fr, size_t i, uint64_t t, uint32_t since_prev, uint8_t id)
 {
+	uint32_t d = 1;
+
 	assert_true(fr->n > i + 1);
 	assert_int_equal(fr->f[i].id, SONDE_REC_TIME_SYNC);
 	assert_int_equal(fr->f[i].len, 12);
 	assert_int_equal(tgt_le64(fr->f[i].data), t);
 	assert_int_equal(tgt_le32(fr->f[i].data + 8), since_prev);
 	assert_int_equal(fr->f[i + 1].id, id);
-	assert_int_equal(tgt_le16(fr->f[i + 1].data), t & 0xFFFF);
+	assert_int_equal(tgt_ts(&fr->f[i + 1], &d), 1);
+	assert_int_equal(d, 0);
 }
 
 /* Rule 1: the first timed record after init, and after start. */
@@ -49,12 +63,14 @@ static void test_rule1_first_record(void **state)
 	tgt_now = 1500;
 	sonde_dict(SONDE_DICT_ISR, 1, "a"); /* untimed: no TIME_SYNC */
 	sonde_isr_enter(1);
+	tgt_now = 1520;
 	sonde_isr_exit(1);
 	drain(&fr);
 	assert_int_equal(fr.n, 6);
 	assert_int_equal(fr.f[2].id, SONDE_REC_DICT);
 	expect_sync_before(&fr, 3, 1500, UNKNOWN, SONDE_REC_ISR_ENTER);
 	assert_int_equal(fr.f[5].id, SONDE_REC_ISR_EXIT);
+	assert_int_equal(delta_of(&fr.f[5]), 20);
 	tgt_frames_free(&fr);
 
 	sonde_stop();
@@ -67,19 +83,19 @@ static void test_rule1_first_record(void **state)
 	tgt_frames_free(&fr);
 }
 
-/* Rule 2: 65535 ticks apart, none; 65536 apart, a TIME_SYNC -- measured
- * from the previous timed record, across 16-bit boundaries either way. */
+/* Rule 2: 2^28 - 1 ticks apart, a 4-byte delta; 2^28 apart, a TIME_SYNC --
+ * measured from the previous timed frame, across 32-bit wraps too. */
 static void test_rule2_gap(void **state)
 {
 	struct tgt_frames fr;
-	uint32_t t = 0x0001FFF0u;
+	uint32_t t = 0xF8000000u;
 
 	(void)state;
 	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, t);
 	sonde_mark(1);
-	tgt_now = t += 0xFFFFu;   /* crosses into the next 16-bit window */
+	tgt_now = t += 0x0FFFFFFFu;   /* wraps the 32-bit clock */
 	sonde_mark(2);
-	tgt_now = t += 0x10000u;
+	tgt_now = t += 0x10000000u;
 	sonde_mark(3);
 	tgt_now = t += 5u;
 	sonde_mark(4);
@@ -87,9 +103,11 @@ static void test_rule2_gap(void **state)
 	assert_int_equal(fr.n, 5);
 	assert_int_equal(fr.f[0].id, SONDE_REC_MARK);
 	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
-	assert_int_equal(tgt_le16(fr.f[1].data), (0x0001FFF0u + 0xFFFFu) & 0xFFFF);
-	expect_sync_before(&fr, 2, t - 5u, 0x10000u, SONDE_REC_MARK);
-	assert_int_equal(fr.f[4].data[2], 4);
+	assert_int_equal(tgt_ts(&fr.f[1], &(uint32_t){ 0 }), 4);
+	assert_int_equal(delta_of(&fr.f[1]), 0x0FFFFFFFu);
+	expect_sync_before(&fr, 2, 0x100000000ull + (uint32_t)(t - 5u), 0x10000000u, SONDE_REC_MARK);
+	assert_int_equal(fr.f[4].data[0], 4);
+	assert_int_equal(delta_of(&fr.f[4]), 5);
 	tgt_frames_free(&fr);
 }
 
@@ -113,7 +131,7 @@ static void test_rule3_after_loss(void **state)
 	assert_int_equal(fr.n, 3);
 	expect_sync_before(&fr, 0, 7100, 100, SONDE_REC_DROPS);
 	assert_int_equal(fr.f[2].id, SONDE_REC_MARK);
-	assert_int_equal(tgt_le16(fr.f[2].data), 7100);
+	assert_int_equal(delta_of(&fr.f[2]), 0);
 	tgt_frames_free(&fr);
 }
 
@@ -195,20 +213,21 @@ static void test_rule4_deferred(void **state)
 
 	advance_to(0xFF);
 	cap_n = 0;
-	tgt_now += 0x10000;
+	tgt_now += 0x10000000;
 	sonde_mark(1);
 	sonde_mark(1);
 	capture();
 	tgt_parse(wire, cap_n, &fr);
 	assert_int_equal(fr.n, 3);
 	assert_int_equal(fr.f[0].seq, 0xFF);
-	expect_sync_before(&fr, 0, 42 + 0x10000, 0x10000, SONDE_REC_MARK);
+	expect_sync_before(&fr, 0, 42 + 0x10000000, 0x10000000, SONDE_REC_MARK);
 	assert_int_equal(fr.f[1].seq, 0);
 	assert_int_equal(fr.f[2].id, SONDE_REC_MARK);
 	tgt_frames_free(&fr);
 }
 
-/* The 32-bit counter is extended to 64 bits by counting its wraps. */
+/* The 32-bit counter is extended to 64 bits by counting its wraps; a delta
+ * across a wrap is exact. */
 static void test_wrap_64(void **state)
 {
 	struct tgt_frames fr;
@@ -224,7 +243,7 @@ static void test_wrap_64(void **state)
 	drain(&fr);
 	assert_int_equal(fr.n, 3);
 	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
-	assert_int_equal(tgt_le16(fr.f[1].data), 0x100);
+	assert_int_equal(delta_of(&fr.f[1]), 0x200);
 	assert_int_equal(fr.f[2].id, SONDE_REC_TIME_SYNC);
 	assert_int_equal(tgt_le64(fr.f[2].data), 0x100000100ull);
 	assert_int_equal(tgt_le32(fr.f[2].data + 8), 0); /* the mark was at the same time */
@@ -241,7 +260,7 @@ static void test_wrap_64(void **state)
 	assert_int_equal(fr.n, 18);
 	for (k = 0; k < 9; k++)
 		expect_sync_before(&fr, 2u * (size_t)k, 0xF0000000ull + 0x40000000ull * (uint64_t)(k + 1),
-				   k == 0 ? UNKNOWN : 0x40000000u, SONDE_REC_MARK);
+				   0x40000000u, SONDE_REC_MARK);
 	tgt_frames_free(&fr);
 }
 
@@ -257,9 +276,9 @@ static void test_one_clock_read(void **state)
 	tgt_clock_reads = 0;
 	sonde_isr_enter(1);           /* fast path */
 	assert_int_equal(tgt_clock_reads, 1);
-	sonde_isr_enter(0x7E);        /* slow path (escape) */
+	sonde_isr_enter(0x7E);        /* fast path, escaped in place */
 	assert_int_equal(tgt_clock_reads, 2);
-	tgt_now += 0x20000;
+	tgt_now += 0x20000000;
 	sonde_user_u32x2(0x40, 1, 2); /* slow path with a TIME_SYNC */
 	assert_int_equal(tgt_clock_reads, 3);
 	assert_true(sonde_log_begin(SONDE_LVL_INFO, 1));
@@ -282,25 +301,27 @@ static void test_one_clock_read(void **state)
 	assert_int_equal(tgt_clock_reads, 50);
 }
 
-/* sonde_tick() (here without SONDE_CFG_TICK_HOOK): it keeps the 64-bit time
- * exact across a silence longer than 2^32 ticks -- whose 32-bit difference
- * looks small -- and marks rule 2 as due, so the next record still gets
- * its TIME_SYNC.  Below 65536 ticks it changes nothing. */
+/* sonde_tick() keeps the 64-bit time exact across a silence longer than
+ * 2^32 ticks -- whose 32-bit difference looks small -- by writing a
+ * TIME_SYNC after 2^27 ticks without a timed frame; the record after the
+ * silence then needs none of its own (it costs what it always costs).
+ * Below 2^27 ticks a tick writes nothing. */
 static void test_tick(void **state)
 {
 	struct tgt_frames fr;
-	uint64_t t = 0xFFFF0000u;
+	uint64_t t = 0xFFFF0000u, last;
+	size_t i, syncs = 0;
 	int k;
 
 	(void)state;
 	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, (uint32_t)t);
 	sonde_mark(1);
-	tgt_now = (uint32_t)(t + 0xFFFFu);
-	sonde_tick();
+	tgt_now = (uint32_t)(t + 0x7FFFFFFu);
+	sonde_tick();                                   /* 2^27 - 1: nothing */
 	sonde_mark(2);
-	t += 0xFFFFu;
-	for (k = 0; k < 4; k++) {
-		t += 0x40000000u;
+	last = t += 0x7FFFFFFu;
+	for (k = 0; k < 64; k++) {                      /* 2^32 ticks, a tick every 2^26 */
+		t += 0x4000000u;
 		tgt_now = (uint32_t)t;
 		sonde_tick();
 	}
@@ -308,10 +329,21 @@ static void test_tick(void **state)
 	tgt_now = (uint32_t)t;
 	sonde_mark(3);
 	drain(&fr);
-	assert_int_equal(fr.n, 4);
+	assert_int_equal(fr.n, 2 + 32 + 1);
 	assert_int_equal(fr.f[1].id, SONDE_REC_MARK);
-	assert_int_equal(tgt_le16(fr.f[1].data), (uint32_t)(0xFFFF0000u + 0xFFFFu) & 0xFFFF);
-	expect_sync_before(&fr, 2, t, UNKNOWN, SONDE_REC_MARK); /* 2^32 + 100 after mark 2 */
+	assert_int_equal(delta_of(&fr.f[1]), 0x7FFFFFFu);
+	for (i = 2; i < fr.n - 1; i++) {
+		uint64_t at = tgt_le64(fr.f[i].data);
+
+		assert_int_equal(fr.f[i].id, SONDE_REC_TIME_SYNC);
+		assert_int_equal(at - last, 0x8000000u);         /* every 2^27 ticks */
+		assert_int_equal(tgt_le32(fr.f[i].data + 8), 0x8000000u);
+		last = at;
+		syncs++;
+	}
+	assert_int_equal(syncs, 32);
+	assert_int_equal(fr.f[fr.n - 1].id, SONDE_REC_MARK);
+	assert_int_equal(last + delta_of(&fr.f[fr.n - 1]), t);  /* exact after 2^32 ticks */
 	tgt_frames_free(&fr);
 }
 
@@ -332,52 +364,42 @@ static uint32_t sync_since_prev(void)
 	return v;
 }
 
-/* since_prev counts from the previous timed record, whichever path wrote it
- * (the fast path leaves it to the slow path to find out), never from an
- * earlier TIME_SYNC; unknown after sonde_init() and sonde_start() until a
- * record is written, and from 2^32 - 1 ticks on. */
+/* since_prev counts from the previous timed frame -- a record, whichever
+ * path wrote it, or a TIME_SYNC (the chain of deltas runs through both);
+ * unknown after sonde_init() and sonde_start() until a timed frame is
+ * written. */
 static void test_since_prev(void **state)
 {
 	uint32_t t = 0x10u;
-	int k;
 
 	(void)state;
 	tgt_setup(ring, sizeof ring, SONDE_MODE_OVERWRITE, t);
-	assert_int_equal(sync_since_prev(), UNKNOWN);   /* nothing since sonde_init() */
+	assert_int_equal(sync_since_prev(), 0);         /* tgt_setup's TIME_SYNC, same time */
 	sonde_mark(1);                                  /* fast path */
 	tgt_now = t += 100;
 	sonde_mark(2);                                  /* fast path */
 	tgt_now = t += 7;
 	assert_int_equal(sync_since_prev(), 7);
 	tgt_now = t += 20;
-	assert_int_equal(sync_since_prev(), 27);        /* from mark 2, not the TIME_SYNC */
-	sonde_mark(3);                                  /* fast, at the TIME_SYNC's own time */
+	assert_int_equal(sync_since_prev(), 20);        /* from that TIME_SYNC */
+	sonde_mark(3);                                  /* at the TIME_SYNC's own time */
 	tgt_now = t += 5;
 	assert_int_equal(sync_since_prev(), 5);
-	sonde_isr_enter(0x7E);                          /* slow path (escape) */
+	sonde_isr_enter(0x7E);                          /* escaped in place */
 	tgt_now = t += 3;
 	sonde_dict(SONDE_DICT_ISR, 0x7E, "x");          /* untimed: does not count */
-	sonde_mark(4);                                  /* fast, after a slow-path write */
-	tgt_now = t += 0x20000u;
+	sonde_mark(4);
+	tgt_now = t += 0x10000000u;
 	sonde_mark(5);                                  /* rule 2 */
 	{
 		struct tgt_frames fr;
 
 		drain(&fr);
 		assert_int_equal(fr.n, 5); /* ISR_ENTER, DICT, MARK, TIME_SYNC, MARK */
-		expect_sync_before(&fr, 3, t, 0x20000u, SONDE_REC_MARK);
+		assert_int_equal(delta_of(&fr.f[2]), 3);
+		expect_sync_before(&fr, 3, t, 0x10000000u, SONDE_REC_MARK);
 		tgt_frames_free(&fr);
 	}
-	/* the longest known distance, 2^32 - 2, and one more: unknown (the
-	 * ticks keep the 64-bit time) */
-	for (k = 1; k <= 3; k++) {
-		tgt_now = t + 0x40000000u * (uint32_t)k;
-		sonde_tick();
-	}
-	tgt_now = t + 0xFFFFFFFEu;
-	assert_int_equal(sync_since_prev(), 0xFFFFFFFEu);
-	tgt_now = t + 0xFFFFFFFFu;
-	assert_int_equal(sync_since_prev(), UNKNOWN);
 	/* unknown after a restart, even with records before it */
 	sonde_stop();
 	sonde_start();

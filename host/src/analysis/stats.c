@@ -131,7 +131,8 @@ int sonde_stats_print(const struct sonde_stats *st, const struct sonde_pipe *p, 
 {
 	const struct sonde_session *s = &p->session;
 	fprintf(out, "%-22s %s\n", "input", p->input_name);
-	fprintf(out, "%-22s %s\n", "protocol", s->proto ? s->proto : "-");
+	fprintf(out, "%-22s %s%s%s\n", "protocol", s->proto ? s->proto : "-", s->variant ? " " : "",
+		s->variant ? s->variant : "");
 	fprintf(out, "%-22s %" PRIu64 "\n", "bytes", p->bytes);
 	fprintf(out, "%-22s %" PRIu64 "\n", "frames", s->frames);
 	fprintf(out, "%-22s %" PRIu64 "\n", "records", st->records);

@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/select.h"
+#include "core/symbolize.h"
+
 struct sonde_cmd {
 	const char *name;
 	const char *summary;   /* one line for `sonde --help` */
@@ -55,6 +58,7 @@ void cli_print_inputs(FILE *out);
 /* ---- decoding a file (cli_run.c) --------------------------------------- */
 
 #define CLI_MAX_OPTS 63
+#define CLI_COMMON_NOPTS 16 /* room for cli_common_opts in a command's table */
 #define CLI_MAX_INPUTS 16  /* inputs merged into one stream (core/merge.h) */
 
 /* The options every decoding command shares. */
@@ -70,6 +74,9 @@ struct cli_common {
 	uint64_t max_diags;
 	int help;
 	int ninputs;
+	struct sonde_select sel;    /* --from, --to, --core, --filter */
+	const char *elf;            /* --elf FILE (or -o elf=FILE) */
+	struct sonde_symbolizer sym;
 };
 
 /* The shared options' table entries (to be included in a command's table)
@@ -113,6 +120,15 @@ int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx);
 /* The same with just setup and report (may be NULL). */
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
 	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx);
+
+/* The stages between decoder and sinks (cli_stages.c): cli_stages_open
+ * loads the ELF symbols (0, or SONDE_EXIT_USAGE after a message),
+ * cli_stages_apply hands the selection and the symbols to a pipe,
+ * cli_stages_close frees them.  cli_run_hooks does all three. */
+int cli_stages_open(struct cli_common *c);
+void cli_stages_apply(struct cli_common *c, struct sonde_pipe *p);
+void cli_stages_close(struct cli_common *c);
+void cli_print_selection(FILE *out);
 
 /* ---- between cli_run.c and cli_merge.c --------------------------------- */
 

@@ -489,6 +489,7 @@ int cli_run_merged(struct cli_common *c, size_t n, const struct cli_hooks *h, vo
 	uint8_t *buf = malloc(MERGE_READ);
 	uint8_t *heads = malloc(n * SONDE_PROBE_BYTES);
 	sonde_pipe_init(&r.out, c->kv);
+	cli_stages_apply(c, &r.out);
 	r.out.diag_out = NULL; /* the taps print, each under its input's name */
 	snprintf(r.total_name, sizeof(r.total_name), "total (%zu inputs)", n);
 	r.out.input_name = r.total_name;

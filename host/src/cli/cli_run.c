@@ -21,6 +21,11 @@ const struct cli_opt cli_common_opts[] = {
 	{ "output", 0, "FILE", "write to FILE instead of standard output" },
 	{ "quiet", 'q', NULL, "do not print diagnostics (they are still counted)" },
 	{ "max-diags", 0, "N", "print at most N diagnostics (default 1000, 0 = all)" },
+	{ "from", 0, "T", "only events from T: seconds from the first record (1.5, 250ms) or ticks (123t)" },
+	{ "to", 0, "T", "only events up to T (as --from)" },
+	{ "core", 0, "LIST", "only events of these cores (0 / 0,2 / 1-3)" },
+	{ "filter", 0, "EXPR", "[!]kind|name|obj=GLOB[,GLOB...]: only matching events (repeatable)" },
+	{ "elf", 0, "FILE", "name code addresses from FILE's symbols, in every format (= -o elf=FILE)" },
 	{ "help", 'h', NULL, "show this help" },
 	{ NULL, 0, NULL, NULL }
 };
@@ -71,6 +76,14 @@ int cli_common_opt(struct cli_common *c, const struct cli_opt *o, const char *va
 		c->max_diags = n;
 	} else if (is(o, "help", 'h')) {
 		c->help = 1;
+	} else if (is(o, "elf", 0)) {
+		c->elf = val;
+	} else if (is(o, "from", 0) || is(o, "to", 0) || is(o, "core", 0) || is(o, "filter", 0)) {
+		char err[256];
+		if (sonde_select_option(&c->sel, o->name, val, err, sizeof(err)) != 0) {
+			fprintf(stderr, "sonde %s: option '--%s': %s\n", c->cmd, o->name, err);
+			*rc = -1;
+		}
 	} else {
 		return 0;
 	}
@@ -158,6 +171,7 @@ static int run_single(struct cli_common *c, const char *path, const struct cli_h
 	p.diag_out = c->quiet ? NULL : stderr;
 	p.max_diags = c->max_diags;
 	p.output_name = out_name;
+	cli_stages_apply(c, &p);
 	int rc = h->setup ? h->setup(ctx, &p, out) : 0;
 	if (rc == 0) {
 		rc = sonde_pipe_run(&p, &src, c->proto);
@@ -195,19 +209,22 @@ static int run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
 		fprintf(stderr, "sonde %s: %s\n", c->cmd, why);
 		return SONDE_EXIT_USAGE;
 	}
-	if (c->ninputs <= 1) {
+	int rc = cli_stages_open(c);
+	if (rc)
+		return rc;
+	const char *at = cli_spec_at(c->input);
+	if (c->ninputs <= 1 && !at) {
 		/* one input without an @SPEC: decoded straight, as it always was */
-		const char *at = cli_spec_at(c->input);
-		if (!at)
-			return run_single(c, c->input, h, ctx);
-		if (!at[1]) {
-			char *path = strndup(c->input, (size_t)(at - c->input));
-			int rc = path ? run_single(c, path, h, ctx) : SONDE_EXIT_IO;
-			free(path);
-			return rc;
-		}
+		rc = run_single(c, c->input, h, ctx);
+	} else if (c->ninputs <= 1 && !at[1]) {
+		char *path = strndup(c->input, (size_t)(at - c->input));
+		rc = path ? run_single(c, path, h, ctx) : SONDE_EXIT_IO;
+		free(path);
+	} else {
+		rc = cli_run_merged(c, (size_t)c->ninputs, h, ctx);
 	}
-	return cli_run_merged(c, (size_t)c->ninputs, h, ctx);
+	cli_stages_close(c);
+	return rc;
 }
 
 int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)

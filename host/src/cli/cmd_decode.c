@@ -40,7 +40,7 @@ static int decode_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 }
 
 /* The command's option table: its own options, then the shared ones. */
-static struct cli_opt all_opts[sizeof(decode_opts) / sizeof(decode_opts[0]) + 8];
+static struct cli_opt all_opts[sizeof(decode_opts) / sizeof(decode_opts[0]) + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
@@ -78,14 +78,16 @@ static int decode_run(int argc, char **argv)
 	struct decode_args a;
 	cli_common_init(&a.c, "decode");
 	a.format = "text";
-	if (cli_parse("decode", argc, argv, options(), decode_opt, decode_arg, &a) != 0)
-		return SONDE_EXIT_USAGE;
-	if (a.c.help) {
+	if (cli_parse("decode", argc, argv, options(), decode_opt, decode_arg, &a) != 0 || a.c.help) {
+		sonde_select_free(&a.c.sel); /* a --filter before the error */
+		if (!a.c.help)
+			return SONDE_EXIT_USAGE;
 		decode_help(stdout);
 		return SONDE_EXIT_OK;
 	}
 	const struct sonde_sink_ops *ops = sonde_sink_find(a.format);
 	if (!ops) {
+		sonde_select_free(&a.c.sel);
 		fprintf(stderr, "sonde decode: unknown format '%s' for option '--format' (known:", a.format);
 		for (size_t i = 0; sonde_sinks[i]; i++)
 			fprintf(stderr, " %s", sonde_sinks[i]->name);

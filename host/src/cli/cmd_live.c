@@ -37,7 +37,7 @@ static const struct cli_opt live_own_opts[] = {
 };
 #define NOWN (sizeof(live_own_opts) / sizeof(live_own_opts[0]))
 
-static struct cli_opt all_opts[NOWN + 8];
+static struct cli_opt all_opts[NOWN + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
@@ -289,6 +289,9 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	sonde_opts kv = a->c.kv;
 	sonde_opt_track(kv);
 	sonde_pipe_init(p, kv);
+	if (!rc)
+		rc = cli_stages_open(&a->c);
+	cli_stages_apply(&a->c, p);
 	p->diag_out = a->c.quiet ? NULL : stderr;
 	p->max_diags = a->c.max_diags;
 	p->output_name = out_name;
@@ -340,6 +343,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 		rc = SONDE_EXIT_IO;
 	}
 	sonde_pipe_destroy(p);
+	cli_stages_close(&a->c);
 	sonde_link_close(&lv->link);
 	live_ctl_close(lv);
 	char why[200];

@@ -302,6 +302,10 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	}
 	sonde_opt_track(kv);
 	sonde_pipe_init(&p, kv);
+	rc = cli_stages_open(&a->c);
+	if (rc)
+		goto done;
+	cli_stages_apply(&a->c, &p);
 	p.diag_out = a->c.quiet ? NULL : stderr;
 	p.max_diags = a->c.max_diags;
 	p.output_name = out_name;
@@ -322,6 +326,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	}
 done:
 	sonde_pipe_destroy(&p);
+	cli_stages_close(&a->c);
 	char why[200];
 	if (sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!p.write_error)

@@ -28,6 +28,7 @@ static const struct cli_opt send_opts[] = {
 	{ "timeout", 't', "S", "seconds to wait for the reply to each attempt (default 2)" },
 	{ "retries", 'r', "N", "send again this many times when no reply comes (default 2)" },
 	{ "addr-size", 0, "BYTES", "address size for peek/poke (default: from a TARGET_INFO seen, else 4)" },
+	{ "proto-version", 0, "N", "Sonde protocol version (1 or 2) of the replies until a TARGET_INFO says (default 2)" },
 	{ "seq", 0, "N", "sequence number of the (first) frame (default: chosen at random; qs: 1)" },
 	{ "obj-size", 0, "BYTES", "qs: object pointer size (default 4)" },
 	{ "ts-size", 0, "BYTES", "qs: timestamp size, to read PEEK_DATA (default 4)" },
@@ -44,6 +45,7 @@ struct send_args {
 	double timeout;
 	unsigned retries;
 	unsigned addr_size; /* 0 = not given */
+	unsigned version;   /* 0 = not given */
 	int seq;            /* -1 = not given */
 	unsigned obj_size, ts_size;
 	int flow;           /* -1 = not given */
@@ -89,6 +91,10 @@ static int send_opt(void *ctx, const struct cli_opt *o, const char *val)
 		if (opt_num(n, val, 1, 8, &v) != 0)
 			return -1;
 		*(n[0] == 'a' ? &a->addr_size : n[0] == 'o' ? &a->obj_size : &a->ts_size) = (unsigned)v;
+	} else if (strcmp(n, "proto-version") == 0) {
+		if (opt_num(n, val, SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, &v) != 0)
+			return -1;
+		a->version = (unsigned)v;
 	} else if (strcmp(n, "seq") == 0) {
 		if (opt_num(n, val, 0, 255, &v) != 0)
 			return -1;
@@ -180,6 +186,7 @@ static int64_t now_ms(void)
 struct send_wait {
 	const struct send_args *a;
 	const struct rxcmd *c;
+	const struct rxwatch *rw;
 	uint8_t seq;
 	int done;          /* reply found */
 	uint8_t status;
@@ -189,10 +196,10 @@ struct send_wait {
 	uint8_t info[18];
 	unsigned dicts;
 	int have_peek;
-	uint8_t peek[3 + 8 + 255];
+	uint8_t peek[3 + 8 + 255];  /* Sonde: PEEK_DATA's fields; QS: the record */
 	size_t peek_n;
 	int have_stats;
-	uint8_t stats[18];
+	uint8_t stats[16];
 	FILE *out;
 };
 
@@ -213,7 +220,7 @@ static void on_sonde_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d
 {
 	struct send_wait *w = ctx;
 	(void)fseq;
-	if (w->done)
+	if (w->done || rxwatch_fields(w->rw, id, &d, &n) != 0)
 		return;
 	if (id == SONDE_REC_TARGET_INFO && n == 18) {
 		memcpy(w->info, d, 18);
@@ -221,13 +228,13 @@ static void on_sonde_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d
 		w->dicts = 0;
 	} else if (id == SONDE_REC_DICT) {
 		w->dicts++;
-	} else if (id == SONDE_REC_PEEK_DATA && n >= 3 + (size_t)w->addr_size &&
-		   n == 3 + (size_t)w->addr_size + d[2 + w->addr_size]) {
+	} else if (id == SONDE_REC_PEEK_DATA && n >= 1 + (size_t)w->addr_size &&
+		   n == 1 + (size_t)w->addr_size + d[w->addr_size]) {
 		memcpy(w->peek, d, n);
 		w->peek_n = n;
 		w->have_peek = 1;
-	} else if (id == SONDE_REC_TARGET_STATS && n == 18) {
-		memcpy(w->stats, d, 18);
+	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
+		memcpy(w->stats, d, 16);
 		w->have_stats = 1;
 	} else if (id == SONDE_REC_CMD_STATUS) {
 		uint8_t s, cmd, st;
@@ -285,13 +292,13 @@ static void print_sonde(const struct send_wait *w)
 	}
 	if (w->c->id == SONDE_CMD_PEEK && w->have_peek) {
 		unsigned as = w->addr_size;
-		fprintf(o, "PEEK_DATA addr=0x%0*" PRIx64 " n=%u: ", (int)(2 * as), le(w->peek + 2, as), w->peek[2 + as]);
-		hex(o, w->peek + 3 + as, w->peek[2 + as]);
+		fprintf(o, "PEEK_DATA addr=0x%0*" PRIx64 " n=%u: ", (int)(2 * as), le(w->peek, as), w->peek[as]);
+		hex(o, w->peek + 1 + as, w->peek[as]);
 		fprintf(o, "\n");
 	}
 	if (w->c->id == SONDE_CMD_STATS && w->have_stats)
 		fprintf(o, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32 "\n",
-			le32(w->stats + 2), le32(w->stats + 6), le32(w->stats + 10), le32(w->stats + 14));
+			le32(w->stats), le32(w->stats + 4), le32(w->stats + 8), le32(w->stats + 12));
 	fprintf(o, "CMD_STATUS seq=%u cmd=%s status=%s\n", w->seq, rxcmd_name(w->reply_cmd), rxcmd_status_name(w->status));
 }
 
@@ -428,6 +435,9 @@ static int send_run(int argc, char **argv)
 	w.out = stdout;
 	struct rxwatch rw;
 	rxwatch_init(&rw, a.qs ? on_qs_frame : on_sonde_frame, &w);
+	w.rw = &rw;
+	if (a.version)
+		rw.version = a.version;
 	if (spec.kind == SONDE_LINK_UDP) {
 		/* the target's address is known once it has sent something */
 		uint8_t buf[2048];

@@ -4,27 +4,120 @@
  * inputs: the figures of each input (its own decoder, session and clock),
  * then those of the merged stream (totals, time span in the merged clock).
  */
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "analysis/an.h"
 #include "analysis/stats.h"
 #include "cli.h"
 #include "core/pipe.h"
 
 struct stats_run {
+	struct cli_common c;
 	struct sonde_stats total;
 	struct sonde_stats per[CLI_MAX_INPUTS];
+	struct an_model *an;        /* the timing analyses of the merged stream */
+	struct an_model *an_per[CLI_MAX_INPUTS]; /* and of each input (several inputs) */
+	struct an_config an_cfg;
+	int jsonl;
+	const char *window;
 };
+
+static const struct cli_opt stats_own_opts[] = {
+	{ "format", 'f', "NAME", "text (default) or jsonl" },
+	{ "window", 0, "T", "also the CPU load per time window of T (10ms, 0.5, 1000t)" },
+	{ "top", 0, "N", "longest N runs / activations per task and ISR (default 10, at most 64)" },
+};
+#define NOWN (sizeof(stats_own_opts) / sizeof(stats_own_opts[0]))
+static struct cli_opt all_opts[NOWN + CLI_COMMON_NOPTS];
+
+static const struct cli_opt *options(void)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < NOWN; i++)
+		all_opts[k++] = stats_own_opts[i];
+	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
+		all_opts[k++] = cli_common_opts[i];
+	memset(&all_opts[k], 0, sizeof(all_opts[k]));
+	return all_opts;
+}
 
 static int stats_opt(void *ctx, const struct cli_opt *o, const char *val)
 {
+	struct stats_run *r = ctx;
 	int rc;
-	cli_common_opt(ctx, o, val, &rc);
-	return rc;
+	if (cli_common_opt(&r->c, o, val, &rc))
+		return rc;
+	if (strcmp(o->name, "format") == 0) {
+		if (strcmp(val, "text") != 0 && strcmp(val, "jsonl") != 0) {
+			fprintf(stderr, "sonde stats: option '--format': expected text or jsonl, got '%s'\n", val);
+			return -1;
+		}
+		r->jsonl = val[0] == 'j';
+	} else if (strcmp(o->name, "window") == 0) {
+		struct sel_bound b;
+		if (sonde_select_parse_time(val, &b) != 0 || b.v == 0) {
+			fprintf(stderr, "sonde stats: option '--window': expected a time such as 10ms, 0.5 or 1000t, got '%s'\n",
+				val);
+			return -1;
+		}
+		r->window = val;
+	} else if (strcmp(o->name, "top") == 0) {
+		char *end;
+		unsigned long n = strtoul(val, &end, 10);
+		if (!*val || *end || n < 1 || n > AN_TOP_MAX) {
+			fprintf(stderr, "sonde stats: option '--top' expects a number from 1 to %d, got '%s'\n", AN_TOP_MAX,
+				val);
+			return -1;
+		}
+		r->an_cfg.top = (uint32_t)n;
+	}
+	return 0;
 }
 
 static int stats_arg(void *ctx, const char *arg)
 {
-	return cli_common_input(ctx, arg);
+	struct stats_run *r = ctx;
+	return cli_common_input(&r->c, arg);
+}
+
+/* A listener feeding one analysis model.  The window is given in seconds
+ * or ticks; in ticks it needs the clock rate, known by the first timed
+ * event. */
+struct an_bind {
+	struct an_model *an;
+	const char *window;
+};
+static struct an_bind binds[CLI_MAX_INPUTS + 1];
+
+static void an_l_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
+{
+	struct an_bind *b = ctx;
+	if (b->window && !b->an->cfg.window && (ev->ts_flags & SONDE_TS_VALID)) {
+		struct sel_bound t;
+		sonde_select_parse_time(b->window, &t);
+		uint64_t w = t.ticks ? t.v
+				     : (uint64_t)((unsigned __int128)t.v * (s->ts_freq ? s->ts_freq : 1000000000u) /
+						  1000000000u);
+		b->an->cfg.window = b->an->window = w ? w : 1;
+	}
+	an_event(b->an, ev, s);
+}
+
+static void an_l_diag(void *ctx, const struct sonde_diag *d, const struct sonde_session *s)
+{
+	struct an_bind *b = ctx;
+	(void)s;
+	an_diag(b->an, d);
+}
+
+static int add_an(struct an_bind *b, struct an_model *an, const char *window, struct sonde_pipe *p)
+{
+	b->an = an;
+	b->window = window;
+	struct sonde_listener l = { an_l_event, an_l_diag, b };
+	return an && sonde_pipe_add_listener(p, &l) == 0 ? 0 : SONDE_EXIT_USAGE;
 }
 
 static int add_stats(struct sonde_stats *st, struct sonde_pipe *p)
@@ -37,7 +130,25 @@ static int stats_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 {
 	struct stats_run *r = ctx;
 	(void)out;
+	if (add_an(&binds[CLI_MAX_INPUTS], r->an, r->window, p) != 0)
+		return SONDE_EXIT_USAGE;
 	return add_stats(&r->total, p);
+}
+
+/* The figures of `sonde stats` as one JSON line. */
+static void stats_json(const struct sonde_stats *st, const struct sonde_pipe *p, FILE *out)
+{
+	const struct sonde_session *s = &p->session;
+	fprintf(out,
+		"{\"type\":\"stats\",\"bytes\":%" PRIu64 ",\"frames\":%" PRIu64 ",\"records\":%" PRIu64
+		",\"diagnostics\":%" PRIu64 ",\"sequence_gaps\":%" PRIu64 ",\"gap_frames\":%" PRIu64
+		",\"overwritten\":%" PRIu64 ",\"refused\":%" PRIu64 ",\"link_lost\":%" PRIu64
+		",\"estimated\":%" PRIu64 ",\"ts_freq\":%" PRIu64,
+		p->bytes, s->frames, st->records, st->ndiags, st->gaps, st->gap_frames, s->drops_overwritten,
+		s->drops_refused, s->lost_link, st->estimated, s->ts_freq);
+	if (st->have_time)
+		fprintf(out, ",\"t_min\":%" PRIu64 ",\"t_max\":%" PRIu64, st->t_min, st->t_max);
+	fprintf(out, "}\n");
 }
 
 static int stats_setup_input(void *ctx, size_t i, struct sonde_pipe *in)
@@ -45,13 +156,21 @@ static int stats_setup_input(void *ctx, size_t i, struct sonde_pipe *in)
 	struct stats_run *r = ctx;
 	if (i >= CLI_MAX_INPUTS)
 		return SONDE_EXIT_USAGE;
+	r->an_per[i] = an_new(&r->an_cfg);
+	if (add_an(&binds[i], r->an_per[i], r->window, in) != 0)
+		return SONDE_EXIT_USAGE;
 	return add_stats(&r->per[i], in);
 }
 
 static int stats_report_input(void *ctx, size_t i, struct sonde_pipe *in, FILE *out)
 {
 	struct stats_run *r = ctx;
-	if (sonde_stats_print(&r->per[i], in, out) != 0 || fputc('\n', out) == EOF)
+	if (r->jsonl) {
+		stats_json(&r->per[i], in, out);
+		return an_write_jsonl(r->an_per[i], out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+	}
+	if (sonde_stats_print(&r->per[i], in, out) != 0 || an_write_text(r->an_per[i], out) != 0 ||
+	    fputc('\n', out) == EOF)
 		return SONDE_EXIT_IO;
 	return SONDE_EXIT_OK;
 }
@@ -59,7 +178,13 @@ static int stats_report_input(void *ctx, size_t i, struct sonde_pipe *in, FILE *
 static int stats_report(void *ctx, struct sonde_pipe *p, FILE *out)
 {
 	struct stats_run *r = ctx;
-	return sonde_stats_print(&r->total, p, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+	if (r->jsonl) {
+		stats_json(&r->total, p, out);
+		return an_write_jsonl(r->an, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+	}
+	if (sonde_stats_print(&r->total, p, out) != 0)
+		return SONDE_EXIT_IO;
+	return an_write_text(r->an, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
 }
 
 static void stats_help(FILE *out)
@@ -70,11 +195,14 @@ static void stats_help(FILE *out)
 		     "errors, sequence gaps and the frames lost in them, the target's reported drops\n"
 		     "(overwritten, refused), frames lost on the link, resyncs and bytes discarded,\n"
 		     "time span (ticks and seconds) and rates over the trace's own time.\n"
-		     "Diagnostics go to standard error as with 'sonde decode'.\n\n");
+		     "Diagnostics go to standard error as with 'sonde decode'.  Then the timing\n"
+		     "analyses: per task CPU load, run times and ready-to-run latency, per ISR\n"
+		     "load, durations, gaps and nesting, per core the idle share, the longest\n"
+		     "runs and, with --window, the CPU load per window (docs/analysis.md).\n\n");
 	cli_print_inputs(out);
 	fprintf(out, "With several inputs the figures of each come first, then the totals of the\n"
 		     "merged stream ('input  total (N inputs)').\n\noptions:\n");
-	cli_print_opts(out, cli_common_opts);
+	cli_print_opts(out, options());
 	fprintf(out, "\n");
 	cli_print_protocols(out);
 	fprintf(out, "\n");
@@ -83,25 +211,38 @@ static void stats_help(FILE *out)
 
 static int stats_run(int argc, char **argv)
 {
-	struct cli_common c;
-	cli_common_init(&c, "stats");
-	if (cli_parse("stats", argc, argv, cli_common_opts, stats_opt, stats_arg, &c) != 0)
-		return SONDE_EXIT_USAGE;
-	if (c.help) {
-		stats_help(stdout);
-		return SONDE_EXIT_OK;
-	}
 	/* one sonde_stats per input and the totals: on the heap */
-	struct stats_run *r = malloc(sizeof(*r));
+	struct stats_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "sonde stats: out of memory\n");
+		return SONDE_EXIT_IO;
+	}
+	cli_common_init(&r->c, "stats");
+	if (cli_parse("stats", argc, argv, options(), stats_opt, stats_arg, r) != 0) {
+		sonde_select_free(&r->c.sel);
+		free(r);
+		return SONDE_EXIT_USAGE;
+	}
+	if (r->c.help) {
+		stats_help(stdout);
+		sonde_select_free(&r->c.sel);
+		free(r);
+		return SONDE_EXIT_OK;
+	}
+	r->an = an_new(&r->an_cfg);
+	if (!r->an) {
+		fprintf(stderr, "sonde stats: out of memory\n");
+		free(r);
 		return SONDE_EXIT_IO;
 	}
 	sonde_stats_init(&r->total);
 	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
 		sonde_stats_init(&r->per[i]);
 	struct cli_hooks h = { stats_setup, stats_report, stats_setup_input, stats_report_input };
-	int rc = cli_run_hooks(&c, &h, r);
+	int rc = cli_run_hooks(&r->c, &h, r);
+	an_free(r->an);
+	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
+		an_free(r->an_per[i]);
 	sonde_stats_free(&r->total);
 	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)
 		sonde_stats_free(&r->per[i]);

@@ -109,7 +109,6 @@ struct live {
 	/* joining a running target (live_cmd.c) */
 	uint64_t good_frames;    /* good frames of a Sonde stream seen */
 	int64_t first_frame_ms;
-	int info_seen;           /* a TARGET_INFO among them */
 	int join_done;           /* INFO asked for (or why not said) */
 	/* link budget */
 	int64_t budget_t;

@@ -83,7 +83,7 @@ static uint32_t le32(const uint8_t *p)
 /* Joined a running target?  Then ask it for INFO (once), or say why not. */
 void live_cmd_join(struct live *lv, int64_t now)
 {
-	if (lv->join_done || lv->info_seen || !lv->good_frames || lv->began <= 0 || !sonde_stream(lv))
+	if (lv->join_done || lv->rw.info_seen || !lv->good_frames || lv->began <= 0 || !sonde_stream(lv))
 		return;
 	if (lv->good_frames < LIVE_JOIN_FRAMES && now - lv->first_frame_ms < LIVE_JOIN_MS)
 		return;
@@ -107,9 +107,11 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		return;
 	if (!lv->good_frames++)
 		lv->first_frame_ms = live_now_ms();
-	if (id == SONDE_REC_TARGET_INFO)
-		lv->info_seen = 1;
 	live_cmd_join(lv, live_now_ms());
+	if (!lv->rw.info_seen && lv->began > 0) /* the decoder's version: -o version=, or assumed */
+		lv->rw.version = lv->pipe->session.version;
+	if (rxwatch_fields(&lv->rw, id, &d, &n) != 0)
+		return;
 	if (id == SONDE_REC_CMD_STATUS) {
 		uint8_t seq, cmd, st;
 		if (rxcmd_status(d, n, &seq, &cmd, &st) != 0)
@@ -128,8 +130,8 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 			 cmd == SONDE_CMD_STATS && lv->reply[0] ? ": " : "", cmd == SONDE_CMD_STATS ? lv->reply : "");
 		if (cmd == SONDE_CMD_STATS)
 			lv->reply[0] = '\0';
-	} else if (id == SONDE_REC_TARGET_STATS && n == 18) {
-		uint32_t bytes = le32(d + 14);
+	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
+		uint32_t bytes = le32(d + 12);
 		int64_t now = live_now_ms();
 		if (lv->have_tstats && now - lv->tstats_t >= 200 && bytes >= lv->tstats_bytes)
 			lv->produced_rate = (double)(bytes - lv->tstats_bytes) * 1000.0 / (double)(now - lv->tstats_t);
@@ -142,7 +144,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		if (mine) /* said with the CMD_STATUS that follows it */
 			snprintf(lv->reply, sizeof(lv->reply),
 				 "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
-				 le32(d + 2), le32(d + 6), le32(d + 10), bytes);
+				 le32(d), le32(d + 4), le32(d + 8), bytes);
 	}
 }
 

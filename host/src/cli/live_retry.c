@@ -70,10 +70,11 @@ void live_try_connect(struct live *lv, int64_t now)
 	if (sonde_link_connect(&lv->link) == 0) {
 		lv->up = 1;
 		lv->connects++;
-		if (lv->ever_up)
+		if (lv->ever_up) {
 			live_msg(lv, "sonde live: %s: reconnected after %.1f s", lv->link.name,
 				 (double)(now - lv->down_since) / 1000.0);
-		else if (lv->attempts)
+			sonde_pipe_rejoin(lv->pipe); /* the stream is joined mid-way again */
+		} else if (lv->attempts)
 			live_msg(lv, "sonde live: %s: connected after %.1f s (%u failed attempt%s)", lv->link.name,
 				 (double)(now - lv->down_since) / 1000.0, lv->attempts, lv->attempts == 1 ? "" : "s");
 		lv->ever_up = 1;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "proto/qs/qs_tx.h"
+#include "proto/sonde/sonde_ts.h"
 #include "rxcmd.h"
 #include "sonde_proto.h"
 
@@ -503,6 +504,11 @@ static void watch_frame(void *ctx, enum hdlc_status st, const uint8_t *frame, si
 		return;
 	if (frame[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 && (frame[2 + 2] == 4 || frame[2 + 2] == 8))
 		w->addr_size = frame[2 + 2];
+	if (frame[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 &&
+	    (frame[2] == SONDE_PROTO_VERSION_1 || frame[2] == SONDE_PROTO_VERSION)) {
+		w->version = frame[2];
+		w->info_seen = 1;
+	}
 	w->on_frame(w->ctx, frame[0], frame[1], frame + 2, len - 3);
 }
 
@@ -512,6 +518,7 @@ void rxwatch_init(struct rxwatch *w, void (*on_frame)(void *, uint8_t, uint8_t, 
 	w->on_frame = on_frame;
 	w->ctx = ctx;
 	w->addr_size = 4;
+	w->version = SONDE_PROTO_VERSION;
 	hdlc_init(&w->f, w->buf, sizeof(w->buf), watch_frame, w);
 }
 
@@ -520,12 +527,24 @@ void rxwatch_feed(struct rxwatch *w, const uint8_t *buf, size_t n)
 	hdlc_feed(&w->f, buf, n);
 }
 
-int rxcmd_status(const uint8_t *data, size_t n, uint8_t *seq, uint8_t *cmd, uint8_t *status)
+int rxwatch_fields(const struct rxwatch *w, uint8_t id, const uint8_t **data, size_t *n)
 {
-	if (n != 5)
+	if (id < SONDE_REC_CMD_STATUS || id > SONDE_REC_TARGET_STATS)
+		return 0;
+	struct sts ts;
+	if (sts_split(w->version, *data, *n, &ts) != STS_OK)
 		return -1;
-	*seq = data[2];
-	*cmd = data[3];
-	*status = data[4];
+	*data += ts.off;
+	*n = ts.n;
+	return 0;
+}
+
+int rxcmd_status(const uint8_t *fields, size_t n, uint8_t *seq, uint8_t *cmd, uint8_t *status)
+{
+	if (n != 3)
+		return -1;
+	*seq = fields[0];
+	*cmd = fields[1];
+	*status = fields[2];
 	return 0;
 }

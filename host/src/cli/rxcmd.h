@@ -65,13 +65,25 @@ struct rxwatch {
 	void (*on_frame)(void *ctx, uint8_t seq, uint8_t id, const uint8_t *data, size_t n);
 	void *ctx;
 	unsigned addr_size; /* from the latest TARGET_INFO seen (Sonde), default 4 */
+	unsigned version;   /* Sonde protocol version of the replies: from the latest
+			     * TARGET_INFO seen (1 or 2); before one, what the owner set
+			     * (default 2) */
+	int info_seen;      /* a TARGET_INFO of version 1 or 2 was seen */
 };
 
 void rxwatch_init(struct rxwatch *w, void (*on_frame)(void *, uint8_t, uint8_t, const uint8_t *, size_t),
 		  void *ctx);
 void rxwatch_feed(struct rxwatch *w, const uint8_t *buf, size_t n);
 
-/* A Sonde CMD_STATUS frame's DATA: returns 0 and fills seq/cmd/status, or -1. */
-int rxcmd_status(const uint8_t *data, size_t n, uint8_t *seq, uint8_t *cmd, uint8_t *status);
+/* The fields of a Sonde reply record (CMD_STATUS, PEEK_DATA,
+ * TARGET_STATS): its DATA without the timestamp field, which is at the
+ * start in protocol version 1 and at the end in version 2 (w->version).
+ * Other records' DATA is left as it is.  Returns 0, or -1 when the
+ * timestamp field cannot be read. */
+int rxwatch_fields(const struct rxwatch *w, uint8_t id, const uint8_t **data, size_t *n);
+
+/* A Sonde CMD_STATUS record's fields (rxwatch_fields): returns 0 and fills
+ * seq/cmd/status, or -1. */
+int rxcmd_status(const uint8_t *fields, size_t n, uint8_t *seq, uint8_t *cmd, uint8_t *status);
 
 #endif /* SONDE_RXCMD_H */

@@ -114,6 +114,7 @@ struct sonde_session {
 	uint32_t buffer_size;
 	int buffer_mode;      /* SONDE_MODE_*, -1 unknown */
 	uint32_t version;     /* protocol version reported by the target */
+	const char *variant;  /* which version or variant the decoder met, for people ("v2"), or NULL */
 	int big_endian;
 	/* Loss accounting (decoders with sequence numbers fill what they can;
 	 * cumulative over the whole input, across target resets). */
@@ -122,6 +123,10 @@ struct sonde_session {
 	uint64_t drops_refused;     /* records the target reported refused (sum of DROPS increases) */
 	uint64_t lost_link;         /* frames of sequence gaps not explained by the next DROPS: lost on the link */
 	uint64_t lost_unexplained;  /* frames of sequence gaps no DROPS came to explain (end of input, restart) */
+	/* Time origin, set by the pipe (core/pipe.c): ts of the first timed
+	 * record of the session.  Timelines count from it. */
+	int have_origin;
+	uint64_t origin;
 };
 
 #endif /* SONDE_EVENT_H */

@@ -12,6 +12,8 @@
 #include "opts.h"
 #include "out.h"
 #include "pipe.h"
+#include "select.h"
+#include "symbolize.h"
 #include "sources/source.h"
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
@@ -53,6 +55,14 @@ int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l
 
 void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev)
 {
+	if (!p->session.have_origin && (ev->ts_flags & SONDE_TS_VALID)) {
+		p->session.have_origin = 1;
+		p->session.origin = ev->ts;
+	}
+	if (p->select && !sonde_select_accept(p->select, ev, &p->session))
+		return;
+	if (p->symbols)
+		ev = sonde_symbolize(p->symbols, ev);
 	for (size_t i = 0; i < p->nsinks; i++)
 		p->sinks[i].ops->event(p->sinks[i].sink, ev, &p->session);
 	for (size_t i = 0; i < p->nlisteners; i++)
@@ -201,6 +211,12 @@ void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n)
 {
 	p->bytes += (uint64_t)n;
 	p->dec->feed(p->dec_state, buf, n);
+}
+
+void sonde_pipe_rejoin(struct sonde_pipe *p)
+{
+	if (p->dec && p->dec_state && p->dec->rejoin)
+		p->dec->rejoin(p->dec_state);
 }
 
 int sonde_pipe_flush(struct sonde_pipe *p)

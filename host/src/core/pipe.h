@@ -19,6 +19,8 @@
 #include "pipeline.h"
 
 struct sonde_source;
+struct sonde_select;
+struct sonde_symbolizer;
 
 /* Exit statuses of the tool (docs/cli.md).  When several apply, the larger
  * wins: an I/O error hides stream errors. */
@@ -49,6 +51,8 @@ struct sonde_pipe {
 	FILE *diag_out;        /* diagnostics are printed here; NULL = not printed */
 	uint64_t max_diags;    /* print at most this many (0 = all); all are counted */
 	const char *output_name; /* for write-error messages */
+	struct sonde_select *select;     /* NULL = every event (core/select.h) */
+	struct sonde_symbolizer *symbols;/* NULL = no ELF names (core/symbolize.h) */
 	/* filled in */
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;
@@ -99,6 +103,9 @@ int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *p
 int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, const uint8_t *head,
 		     size_t n);
 void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n);
+/* The next chunk fed follows a break in the input (a reconnected link):
+ * tells the decoder (sonde_decoder_ops.rejoin).  Nothing before begin. */
+void sonde_pipe_rejoin(struct sonde_pipe *p);
 int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 

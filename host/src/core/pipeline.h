@@ -70,6 +70,10 @@ struct sonde_decoder_ops {
 	void (*feed)(void *dec, const uint8_t *buf, size_t n);
 	void (*finish)(void *dec); /* end of input: flush, report truncation */
 	void (*destroy)(void *dec);
+	/* The input continues after a break: bytes were missed between the
+	 * last chunk fed and the next (a live link that was reconnected joins
+	 * the stream mid-way again).  May be NULL: then nothing is done. */
+	void (*rejoin)(void *dec);
 };
 
 struct sonde_sink_ops {

@@ -171,9 +171,10 @@ static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct t
 		cjw_puts(w, ",\"cat\":");
 		cjw_cstr(w, s->cat);
 	}
-	if (s->name) {
+	if (s->name || s->ended) {
+		/* "E" events repeat the name: some readers (speedscope) need it */
 		cjw_puts(w, ",\"name\":");
-		cjw_cstr(w, s->name);
+		cjw_cstr(w, s->name ? s->name : s->ended);
 	}
 	cjw_args(w, s->args, s->nargs);
 	cjw_puts(w, "}");

@@ -30,3 +30,18 @@ list(APPEND SONDE_HOST_LIBS sonde_perfetto_pb)
 # owner is the profile sink's author.
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
 list(APPEND SONDE_HOST_LIBS PkgConfig::LIBELF)
+
+# The HTML report (sink_html.c): its page is made of real files in report/,
+# embedded as C strings at build time by report/embed.cmake.
+set(_rp_dir ${CMAKE_CURRENT_LIST_DIR}/report)
+file(GLOB _rp_js CONFIGURE_DEPENDS ${_rp_dir}/*.js)
+list(SORT _rp_js)
+set(_rp_out ${CMAKE_CURRENT_BINARY_DIR}/sinks_gen/report_assets.c)
+add_custom_command(
+  OUTPUT ${_rp_out}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${_rp_out} -DTEMPLATE=${_rp_dir}/report.html -DCSS=${_rp_dir}/report.css
+          "-DJS=${_rp_js}" -P ${_rp_dir}/embed.cmake
+  DEPENDS ${_rp_dir}/embed.cmake ${_rp_dir}/report.html ${_rp_dir}/report.css ${_rp_js}
+  COMMENT "embedding the report page"
+  VERBATIM)
+list(APPEND SONDE_HOST_SRC ${_rp_out})

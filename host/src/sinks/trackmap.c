@@ -14,7 +14,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "namepool.h"
 #include "sonde_proto.h"
 
 /* ---- time --------------------------------------------------------------- */
@@ -90,10 +92,13 @@ static void tmap_state(struct tmap *m, struct tmap_node *task, uint64_t ns, cons
 	struct tmap_node *sn = task->state;
 
 	if (sn) {
+		int added;
+
 		if (sn->state_open)
-			tmap_emit(m, TMAP_END, ns, sn, NULL, NULL, 0);
+			tmap_emit_end(m, ns, sn, sn->state_name ? namepool_str(m->names, sn->state_name) : "state");
 		sn->state_open = 0;
 		if (state) {
+			sn->state_name = namepool_intern(m->names, state, strlen(state), &added);
 			tmap_emit(m, TMAP_BEGIN, ns, sn, "state", state, 0);
 			sn->state_open = 1;
 		}
@@ -382,7 +387,23 @@ static uint64_t tmap_event_ns(struct tmap *m, struct tmap_core *c, const struct 
 
 	if (!(ev->ts_flags & SONDE_TS_VALID))
 		return m->last_ns;
-	m->last_ns = tmap_ticks_to_ns(ev->ts, freq);
+	/* Time starts at the session's first timed record; the absolute
+	 * target time is kept as an annotation of "Session start". */
+	uint64_t origin = s && s->have_origin ? s->origin : 0;
+	m->last_ns = tmap_ticks_to_ns(ev->ts > origin ? ev->ts - origin : 0, freq);
+	if (!m->origin_noted && s && s->have_origin) {
+		m->origin_noted = 1;
+		d = tmap_core_track(m, c, R_DIAG);
+		if (d) {
+			size_t keep = m->nargs;
+
+			m->nargs = 0;
+			tmap_arg_u(m, "origin_ticks", origin);
+			tmap_arg_u(m, "origin_ns", tmap_ticks_to_ns(origin, freq));
+			tmap_emit(m, TMAP_INSTANT, 0, d, "info", "Session start", 0);
+			m->nargs = keep;
+		}
+	}
 	if (freq == 0 && !m->freq_noted) {
 		/* No TARGET_INFO (or a format without a clock rate): ticks are
 		 * written as ns, and the trace says so where it is seen. */

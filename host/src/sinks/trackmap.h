@@ -72,6 +72,8 @@ struct tmap_slice {
 	int name_is_text;     /* a message, unlikely to repeat: not worth interning */
 	const struct sonde_arg *args; /* annotations; see tmap_arg_name() */
 	size_t nargs;
+	const char *ended;    /* TMAP_END: the name of the slice it ends, for
+			       * formats that repeat it (Chrome JSON "E") */
 };
 
 struct tmap_writer_ops {

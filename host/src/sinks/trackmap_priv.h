@@ -50,6 +50,7 @@ struct tmap_node {
 	int running;               /* task/idle: its root slice is open */
 	struct tmap_node *state;   /* task: its state track */
 	int state_open;            /* state track: a state slice is open */
+	uint32_t state_name;       /* state track: the open state's name in tmap.names */
 };
 
 struct tmap_core {
@@ -77,6 +78,7 @@ struct tmap {
 	size_t nargs, args_cap;
 	uint32_t last_core;
 	uint64_t last_ns;
+	int origin_noted;          /* the session's time origin was announced */
 	int freq_noted;
 	struct tmap_stats st;
 };
@@ -107,6 +109,8 @@ void tmap_arg_str(struct tmap *m, const char *name, const char *s);
 void tmap_args_event(struct tmap *m, const struct sonde_event *ev);
 void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
 	       const char *cat, const char *name, int is_text);
+/* A slice end naming the slice it ends. */
+void tmap_emit_end(struct tmap *m, uint64_t ns, struct tmap_node *n, const char *ended);
 void tmap_push(struct tmap *m, struct tmap_node *n, enum tmap_fkind kind, uint64_t obj,
 	       int addr, const char *name, uint64_t ns, const char *cat);
 void tmap_pop(struct tmap *m, struct tmap_node *n, uint64_t ns);

@@ -100,9 +100,17 @@ void tmap_args_event(struct tmap *m, const struct sonde_event *ev)
 void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
 	       const char *cat, const char *name, int is_text)
 {
-	struct tmap_slice s = { cat, name, is_text, m->args, m->nargs };
+	struct tmap_slice s = { cat, name, is_text, m->args, m->nargs, NULL };
 
 	m->ops->slice(m->w, type, ns, &n->t, &s);
+	m->nargs = 0;
+}
+
+void tmap_emit_end(struct tmap *m, uint64_t ns, struct tmap_node *n, const char *ended)
+{
+	struct tmap_slice s = { NULL, NULL, 0, m->args, m->nargs, ended };
+
+	m->ops->slice(m->w, TMAP_END, ns, &n->t, &s);
 	m->nargs = 0;
 }
 
@@ -162,18 +170,22 @@ void tmap_pop(struct tmap *m, struct tmap_node *n, uint64_t ns)
 		m->nargs = 0;
 		return;
 	}
+	char buf[64];
+
 	n->depth--;
-	tmap_emit(m, TMAP_END, ns, n, NULL, NULL, 0);
+	tmap_emit_end(m, ns, n, tmap_frame_name(m, &n->stk[n->depth], buf, sizeof(buf)));
 }
 
 /* A task (or idle) stops running: close its function slices, then its root. */
 void tmap_suspend(struct tmap *m, struct tmap_node *n, uint64_t ns)
 {
+	char buf[64];
+
 	if (!n->running)
 		return;
 	for (uint32_t i = n->depth; i-- > 0;)
-		tmap_emit(m, TMAP_END, ns, n, NULL, NULL, 0);
-	tmap_emit(m, TMAP_END, ns, n, NULL, NULL, 0);
+		tmap_emit_end(m, ns, n, tmap_frame_name(m, &n->stk[i], buf, sizeof(buf)));
+	tmap_emit_end(m, ns, n, n->role == R_IDLE ? "Idle" : "Running");
 	n->running = 0;
 }
 

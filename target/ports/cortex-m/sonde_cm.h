@@ -2,7 +2,7 @@
  * sonde_cm.h -- what an application on the Cortex-M port calls besides the
  * Sonde API: start the trace clock, and tick from the SysTick handler (to
  * count SysTick's wraps when it is the trace clock, and to run the core's
- * tick hook, SONDE_CFG_TICK_HOOK).  Settings are in sonde_port_cfg.h.
+ * sonde_tick()).  Settings are in sonde_port_cfg.h.
  */
 #ifndef SONDE_CM_H
 #define SONDE_CM_H
@@ -30,14 +30,15 @@ uint32_t sonde_port_ts(void);
 
 /* Call once per SysTick exception, from SysTick_Handler (anywhere in it),
  * whatever the trace clock (with SONDE_CM_OWN_SYSTICK the port's own
- * handler does).  It reads the clock, which accounts for a SysTick wrap if
- * no record did yet -- without it, a period with no record in it is lost
- * from a SysTick clock -- and with SONDE_CFG_TICK_HOOK it is the core's
- * sonde_tick(), which then relies on the SysTick period (plus the
- * handler's lateness) being at most SONDE_CFG_TICK_HOOK ticks. */
+ * handler does).  With SONDE_CM_TICK_HOOK (default 1) it is the core's
+ * sonde_tick() (sonde.h): the 64-bit time stays exact across silences of
+ * any length and a record after a long silence costs what it always costs.
+ * With 0 it only reads a SysTick clock, which accounts for a SysTick wrap
+ * if no record did yet -- without it, a period with no record in it is
+ * lost from a SysTick clock. */
 SONDE_CM_INLINE void sonde_cm_systick_tick(void)
 {
-#if SONDE_CFG_TICK_HOOK
+#if SONDE_CM_TICK_HOOK
 	sonde_tick();
 #elif SONDE_CM_TS == SONDE_CM_TS_SYSTICK
 	uint32_t m = sonde_cm_crit_enter();
@@ -46,14 +47,6 @@ SONDE_CM_INLINE void sonde_cm_systick_tick(void)
 	sonde_cm_crit_exit(m);
 #endif
 }
-
-/* With the hook, a SysTick clock ticks at least once per period: the
- * period must leave room for the handler's lateness within the hook's
- * interval.  (Only checkable here when the trace clock is SysTick itself:
- * with another clock, SONDE_CFG_TICK_HOOK is in that clock's ticks.) */
-#if SONDE_CFG_TICK_HOOK && SONDE_CM_TS == SONDE_CM_TS_SYSTICK && SONDE_CM_SYSTICK_PERIOD >= SONDE_CFG_TICK_HOOK
-#error "SONDE_CFG_TICK_HOOK must exceed SONDE_CM_SYSTICK_PERIOD (the SysTick handler calls sonde_tick() once a period)"
-#endif
 
 #ifdef __cplusplus
 }

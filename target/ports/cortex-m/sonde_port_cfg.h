@@ -1,6 +1,7 @@
 /*
- * sonde_port_cfg.h -- Sonde port for ARMv7-M (Cortex-M3, M4, M7): the macros
- * the core library takes from its port, and this port's own settings.
+ * sonde_port_cfg.h -- Sonde port for Cortex-M (ARMv6-M: M0/M0+; ARMv7-M:
+ * M3; ARMv7E-M: M4, M7; ARMv8-M Mainline: M33): the macros the core
+ * library takes from its port, and this port's own settings.
  *
  * Every setting is a macro with a default here; override it with -D on the
  * compiler command line (the same value for the library, the port and the
@@ -13,7 +14,11 @@
  *                             application runs free (CMSDK APB timer or dual
  *                             timer, reload 0xFFFFFFFF);
  *                           SONDE_CM_TS_DWT the DWT cycle counter (real
- *                             silicon; QEMU reads it as 0).
+ *                             silicon; QEMU reads it as 0; not on ARMv6-M);
+ *                           SONDE_CM_TS_CAPTURE a 32-bit up-counter read
+ *                             through a capture register (nRF51/nRF52
+ *                             TIMER: a write to TASKS_CAPTURE[n] copies the
+ *                             count into CC[n]).
  *   SONDE_CM_CPU_HZ         core clock in Hz (default 25000000, MPS2).
  *   SONDE_CM_TS_HZ          trace clock in Hz (default SONDE_CM_CPU_HZ: SysTick
  *                           and DWT count core cycles).
@@ -27,11 +32,31 @@
  *   SONDE_CM_TS_TIMER_VALUE address of the free-running down-counter's
  *                           current-value register (SONDE_CM_TS_TIMER only;
  *                           default 0x40002004, MPS2 dual timer 1).
+ *   SONDE_CM_TS_CAPTURE_TASK, SONDE_CM_TS_CAPTURE_VALUE  addresses of the
+ *                           capture task and of the register it fills
+ *                           (SONDE_CM_TS_CAPTURE only; no default).
+ *   SONDE_CM_TS_CAPTURE_TASK_VAR, SONDE_CM_TS_CAPTURE_VAR  instead of those
+ *                           registers, two volatile uint32_t variables of
+ *                           these names (benchmarks, as for the timer).
+ *   SONDE_CM_TS_TIMER_VAR   instead of that register, a volatile uint32_t
+ *                           variable of this name that the program itself
+ *                           counts down (benchmarks: the clock they set
+ *                           costs the same three instructions as the
+ *                           timer).
+ *   SONDE_CM_TICK_HOOK      1 (default): sonde_cm_systick_tick() calls the
+ *                           core's sonde_tick(); 0: it only reads a SysTick
+ *                           clock (sonde_cm.h).
  *   SONDE_CM_BASEPRI        0 (default): critical sections mask every
  *                           interrupt with PRIMASK.  Non-zero: they raise
  *                           BASEPRI to this value instead, so interrupts more
  *                           urgent than it (numerically lower priority
  *                           values) stay live -- and must not call Sonde.
+ *                           ARMv6-M has no BASEPRI: PRIMASK only.
+ *
+ * The core stores frames with unaligned word stores where the CPU allows
+ * them (ARMv7-M, ARMv8-M Mainline: leave SCB->CCR.UNALIGN_TRP clear); for
+ * ARMv6-M, which has no unaligned access, GCC makes them byte stores
+ * itself (sonde_internal.h).
  */
 #ifndef SONDE_PORT_CFG_H
 #define SONDE_PORT_CFG_H
@@ -43,6 +68,7 @@
 #define SONDE_CM_TS_SYSTICK 1
 #define SONDE_CM_TS_TIMER   2
 #define SONDE_CM_TS_DWT     3
+#define SONDE_CM_TS_CAPTURE 4
 
 #ifndef SONDE_CM_TS
 #define SONDE_CM_TS SONDE_CM_TS_SYSTICK
@@ -58,6 +84,9 @@
 #endif
 #ifndef SONDE_CM_OWN_SYSTICK
 #define SONDE_CM_OWN_SYSTICK 0
+#endif
+#ifndef SONDE_CM_TICK_HOOK
+#define SONDE_CM_TICK_HOOK 1
 #endif
 #ifndef SONDE_CM_TS_TIMER_VALUE
 #define SONDE_CM_TS_TIMER_VALUE 0x40002004u
@@ -138,19 +167,45 @@ SONDE_CM_INLINE uint32_t sonde_cm_ts_masked(void)
 #elif SONDE_CM_TS == SONDE_CM_TS_TIMER
 /* A free-running 32-bit down-counter: its complement counts up and wraps at
  * 2^32 like the clock the library expects.  One load and one inversion. */
+#ifdef SONDE_CM_TS_TIMER_VAR
+extern volatile uint32_t SONDE_CM_TS_TIMER_VAR;
+#define SONDE_PORT_TS() (~SONDE_CM_TS_TIMER_VAR)
+#else
 #define SONDE_PORT_TS() (~SONDE_CM_REG32(SONDE_CM_TS_TIMER_VALUE))
+#endif
 
 #elif SONDE_CM_TS == SONDE_CM_TS_DWT
+#if defined(__ARM_ARCH_6M__)
+#error "SONDE_CM_TS_DWT: ARMv6-M has no DWT cycle counter"
+#endif
 #define SONDE_PORT_TS() (SONDE_CM_REG32(0xE0001004u))  /* DWT_CYCCNT */
 
+#elif SONDE_CM_TS == SONDE_CM_TS_CAPTURE
+/* A free-running 32-bit up-counter read through a capture register: the
+ * write to the capture task copies the count, the load reads the copy.
+ * Two addresses, a store and a load (five instructions on ARMv6-M). */
+#if defined(SONDE_CM_TS_CAPTURE_VAR) && defined(SONDE_CM_TS_CAPTURE_TASK_VAR)
+extern volatile uint32_t SONDE_CM_TS_CAPTURE_TASK_VAR, SONDE_CM_TS_CAPTURE_VAR;
+#define SONDE_PORT_TS() (SONDE_CM_TS_CAPTURE_TASK_VAR = 1u, SONDE_CM_TS_CAPTURE_VAR)
+#elif !defined(SONDE_CM_TS_CAPTURE_TASK) || !defined(SONDE_CM_TS_CAPTURE_VALUE)
+#error "SONDE_CM_TS_CAPTURE needs SONDE_CM_TS_CAPTURE_TASK and SONDE_CM_TS_CAPTURE_VALUE"
 #else
-#error "SONDE_CM_TS: use SONDE_CM_TS_SYSTICK, SONDE_CM_TS_TIMER or SONDE_CM_TS_DWT"
+#define SONDE_PORT_TS() \
+	(SONDE_CM_REG32(SONDE_CM_TS_CAPTURE_TASK) = 1u, SONDE_CM_REG32(SONDE_CM_TS_CAPTURE_VALUE))
+#endif
+
+#else
+#error "SONDE_CM_TS: use SONDE_CM_TS_SYSTICK, SONDE_CM_TS_TIMER, SONDE_CM_TS_DWT or SONDE_CM_TS_CAPTURE"
 #endif
 
 /* ---- critical section ------------------------------------------------- */
 
 #ifndef SONDE_CM_BASEPRI
 #define SONDE_CM_BASEPRI 0
+#endif
+
+#if SONDE_CM_BASEPRI && defined(__ARM_ARCH_6M__)
+#error "SONDE_CM_BASEPRI: ARMv6-M has no BASEPRI (use PRIMASK, the default)"
 #endif
 
 #if SONDE_CM_BASEPRI

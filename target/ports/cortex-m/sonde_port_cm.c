@@ -1,5 +1,5 @@
 /*
- * sonde_port_cm.c -- Sonde port for ARMv7-M: starting the trace clock, and
+ * sonde_port_cm.c -- Sonde port for Cortex-M: starting the trace clock, and
  * reading it from anywhere.
  *
  * The library reads the clock inline inside its critical section
@@ -43,7 +43,7 @@ uint32_t sonde_cm_ts_wrap(uint32_t countflag)
 	return count != 0 ? base - count : base - SONDE_CM_SYSTICK_PERIOD;
 }
 
-#else /* TIMER, DWT: one register, nothing to extend */
+#else /* TIMER, DWT, CAPTURE: one register, nothing to extend */
 
 #if SONDE_CM_TS == SONDE_CM_TS_DWT
 #define DEMCR      SONDE_CM_REG32(0xE000EDFCu)

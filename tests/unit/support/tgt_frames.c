@@ -68,10 +68,59 @@ void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock)
 		 * request is withdrawn: every mode then starts from the same
 		 * state, and the tests' arithmetic is the same in all four. */
 		SONDE_PORT_CRIT_ENTER();
-		sonde_g.flags &= (uint8_t)~SONDE_F_SYNC;
+		sonde_g.flags &= (uint8_t)~(SONDE_F_SYNC | SONDE_F_NOREC);
 		sonde_ring_relimit();
 		SONDE_PORT_CRIT_EXIT();
 	}
+}
+
+unsigned tgt_ts(const struct tgt_frame *f, uint32_t *delta)
+{
+	uint8_t last;
+	unsigned w, i;
+	uint32_t v = 0;
+
+	if (f->len == 0)
+		return 0;
+	last = f->data[f->len - 1];
+	w = !(last & 0x80) ? 1u : !(last & 0x40) ? 2u : !(last & 0x20) ? 3u : !(last & 0x10) ? 4u : 0u;
+	if (w == 0 || w > f->len)
+		return 0;
+	for (i = 0; i < w; i++)
+		v |= (uint32_t)f->data[f->len - w + i] << (8 * i);
+	*delta = v & ((1u << (7 * w)) - 1u);
+	return w;
+}
+
+size_t tgt_frame_wire(uint8_t seq, uint8_t id, const uint8_t *data, size_t n, uint8_t *out)
+{
+	uint8_t raw[TGT_MAX_DATA + 3];
+	unsigned sum = 0;
+	size_t k = 0, i;
+
+	raw[0] = seq;
+	raw[1] = id;
+	memcpy(raw + 2, data, n);
+	for (i = 0; i < n + 2; i++)
+		sum += raw[i];
+	raw[n + 2] = (uint8_t)~sum;
+	for (i = 0; i < n + 3; i++) {
+		if (raw[i] == 0x7E || raw[i] == 0x7D) {
+			out[k++] = 0x7D;
+			out[k++] = (uint8_t)(raw[i] ^ 0x20);
+		} else {
+			out[k++] = raw[i];
+		}
+	}
+	out[k++] = 0x7E;
+	return k;
+}
+
+void tgt_expect_frame(uint8_t seq, uint8_t id, const uint8_t *data, size_t n)
+{
+	uint8_t want[2 * TGT_MAX_DATA + 8];
+
+	tgt_expect_wire(want, tgt_frame_wire(seq, id, data, n, want));
 }
 
 static void hex(const char *what, const uint8_t *p, size_t n)

@@ -42,7 +42,8 @@ void tgt_fake_clock(uint32_t start);
 
 /* Fake clock at clock, sonde_init(buf, size, mode), an explicit TIME_SYNC,
  * everything drained: the next timed record is SEQ 3, without TIME_SYNC
- * while the clock stays in the same 65536-tick window.  In snapshot and
+ * while the clock moves less than 2^28 ticks (its delta counts from the
+ * TIME_SYNC, so it is 0 if the clock has not moved).  In snapshot and
  * post-mortem modes the buffer is triggered for the drain and started
  * again (without rule 1's TIME_SYNC, see tgt_frames.c), so that it is
  * recording, and holding what it records until the test triggers it. */
@@ -51,6 +52,21 @@ void tgt_setup(uint8_t *buf, size_t size, uint8_t mode, uint32_t clock);
 /* Drain everything and compare with want[n] byte for byte (cmocka assert;
  * prints both on a mismatch). */
 void tgt_expect_wire(const uint8_t *want, size_t n);
+
+/* The timestamp field at the end of a timed frame's DATA (docs/protocol.md
+ * section 5): its width (1..4; 0 when DATA is empty or the tag is 1111),
+ * the delta in *delta, and the record's own fields are DATA[0 .. len -
+ * width). */
+unsigned tgt_ts(const struct tgt_frame *f, uint32_t *delta);
+
+/* The wire bytes of the frame SEQ ID data[n] CHK 0x7E (checksum computed,
+ * every byte escaped as needed) into out; returns their count. */
+size_t tgt_frame_wire(uint8_t seq, uint8_t id, const uint8_t *data, size_t n, uint8_t *out);
+
+/* Drain everything and compare with the one frame SEQ ID data[n] (for the
+ * EXPECT macros of the tests: data is written out by hand, CHK and escapes
+ * are computed). */
+void tgt_expect_frame(uint8_t seq, uint8_t id, const uint8_t *data, size_t n);
 
 uint32_t tgt_le16(const uint8_t *p);
 uint32_t tgt_le32(const uint8_t *p);

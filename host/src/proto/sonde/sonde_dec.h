@@ -13,10 +13,12 @@
 #include "framers/framer_hdlc.h"
 #include "pipeline.h"
 #include "sonde_args.h"
+#include "sonde_fields.h"
 #include "sonde_dict.h"
 #include "sonde_hold.h"
 #include "sonde_logfmt.h"
 #include "sonde_stacks.h"
+#include "sonde_ts.h"
 
 #define SDEC_FRAME_MAX 1024 /* un-escaped bytes, SEQ..CHK (protocol §1) */
 
@@ -47,11 +49,16 @@ struct sdec {
 	uint8_t last_seq;
 	int t_known;             /* a frame arriving now can be timed forwards */
 	int brk;                 /* a loss since the last held item */
+	int rejoin;              /* the input rejoined after a break: the next sequence gap is link loss */
 	struct shold hold;
 
 	/* processing side: the state the records build */
 	uint64_t T;              /* 64-bit time of the latest timed record */
 	uint32_t tflags;         /* its SONDE_TS_* flags, 0 = never known */
+	unsigned version;        /* protocol version in use: 1 or 2 (both sides: a TARGET_INFO
+				  * that changes it is never held) */
+	unsigned assumed;        /* the version before any TARGET_INFO (-o version=, default 2) */
+	unsigned met;            /* bit v: a TARGET_INFO of version v was decoded */
 	int rejected;            /* unsupported protocol version: skip frames */
 	unsigned addr_size;
 	uint32_t core;
@@ -60,31 +67,47 @@ struct sdec {
 	struct sstk stk;
 	int drops_base_valid;    /* DROPS totals are known since a reset or a first DROPS */
 	uint32_t base_over, base_ref;
+	uint8_t base_resets;     /* v2: the counter resets the last DROPS reported */
 	uint64_t pending_gap;    /* frames of gaps waiting for a DROPS to explain them */
 
 	const struct sdec_frame *cur; /* frame being processed, for offsets */
 	struct sonde_arg args[SARGS_MAX];
 	char text[SLOG_TEXT_MAX];
 	char user_names[64][12];
+	struct sfields fields[64];  /* user records' names and field names */
 };
 
 /* sonde_records.c */
 struct srec_layout {
 	const char *name;
 	uint8_t timed;
-	uint16_t min, max;      /* DATA bytes; max SREC_VAR = no limit */
+	uint16_t min, max;      /* bytes of the record's own fields (DATA without the
+				 * timestamp field of a timed record), version 2;
+				 * max SREC_VAR = no limit */
 };
 #define SREC_VAR 0xFFFFu
-#define SREC_ADDR 0xFFFEu   /* min/max: 2 + addr_size (FUNC_ENTER_A) */
-#define SREC_PEEK 0xFFFDu   /* min/max: 2 + addr_size + 1 + 1..64 (PEEK_DATA) */
+#define SREC_ADDR 0xFFFEu   /* min/max: addr_size (FUNC_ENTER_A) */
+#define SREC_PEEK 0xFFFDu   /* min/max: addr_size + 1 + 1..64 (PEEK_DATA) */
 
 /* Layout of a record id, NULL if the id is not a record of this protocol. */
 const struct srec_layout *srec_layout(uint8_t id);
-/* 1 if dlen is a valid DATA length for id; else 0 and *lo, *hi set to the
- * valid range (*hi = SIZE_MAX when unbounded). */
-int srec_len_ok(uint8_t id, size_t dlen, unsigned addr_size, size_t *lo, size_t *hi);
-/* A known, timed record of valid length. */
-int srec_timed(uint8_t id, size_t dlen, unsigned addr_size);
+/* 1 if n is a valid length of the fields of record id in this protocol
+ * version; else 0 and *lo, *hi set to the valid range (*hi = SIZE_MAX when
+ * unbounded). */
+int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size_t *lo, size_t *hi);
+/* The fields of a record of layout l: for a timed record the DATA around
+ * its timestamp field (sts_split), for the others all of DATA (width 0).
+ * STS_OK, or why a timed record's timestamp field cannot be read. */
+enum sts_status srec_fields(unsigned version, const struct srec_layout *l, const uint8_t *data, size_t dlen,
+			    struct sts *fl);
+/* Does this frame step the time (and where by)?  1: yes, *ts says by what;
+ * 0: no (not a timed record, or in version 1 one of the wrong length or an
+ * unknown id, as version 1 always did); -1: version 2, a timed record whose
+ * timestamp field cannot be read, or a record of an unknown id (which may
+ * have had one), either of which breaks the chain of deltas like a lost
+ * frame. */
+int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dlen, unsigned addr_size,
+		    struct sts *ts);
 /* Turn one good frame into its event (and diagnostics). */
 void srec_process(struct sdec *d, const struct sdec_frame *f);
 
@@ -96,6 +119,8 @@ void sdec_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint6
 	       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* The target restarted: forget dictionaries, timing and nesting. */
 void sdec_target_reset(struct sdec *d);
+/* The protocol version in use changed (TARGET_INFO), or was first met. */
+void sdec_set_version(struct sdec *d, unsigned version, int from_info);
 
 /* sonde_probe.c */
 int sdec_probe(const uint8_t *buf, size_t n);

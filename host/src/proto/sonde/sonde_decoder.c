@@ -11,6 +11,18 @@
  * arrived between them.  A stream that ends first, a TIME_SYNC that cannot
  * anchor them, or a hold that outgrows its caps, releases frames with
  * estimated times and says so.
+ *
+ * Protocol versions 1 and 2 differ here only in the timestamp field of
+ * timed records (sonde_ts.h): its place, and whether it holds the low bits
+ * of the tick counter or a delta.  The version is chosen by TARGET_INFO;
+ * before one, version 2 is assumed unless -o version=1 says otherwise.
+ *
+ * The input may rejoin the stream after a break (a live link that was
+ * reconnected, sonde_decoder_ops.rejoin): the bytes are still framed as one
+ * stream (so that a raw capture of the link decodes the same), but the
+ * sequence gap at the rejoin is counted as lost on the link and the next
+ * DROPS is taken as a new baseline (the target may have been reset, or be
+ * another one, while the link was down).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,18 +74,56 @@ void sdec_target_reset(struct sdec *d)
 	d->pending_gap = 0;
 	d->drops_base_valid = 1; /* totals count from sonde_init() */
 	d->base_over = d->base_ref = 0;
+	d->base_resets = 0;
+}
+
+static const char *variant(const struct sdec *d)
+{
+	switch (d->met) {
+	case 1u << 1:
+		return "v1";
+	case 1u << 2:
+		return "v2";
+	case 1u << 1 | 1u << 2:
+		return "v1 and v2";
+	default:
+		return d->assumed == 1 ? "v1 (no TARGET_INFO: -o version=1)" : "v2 (no TARGET_INFO: assumed)";
+	}
+}
+
+void sdec_set_version(struct sdec *d, unsigned version, int from_info)
+{
+	d->version = version;
+	if (from_info)
+		d->met |= 1u << version;
+	d->ses->version = version;
+	d->ses->variant = variant(d);
 }
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
  * nesting state and, for a sequence gap, adds to the frames a DROPS must
- * explain. */
+ * explain -- or, for the gap where the input rejoined the stream (link),
+ * to the frames lost on the link. */
 static void process_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
-			 uint64_t count, const char *msg)
+			 uint64_t count, int link, const char *msg)
 {
-	if (code == SONDE_D_SEQ_GAP)
+	if (code == SONDE_D_SEQ_GAP && link)
+		d->ses->lost_link += count;
+	else if (code == SONDE_D_SEQ_GAP)
 		d->pending_gap += count;
 	sstk_reset(&d->stk);
 	sdec_diag(d, code, offset, frame, count, "%s", msg);
+}
+
+/* The input rejoined the stream after a break, on the processing side:
+ * gaps before it that no DROPS explained stay unexplained, as at the end
+ * of an input, and the next DROPS is a new baseline. */
+static void process_rejoin(struct sdec *d)
+{
+	d->ses->lost_unexplained += d->pending_gap;
+	d->pending_gap = 0;
+	d->drops_base_valid = 0;
+	sstk_reset(&d->stk);
 }
 
 /* ---- the hold queue ------------------------------------------------------ */
@@ -83,7 +133,10 @@ static void release_one(struct sdec *d)
 	struct shold_item *it = shold_at(&d->hold, 0);
 	uint8_t *data = shold_data(&d->hold, it);
 	if (it->type == SHOLD_DIAG) {
-		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, (const char *)data);
+		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, it->link,
+			     (const char *)data);
+	} else if (it->type == SHOLD_REJOIN) {
+		process_rejoin(d);
 	} else {
 		uint16_t esc[SDEC_FRAME_MAX];
 		memcpy(esc, data + it->len, it->nesc * sizeof(uint16_t)); /* the ring is byte-aligned */
@@ -100,10 +153,8 @@ static void release_estimated(struct sdec *d)
 {
 	struct shold_item *it = shold_at(&d->hold, 0);
 	if (it->type == SHOLD_FRAME && it->timed) {
-		if (d->tflags & SONDE_TS_VALID)
-			it->t = d->T + (uint16_t)(it->c - (uint16_t)d->T);
-		else
-			it->t = it->c;
+		uint64_t from = d->tflags & SONDE_TS_VALID ? d->T : 0;
+		it->t = from + sts_forward(d->version, from, it->tv);
 		it->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
 	}
 	release_one(d);
@@ -132,18 +183,19 @@ static void release_all_estimated(struct sdec *d, const char *why)
 }
 
 /* A TIME_SYNC with absolute time abs arrived, written since_prev ticks
- * after the target's previous timed record.  The held frames were written
- * consecutively before it, each timed one less than 65536 ticks before the
- * next (rule 2), so their times follow backwards exactly: the newest at
- * abs - since_prev, each earlier one at T_next - ((c_next - c_prev) &
- * 0xFFFF) -- up to the latest loss among them.
+ * after the target's previous timed frame.  The held frames were written
+ * consecutively before it, so their times follow backwards exactly: the
+ * newest at abs - since_prev, each earlier one at T_next minus the ticks
+ * between it and the next one (version 2: the next one's delta; version 1:
+ * the difference of their compact times, exact by rule 2) -- up to the
+ * latest loss among them.
  *
- * Estimates instead, computed the same way but taking the newest as less
- * than 65536 ticks before the TIME_SYNC (the compact difference):
+ * Estimates instead, computed the same way but with a guess for the
+ * newest (sts_back_to_sync):
  * - for every frame when since_prev is unknown (the target had written no
- *   timed record since it started, or not for 2^32 - 1 ticks);
+ *   timed frame since it started, or not for 2^32 - 1 ticks);
  * - for every frame when frames were lost between the newest held one and
- *   this TIME_SYNC (brk): since_prev then counts from a record we never
+ *   this TIME_SYNC (brk): since_prev then counts from a frame we never
  *   got;
  * - for the frames before a loss among them (the chain is broken there).
  * The decoder used to check the result against the last exact time before
@@ -156,13 +208,15 @@ static void release_synced(struct sdec *d, uint64_t abs, uint32_t since_prev, in
 	int unknown = since_prev == SONDE_SYNC_SINCE_UNKNOWN;
 	int est = brk || unknown, newest = 1;
 	uint64_t tn = abs;
-	uint16_t cn = (uint16_t)abs;
+	uint32_t vn = 0; /* the timestamp field of the held record after this one */
 	uint64_t n_est = 0;
 	size_t first_est = 0;
 	for (size_t i = shold_count(&d->hold); i-- > 0;) {
 		struct shold_item *it = shold_at(&d->hold, i);
 		if (it->type == SHOLD_FRAME && it->timed) {
-			uint64_t back = newest && !est ? since_prev : (uint16_t)(cn - it->c);
+			uint64_t back = !newest ? sts_back(d->version, it->tv, vn)
+				      : est  ? sts_back_to_sync(d->version, it->tv, abs, since_prev)
+					     : since_prev;
 			int under = back > tn;
 			it->t = under ? 0 : tn - back;
 			it->tflags = SONDE_TS_VALID | (est || under ? SONDE_TS_ESTIMATED : 0);
@@ -171,7 +225,7 @@ static void release_synced(struct sdec *d, uint64_t abs, uint32_t since_prev, in
 				first_est = i;
 			}
 			tn = it->t;
-			cn = it->c;
+			vn = it->tv;
 			newest = 0;
 		}
 		if (it->after_break)
@@ -221,10 +275,10 @@ static struct shold_item *hold_push(struct sdec *d, size_t len)
 /* ---- arrival ------------------------------------------------------------- */
 
 static void submit_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
-			const char *msg)
+			int link, const char *msg)
 {
 	if (!shold_count(&d->hold)) {
-		process_diag(d, code, offset, frame, count, msg);
+		process_diag(d, code, offset, frame, count, link, msg);
 		return;
 	}
 	size_t len = strlen(msg) + 1;
@@ -232,6 +286,7 @@ static void submit_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offs
 	if (!it)
 		return;
 	it->type = SHOLD_DIAG;
+	it->link = (uint8_t)link;
 	it->code = code;
 	it->offset = offset;
 	it->frame = frame;
@@ -247,10 +302,9 @@ static void mark_loss(struct sdec *d)
 }
 
 /* Process a frame now, or hold it (while anything is held, or when it is
- * timed and the time is unknown). */
-static void hold_or_process(struct sdec *d, const struct sdec_frame *f, int timed)
+ * timed and the time is unknown); tv is its timestamp field's value. */
+static void hold_or_process(struct sdec *d, const struct sdec_frame *f, int timed, uint32_t tv)
 {
-	const uint8_t *b = f->b;
 	size_t len = f->len;
 	if (!shold_count(&d->hold) && (d->t_known || !timed)) {
 		srec_process(d, f);
@@ -262,13 +316,13 @@ static void hold_or_process(struct sdec *d, const struct sdec_frame *f, int time
 		return;
 	it->type = SHOLD_FRAME;
 	it->timed = (uint8_t)timed;
-	it->c = timed ? (uint16_t)(b[2] | b[3] << 8) : 0;
+	it->tv = timed ? tv : 0;
 	it->offset = f->offset;
 	it->frame = f->frame;
 	it->len = (uint32_t)len;
 	it->nesc = (uint32_t)f->nesc;
 	uint8_t *dst = shold_data(&d->hold, it);
-	memcpy(dst, b, len);
+	memcpy(dst, f->b, len);
 	memcpy(dst + len, f->esc, esc_bytes);
 }
 
@@ -282,8 +336,8 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 	if (id == SONDE_REC_TIME_SYNC && !d->rejected) {
 		if (dlen != SONDE_SYNC_BYTES) {
 			/* Malformed (reported when processed): the time it carried
-			 * is lost, and with it the 65536-tick guarantee across it. */
-			hold_or_process(d, &f, 0);
+			 * is lost, and with it the chain of times across it. */
+			hold_or_process(d, &f, 0, 0);
 			mark_loss(d);
 			return;
 		}
@@ -295,14 +349,19 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 		return;
 	}
 	/* A restart or a change of protocol version ends the timeline: what is
-	 * held cannot be anchored by a TIME_SYNC of the new one. */
+	 * held cannot be anchored by a TIME_SYNC of the new one.  Processed at
+	 * once, so the new version applies to the frames that follow. */
 	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 &&
-	    (p[0] != SONDE_PROTO_VERSION || (dlen == 18 && (p[1] & SONDE_INFO_F_RESET)))) {
+	    (p[0] != d->version || d->rejected || (dlen == 18 && (p[1] & SONDE_INFO_F_RESET)))) {
 		release_all_estimated(d, "the target restarted before a TIME_SYNC");
 		srec_process(d, &f);
 		return;
 	}
-	hold_or_process(d, &f, !d->rejected && srec_timed(id, dlen, d->addr_size));
+	struct sts ts;
+	int timed = d->rejected ? 0 : srec_time_field(d->version, id, p, dlen, d->addr_size, &ts);
+	hold_or_process(d, &f, timed > 0, timed > 0 ? ts.v : 0);
+	if (timed < 0) /* its delta is unknown: the chain of times breaks here */
+		mark_loss(d);
 }
 
 static const char *status_text(enum hdlc_status st)
@@ -345,7 +404,7 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t le
 		} else {
 			snprintf(msg, sizeof(msg), "%s: %zu bytes discarded", status_text(st), raw);
 		}
-		submit_diag(d, code, offset, fno, raw, msg);
+		submit_diag(d, code, offset, fno, raw, 0, msg);
 		mark_loss(d);
 		return;
 	}
@@ -357,9 +416,10 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t le
 		uint8_t missing = (uint8_t)(seq - d->last_seq - 1);
 		snprintf(msg, sizeof(msg), "sequence gap: %u frames lost (seq %u after %u)", missing, seq,
 			 d->last_seq);
-		submit_diag(d, SONDE_D_SEQ_GAP, offset, fno, missing, msg);
+		submit_diag(d, SONDE_D_SEQ_GAP, offset, fno, missing, d->rejoin, msg);
 		mark_loss(d);
 	}
+	d->rejoin = 0;
 	d->have_seq = 1;
 	d->last_seq = seq;
 	submit_frame(d, b, len, offset, fno);
@@ -385,8 +445,9 @@ static int opt_uint(sonde_opts opts, const char *key, uint64_t lo, uint64_t hi, 
 
 static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 {
-	uint64_t freq = 0, asz = 4;
-	if (opt_uint(opts, "ts_freq", 1, UINT32_MAX, &freq) < 0 || opt_uint(opts, "addr_size", 1, 8, &asz) < 0)
+	uint64_t freq = 0, asz = 4, version = SONDE_PROTO_VERSION;
+	if (opt_uint(opts, "ts_freq", 1, UINT32_MAX, &freq) < 0 || opt_uint(opts, "addr_size", 1, 8, &asz) < 0 ||
+	    opt_uint(opts, "version", SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, &version) < 0)
 		return NULL;
 	struct sdec *d = calloc(1, sizeof(*d));
 	if (!d)
@@ -400,6 +461,8 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	d->ses->ts_freq = freq;
 	d->ses->addr_size = (uint32_t)asz;
 	d->addr_size = (unsigned)asz;
+	d->assumed = (unsigned)version;
+	sdec_set_version(d, d->assumed, 0);
 	hdlc_init(&d->fr, d->frbuf, sizeof(d->frbuf), on_frame, d);
 	hdlc_track_escapes(&d->fr, d->escbuf, SDEC_FRAME_MAX);
 	sdict_init(&d->dict);
@@ -413,6 +476,24 @@ static void sdec_feed(void *dec, const uint8_t *buf, size_t n)
 {
 	struct sdec *d = dec;
 	hdlc_feed(&d->fr, buf, n);
+}
+
+/* The input continues after a break (a reconnected link): in stream order
+ * behind what is held, the accounting notes it (process_rejoin); on the
+ * arrival side it is a loss like any other, and the next sequence gap is
+ * the one across the break. */
+static void sdec_rejoin(void *dec)
+{
+	struct sdec *d = dec;
+	if (!shold_count(&d->hold)) {
+		process_rejoin(d);
+	} else {
+		struct shold_item *it = hold_push(d, 0);
+		if (it)
+			it->type = SHOLD_REJOIN;
+	}
+	mark_loss(d);
+	d->rejoin = 1;
 }
 
 static void sdec_finish(void *dec)
@@ -443,4 +524,5 @@ const struct sonde_decoder_ops sonde_decoder_sonde = {
 	.feed = sdec_feed,
 	.finish = sdec_finish,
 	.destroy = sdec_destroy,
+	.rejoin = sdec_rejoin,
 };

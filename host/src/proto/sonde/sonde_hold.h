@@ -18,13 +18,16 @@
 #define SHOLD_MAX_ITEMS 1024
 #define SHOLD_RING_BYTES (1024u * 1024u)
 
-enum shold_type { SHOLD_FRAME, SHOLD_DIAG };
+/* SHOLD_REJOIN: the input continued after a break (a reconnected link),
+ * in stream order with the rest. */
+enum shold_type { SHOLD_FRAME, SHOLD_DIAG, SHOLD_REJOIN };
 
 struct shold_item {
 	uint8_t type;        /* enum shold_type */
-	uint8_t timed;       /* a frame with a compact timestamp */
+	uint8_t timed;       /* a frame with a timestamp field */
 	uint8_t after_break; /* a loss lies between the previous item and this one */
-	uint16_t c;          /* compact timestamp */
+	uint8_t link;        /* SHOLD_DIAG of a sequence gap: lost on the link (at a rejoin) */
+	uint32_t tv;         /* the timestamp field's value (sonde_ts.h) */
 	int code;            /* SHOLD_DIAG: enum sonde_diag_code */
 	uint32_t pos;        /* payload in the ring */
 	uint32_t len;        /* frame bytes, or message bytes */

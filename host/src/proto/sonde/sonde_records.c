@@ -7,47 +7,57 @@
  * dictionaries, the ISR and call stacks, the DROPS totals -- changes here,
  * so replaying held frames gives exactly what decoding them on arrival
  * would have given.
+ *
+ * Both protocol versions go through the same parsers: sonde_ts.h splits a
+ * timed record's DATA into its fields and its timestamp field (at the start
+ * in version 1, at the end in version 2), and the parsers see only the
+ * fields.  The versions differ besides only in DROPS (version 2 adds the
+ * reset count) and in how a bad length is worded.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "event_desc.h"
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 
+/* Lengths of the records' own fields (version 2; version 1 differs only in
+ * DROPS, which has no reset count there). */
 static const struct srec_layout layouts[SONDE_REC_LOG + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
 	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
-	[SONDE_REC_DROPS]        = { "DROPS",        1, 10, 10 },
+	[SONDE_REC_DROPS]        = { "DROPS",        1, 9, 9 },
 	[SONDE_REC_DICT]         = { "DICT",         0, 6, SREC_VAR },
-	[SONDE_REC_ISR_ENTER]    = { "ISR_ENTER",    1, 3, 3 },
-	[SONDE_REC_ISR_EXIT]     = { "ISR_EXIT",     1, 2, 2 },
-	[SONDE_REC_TASK_CREATE]  = { "TASK_CREATE",  1, 4, 4 },
-	[SONDE_REC_TASK_IN]      = { "TASK_IN",      1, 3, 3 },
-	[SONDE_REC_TASK_OUT]     = { "TASK_OUT",     1, 4, 4 },
-	[SONDE_REC_TASK_READY]   = { "TASK_READY",   1, 3, 3 },
-	[SONDE_REC_IDLE]         = { "IDLE",         1, 2, 2 },
-	[SONDE_REC_MARK]         = { "MARK",         1, 3, 3 },
-	[SONDE_REC_MARK_BEGIN]   = { "MARK_BEGIN",   1, 3, 3 },
-	[SONDE_REC_MARK_END]     = { "MARK_END",     1, 3, 3 },
-	[SONDE_REC_COUNTER]      = { "COUNTER",      1, 4, 11 },
-	[SONDE_REC_FUNC_ENTER]   = { "FUNC_ENTER",   1, 4, 4 },
+	[SONDE_REC_ISR_ENTER]    = { "ISR_ENTER",    1, 1, 1 },
+	[SONDE_REC_ISR_EXIT]     = { "ISR_EXIT",     1, 0, 0 },
+	[SONDE_REC_TASK_CREATE]  = { "TASK_CREATE",  1, 2, 2 },
+	[SONDE_REC_TASK_IN]      = { "TASK_IN",      1, 1, 1 },
+	[SONDE_REC_TASK_OUT]     = { "TASK_OUT",     1, 2, 2 },
+	[SONDE_REC_TASK_READY]   = { "TASK_READY",   1, 1, 1 },
+	[SONDE_REC_IDLE]         = { "IDLE",         1, 0, 0 },
+	[SONDE_REC_MARK]         = { "MARK",         1, 1, 1 },
+	[SONDE_REC_MARK_BEGIN]   = { "MARK_BEGIN",   1, 1, 1 },
+	[SONDE_REC_MARK_END]     = { "MARK_END",     1, 1, 1 },
+	[SONDE_REC_COUNTER]      = { "COUNTER",      1, 2, 9 },
+	[SONDE_REC_FUNC_ENTER]   = { "FUNC_ENTER",   1, 2, 2 },
 	[SONDE_REC_FUNC_ENTER_A] = { "FUNC_ENTER_A", 1, SREC_ADDR, SREC_ADDR },
-	[SONDE_REC_FUNC_EXIT]    = { "FUNC_EXIT",    1, 2, 2 },
-	[SONDE_REC_LOG]          = { "LOG",          1, 5, SREC_VAR },
+	[SONDE_REC_FUNC_EXIT]    = { "FUNC_EXIT",    1, 0, 0 },
+	[SONDE_REC_LOG]          = { "LOG",          1, 3, SREC_VAR },
 };
+#define DROPS_V1_BYTES 8 /* u32 overwritten, u32 refused */
 
 /* The command channel's replies (protocol §9.2).  They are timed records
  * like any other: the target's TIME_SYNC rules, and since_prev, count them,
  * so the time chain needs them even where nobody shows them. */
 static const struct srec_layout replies[] = {
-	[SONDE_REC_CMD_STATUS - SONDE_REC_CMD_STATUS]   = { "CMD_STATUS",   1, 5, 5 },
+	[SONDE_REC_CMD_STATUS - SONDE_REC_CMD_STATUS]   = { "CMD_STATUS",   1, 3, 3 },
 	[SONDE_REC_PEEK_DATA - SONDE_REC_CMD_STATUS]    = { "PEEK_DATA",    1, SREC_PEEK, SREC_PEEK },
-	[SONDE_REC_TARGET_STATS - SONDE_REC_CMD_STATUS] = { "TARGET_STATS", 1, 18, 18 },
+	[SONDE_REC_TARGET_STATS - SONDE_REC_CMD_STATUS] = { "TARGET_STATS", 1, 16, 16 },
 };
 
-static const struct srec_layout user_layout = { "USER", 1, 2, SREC_VAR };
+static const struct srec_layout user_layout = { "USER", 1, 0, SREC_VAR };
 
 const struct srec_layout *srec_layout(uint8_t id)
 {
@@ -60,30 +70,63 @@ const struct srec_layout *srec_layout(uint8_t id)
 	return NULL;
 }
 
-int srec_len_ok(uint8_t id, size_t dlen, unsigned addr_size, size_t *lo, size_t *hi)
+int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size_t *lo, size_t *hi)
 {
 	const struct srec_layout *l = srec_layout(id);
 	if (!l)
 		return 0;
 	size_t mn = l->min, mx = l->max;
 	if (mn == SREC_ADDR) {
-		mn = mx = 2 + (size_t)addr_size;
-	} else if (mn == SREC_PEEK) { /* ts, addr, n, 1..64 bytes */
-		mn = 2 + (size_t)addr_size + 1 + 1;
+		mn = mx = (size_t)addr_size;
+	} else if (mn == SREC_PEEK) { /* addr, n, 1..64 bytes */
+		mn = (size_t)addr_size + 1 + 1;
 		mx = mn - 1 + 64;
-	} else if (mx == SREC_VAR)
+	} else if (mx == SREC_VAR) {
 		mx = SIZE_MAX;
+	} else if (id == SONDE_REC_DROPS && version == 1) {
+		mn = mx = DROPS_V1_BYTES;
+	}
 	*lo = mn;
 	*hi = mx;
-	return dlen >= mn && dlen <= mx;
+	return n >= mn && n <= mx;
 }
 
-int srec_timed(uint8_t id, size_t dlen, unsigned addr_size)
+enum sts_status srec_fields(unsigned version, const struct srec_layout *l, const uint8_t *data, size_t dlen,
+			    struct sts *fl)
+{
+	if (l->timed)
+		return sts_split(version, data, dlen, fl);
+	fl->off = 0;
+	fl->n = dlen;
+	fl->width = 0;
+	fl->v = 0;
+	return STS_OK;
+}
+
+int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dlen, unsigned addr_size,
+		    struct sts *ts)
 {
 	const struct srec_layout *l = srec_layout(id);
-	size_t lo, hi;
-	return l && l->timed && srec_len_ok(id, dlen, addr_size, &lo, &hi);
+	if (!l) /* version 2: it may have carried a delta, unlike version 1's absolute times */
+		return version == 1 ? 0 : -1;
+	if (!l->timed)
+		return 0;
+	enum sts_status st = sts_split(version, data, dlen, ts);
+	if (version == 1) {
+		size_t lo, hi;
+		return st == STS_OK && srec_len_ok(version, id, ts->n, addr_size, &lo, &hi);
+	}
+	/* Version 2: the field describes itself, so a record whose own fields
+	 * have the wrong length still says how far the time moved. */
+	return st == STS_OK ? 1 : -1;
 }
+
+/* The fields of the record being processed: fields[0..n), at DATA index
+ * off (for the offsets of diagnostics). */
+struct fields {
+	const uint8_t *p;
+	size_t n, off;
+};
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -122,16 +165,17 @@ static void ev_init(struct sdec *d, struct sonde_event *ev, const struct sdec_fr
 	ev->ts_flags = d->tflags;
 }
 
-/* The 64-bit time of a timed record with compact time c (protocol §5). */
-static void take_time(struct sdec *d, const struct sdec_frame *f, uint16_t c)
+/* The 64-bit time of a timed record whose timestamp field holds v
+ * (protocol §5; §10 for version 1). */
+static void take_time(struct sdec *d, const struct sdec_frame *f, uint32_t v)
 {
 	if (f->forced) {
 		d->T = f->t;
 		d->tflags = f->tflags;
 	} else if (d->tflags & SONDE_TS_VALID) {
-		d->T += (uint16_t)(c - (uint16_t)d->T);
+		d->T += sts_forward(d->version, d->T, v);
 	} else { /* cannot happen when the hold logic did its job; stay safe */
-		d->T = c;
+		d->T = sts_forward(d->version, 0, v);
 		d->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
 	}
 }
@@ -173,19 +217,19 @@ static void resolve_args(struct sdec *d, struct sonde_arg *a, size_t n)
 	}
 }
 
-/* Decode the typed arguments at DATA index first; report a malformed list
- * at the exact byte.  Returns the number of arguments. */
-static size_t take_args(struct sdec *d, const struct sdec_frame *f, size_t first, struct sonde_event *ev)
+/* Decode the typed arguments from field index first to the end of the
+ * fields; report a malformed list at the exact byte.  Returns the number
+ * of arguments. */
+static size_t take_args(struct sdec *d, const struct fields *fl, size_t first, struct sonde_event *ev)
 {
-	const uint8_t *data = f->b + 2;
-	size_t dlen = f->len - 3, bad;
+	size_t bad;
 	char why[128];
-	size_t n = sargs_decode(data + first, dlen - first, d->addr_size, d->args, SARGS_MAX, &bad, why,
+	size_t n = sargs_decode(fl->p + first, fl->n - first, d->addr_size, d->args, SARGS_MAX, &bad, why,
 				sizeof(why));
 	resolve_args(d, d->args, n);
 	if (bad != SIZE_MAX) {
 		ev->flags |= SONDE_EVF_MALFORMED;
-		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + first + bad, 1, "%s: %s", ev->rec_name, why);
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + fl->off + first + bad, 1, "%s: %s", ev->rec_name, why);
 	}
 	ev->args = d->args;
 	ev->nargs = n;
@@ -229,17 +273,22 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 			     "TARGET_INFO: address size %u not supported (1..8); keeping %u", asz, d->addr_size);
 		asz = (uint8_t)d->addr_size;
 	}
-	if (p[5] != SONDE_TS_BYTES)
+	if (p[0] == SONDE_PROTO_VERSION_1 && p[5] != SONDE_TS_BYTES_V1)
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 5, 1,
 			     "TARGET_INFO: compact timestamp of %u bytes not supported (2); times will be wrong",
 			     p[5]);
+	else if (p[0] != SONDE_PROTO_VERSION_1 && p[5] != SONDE_INFO_TS_VARIABLE)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 5, 1,
+			     "TARGET_INFO: timestamp size %u, expected 0 (variable) in version %u; ignored (the "
+			     "timestamp fields give their own widths)",
+			     p[5], p[0]);
 	d->rejected = 0;
+	sdec_set_version(d, p[0], 1);
 	if (flags & SONDE_INFO_F_RESET)
 		sdec_target_reset(d);
 	d->addr_size = asz;
 	d->core = p[4];
 	struct sonde_session *s = d->ses;
-	s->version = p[0];
 	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
 	s->addr_size = asz;
 	s->buffer_mode = p[3];
@@ -263,19 +312,25 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 
 /* DROPS: split the frames lost in sequence gaps since the last DROPS into
  * target losses (the increase of "overwritten") and link losses (the rest)
- * -- protocol §2.  Exact: nothing is guessed. */
-static void drops(struct sdec *d, const struct sdec_frame *f)
+ * -- protocol §2.  Exact: nothing is guessed.  The totals restart from 0
+ * when the target's counters were reset (RESET_CTRS): version 2 says so
+ * with its reset count; in version 1 totals that go down can only mean
+ * that (a real wrap of a 32-bit total would take 4 billion losses between
+ * two reports).  The loss since the previous report is then the new totals
+ * themselves. */
+static void drops(struct sdec *d, const struct sdec_frame *f, const struct fields *fl)
 {
-	const uint8_t *p = f->b + 2;
+	const uint8_t *q = fl->p;
 	struct sonde_event ev;
-	uint32_t over = le32(p + 2), ref = le32(p + 6);
-	take_time(d, f, le16(p));
+	uint32_t over = le32(q), ref = le32(q + 4);
+	uint8_t resets = d->version == 1 ? 0 : q[8];
 	ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
 	ev.value = over;
 	ev.obj2 = ref;
 	struct sonde_session *s = d->ses;
 	if (d->drops_base_valid) {
-		uint32_t d_over = over - d->base_over, d_ref = ref - d->base_ref;
+		int reset = d->version == 1 ? over < d->base_over || ref < d->base_ref : resets != d->base_resets;
+		uint32_t d_over = reset ? over : over - d->base_over, d_ref = reset ? ref : ref - d->base_ref;
 		uint64_t target = d_over < d->pending_gap ? d_over : d->pending_gap;
 		uint64_t link = d->pending_gap - target;
 		s->drops_overwritten += d_over;
@@ -284,9 +339,11 @@ static void drops(struct sdec *d, const struct sdec_frame *f)
 		add_arg(d, &ev, "overwritten", SONDE_A_U32, d_over);
 		add_arg(d, &ev, "refused", SONDE_A_U32, d_ref);
 		add_arg(d, &ev, "link_lost", SONDE_A_U64, link);
+		if (reset)
+			add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
 	} else {
-		/* joined mid-way: these totals are the baseline; the gaps before
-		 * them cannot be split */
+		/* joined mid-way (or rejoined after a break of the link): these
+		 * totals are the baseline; the gaps before them cannot be split */
 		s->lost_unexplained += d->pending_gap;
 		add_arg(d, &ev, "unexplained", SONDE_A_U64, d->pending_gap);
 	}
@@ -294,6 +351,7 @@ static void drops(struct sdec *d, const struct sdec_frame *f)
 	d->drops_base_valid = 1;
 	d->base_over = over;
 	d->base_ref = ref;
+	d->base_resets = resets;
 	emit(d, &ev);
 }
 
@@ -352,13 +410,13 @@ static void dict(struct sdec *d, const struct sdec_frame *f)
 	emit(d, &ev);
 }
 
-static void log_record(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+static void log_record(struct sdec *d, const struct fields *fl, struct sonde_event *ev)
 {
-	const uint8_t *p = f->b + 2;
-	uint16_t fmt_id = le16(p + 3);
-	ev->level = p[2];
+	const uint8_t *q = fl->p;
+	uint16_t fmt_id = le16(q + 1);
+	ev->level = q[0];
 	ev->obj = fmt_id;
-	size_t n = take_args(d, f, 5, ev);
+	size_t n = take_args(d, fl, 3, ev);
 	const char *fmt = sdict_get(&d->dict, SONDE_DICT_FORMAT, fmt_id);
 	if (fmt) {
 		slog_format(d->text, sizeof(d->text), fmt, strlen(fmt), d->args, n);
@@ -383,14 +441,14 @@ static void log_record(struct sdec *d, const struct sdec_frame *f, struct sonde_
 	ev->text = d->text;
 }
 
-static void counter(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+static void counter(struct sdec *d, const struct fields *fl, struct sonde_event *ev)
 {
-	const uint8_t *p = f->b + 2;
-	size_t n = f->len - 3 - 3;
-	uint64_t v = sargs_le(p + 3, n);
+	const uint8_t *q = fl->p;
+	size_t n = fl->n - 1;
+	uint64_t v = sargs_le(q + 1, n);
 	unsigned shift = (unsigned)(64 - 8 * n);
-	ev->obj = p[2];
-	ev->obj_name = obj_name(d, SONDE_DICT_COUNTER, p[2]);
+	ev->obj = q[0];
+	ev->obj_name = obj_name(d, SONDE_DICT_COUNTER, q[0]);
 	ev->value = (int64_t)(v << shift) >> shift;
 }
 
@@ -405,35 +463,35 @@ static const char *cmd_status_name(unsigned st)
 
 /* CMD_STATUS, PEEK_DATA, TARGET_STATS (protocol §9.2): records named after
  * the reply, their fields as arguments. */
-static void reply(struct sdec *d, const struct sdec_frame *f, struct sonde_event *ev)
+static void reply(struct sdec *d, const struct sdec_frame *f, const struct fields *fl, struct sonde_event *ev)
 {
-	const uint8_t *p = f->b + 2;
-	size_t dlen = f->len - 3, a = d->addr_size;
+	const uint8_t *q = fl->p;
+	size_t n = fl->n, a = d->addr_size;
 	switch (f->b[1]) {
 	case SONDE_REC_CMD_STATUS:
-		add_arg(d, ev, "seq", SONDE_A_U8, p[2]);
-		add_arg(d, ev, "cmd", SONDE_A_U8, p[3]);
-		add_arg(d, ev, "status", SONDE_A_U8, p[4]);
-		ev->text = cmd_status_name(p[4]);
+		add_arg(d, ev, "seq", SONDE_A_U8, q[0]);
+		add_arg(d, ev, "cmd", SONDE_A_U8, q[1]);
+		add_arg(d, ev, "status", SONDE_A_U8, q[2]);
+		ev->text = cmd_status_name(q[2]);
 		break;
 	case SONDE_REC_PEEK_DATA: {
-		add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(p + 2, a));
-		add_arg(d, ev, "n", SONDE_A_U8, p[2 + a]);
+		add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(q, a));
+		add_arg(d, ev, "n", SONDE_A_U8, q[a]);
 		struct sonde_arg *m = add_arg(d, ev, "data", SONDE_A_MEM, 0);
-		m->v.mem.p = p + 3 + a;
-		m->v.mem.n = dlen - 3 - a;
-		if (p[2 + a] != dlen - 3 - a) {
+		m->v.mem.p = q + 1 + a;
+		m->v.mem.n = n - 1 - a;
+		if (q[a] != n - 1 - a) {
 			ev->flags |= SONDE_EVF_MALFORMED;
-			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + 2 + a, 1, "PEEK_DATA: n is %u, %zu bytes follow",
-				     p[2 + a], dlen - 3 - a);
+			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + fl->off + a, 1, "PEEK_DATA: n is %u, %zu bytes follow",
+				     q[a], n - 1 - a);
 		}
 		break;
 	}
 	default:
-		add_arg(d, ev, "records", SONDE_A_U32, le32(p + 2));
-		add_arg(d, ev, "overwritten", SONDE_A_U32, le32(p + 6));
-		add_arg(d, ev, "refused", SONDE_A_U32, le32(p + 10));
-		add_arg(d, ev, "bytes", SONDE_A_U32, le32(p + 14));
+		add_arg(d, ev, "records", SONDE_A_U32, le32(q));
+		add_arg(d, ev, "overwritten", SONDE_A_U32, le32(q + 4));
+		add_arg(d, ev, "refused", SONDE_A_U32, le32(q + 8));
+		add_arg(d, ev, "bytes", SONDE_A_U32, le32(q + 12));
 		break;
 	}
 }
@@ -445,6 +503,34 @@ static const char *reason_name(unsigned r)
 }
 
 /* ---- the dispatcher ------------------------------------------------------ */
+
+/* A record of the wrong length.  Version 1 and untimed records are
+ * described by their DATA bytes; a version-2 timed record by the bytes
+ * before its timestamp field, which is read from the end and is fine. */
+static void bad_length(struct sdec *d, const struct srec_layout *l, uint8_t id, size_t dlen, const struct sts *fl)
+{
+	const char *name = id >= SONDE_REC_USER_FIRST ? "user record" : l->name;
+	size_t lo, hi, n = dlen;
+	srec_len_ok(d->version, id, 0, d->addr_size, &lo, &hi);
+	if (l->timed && d->version == 1) {
+		lo += SONDE_TS_BYTES_V1;
+		if (hi != SIZE_MAX)
+			hi += SONDE_TS_BYTES_V1;
+	}
+	char what[64] = "data bytes";
+	if (l->timed && d->version != 1) {
+		n = fl->n;
+		snprintf(what, sizeof(what), "data bytes before its %zu-byte timestamp", fl->width);
+	}
+	if (hi == SIZE_MAX)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + n, 1, "%s: %zu %s, expected at least %zu", name, n, what, lo);
+	else if (lo == hi)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (n < lo ? n : lo), 1, "%s: %zu %s, expected %zu", name, n, what,
+			     lo);
+	else
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (n < lo ? n : hi), 1, "%s: %zu %s, expected %zu to %zu", name,
+			     n, what, lo, hi);
+}
 
 void srec_process(struct sdec *d, const struct sdec_frame *f)
 {
@@ -460,29 +546,39 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 			  "unknown record id 0x%02X (%zu data bytes) skipped", id, dlen);
 		return;
 	}
-	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 && p[0] != SONDE_PROTO_VERSION) {
+	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 && p[0] != SONDE_PROTO_VERSION &&
+	    p[0] != SONDE_PROTO_VERSION_1) {
 		sdec_diag_at(d, SONDE_D_VERSION, 2, 1,
-			     "TARGET_INFO: protocol version %u is not supported (this decoder knows version %u); "
-			     "nothing is decoded until a TARGET_INFO of version %u",
-			     p[0], SONDE_PROTO_VERSION, SONDE_PROTO_VERSION);
+			     "TARGET_INFO: protocol version %u is not supported (this decoder knows versions %u and "
+			     "%u); nothing is decoded until a TARGET_INFO of version %u or %u",
+			     p[0], SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, SONDE_PROTO_VERSION_1,
+			     SONDE_PROTO_VERSION);
 		d->rejected = 1;
 		d->t_known = 0;
 		return;
 	}
-	size_t lo, hi;
-	if (!srec_len_ok(id, dlen, d->addr_size, &lo, &hi)) {
-		const char *name = id >= SONDE_REC_USER_FIRST ? "user record" : l->name;
-		if (hi == SIZE_MAX)
-			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + dlen, 1, "%s: %zu data bytes, expected at least %zu",
-				     name, dlen, lo);
-		else if (lo == hi)
-			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (dlen < lo ? dlen : lo), 1,
-				     "%s: %zu data bytes, expected %zu", name, dlen, lo);
-		else
-			sdec_diag_at(d, SONDE_D_MALFORMED, 2 + (dlen < lo ? dlen : hi), 1,
-				     "%s: %zu data bytes, expected %zu to %zu", name, dlen, lo, hi);
+	struct sts ts;
+	enum sts_status st = srec_fields(d->version, l, p, dlen, &ts);
+	if (st != STS_OK && d->version != 1) {
+		/* version 2: the timestamp field is unreadable, so where the
+		 * record's own fields end is not known either */
+		char why[128];
+		size_t at = sts_why(st, p, dlen, why, sizeof(why));
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + at, 1, "%s: %s",
+			     id >= SONDE_REC_USER_FIRST ? d->user_names[id - SONDE_REC_USER_FIRST] : l->name, why);
 		return;
 	}
+	size_t lo, hi;
+	int len_ok = st == STS_OK && srec_len_ok(d->version, id, ts.n, d->addr_size, &lo, &hi);
+	/* the same rule as the arrival side's (srec_time_field) */
+	if (l->timed && st == STS_OK && (len_ok || d->version != 1))
+		take_time(d, f, ts.v);
+	if (!len_ok) {
+		bad_length(d, l, id, dlen, &ts);
+		return;
+	}
+	const struct fields fl = { p + ts.off, ts.n, ts.off };
+	const uint8_t *q = fl.p;
 
 	struct sonde_event ev;
 	switch (id) {
@@ -493,7 +589,7 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		time_sync(d, f);
 		return;
 	case SONDE_REC_DROPS:
-		drops(d, f);
+		drops(d, f, &fl);
 		return;
 	case SONDE_REC_DICT:
 		dict(d, f);
@@ -506,8 +602,7 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		break;
 	}
 
-	/* timed records */
-	take_time(d, f, le16(p));
+	/* the other timed records (the time is taken above) */
 	static const enum sonde_ev_kind kinds[SONDE_REC_LOG + 1] = {
 		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
 		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
@@ -520,20 +615,23 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 	};
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS) {
 		ev_init(d, &ev, f, SONDE_EV_RECORD, l->name);
-		reply(d, f, &ev);
+		reply(d, f, &fl, &ev);
 		emit(d, &ev);
 		return;
 	}
 	if (id >= SONDE_REC_USER_FIRST) {
 		ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
 		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
-		ev.rec_name = name ? name : d->user_names[id - SONDE_REC_USER_FIRST];
-		take_args(d, f, 2, &ev);
+		struct sfields *names = &d->fields[id - SONDE_REC_USER_FIRST];
+		ev.rec_name = name ? sfields_name(names, name) : d->user_names[id - SONDE_REC_USER_FIRST];
+		take_args(d, &fl, 0, &ev);
+		if (name)
+			sfields_apply(names, d->args, ev.nargs);
 		emit(d, &ev);
 		return;
 	}
 	ev_init(d, &ev, f, kinds[id], l->name);
-	uint8_t obj = dlen > 2 ? p[2] : 0;
+	uint8_t obj = fl.n ? q[0] : 0;
 	switch (id) {
 	case SONDE_REC_ISR_ENTER:
 		ev.obj = obj;
@@ -559,11 +657,11 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		ev.obj = obj;
 		ev.obj_name = obj_name(d, SONDE_DICT_TASK, obj);
 		if (id == SONDE_REC_TASK_CREATE) {
-			ev.obj2 = p[3];
+			ev.obj2 = q[1];
 		} else if (id == SONDE_REC_TASK_OUT) {
-			ev.obj2 = p[3];
-			ev.obj2_name = reason_name(p[3]);
-			sstk_task_out(&d->stk, obj, p[3] == SONDE_TASK_DELETED);
+			ev.obj2 = q[1];
+			ev.obj2_name = reason_name(q[1]);
+			sstk_task_out(&d->stk, obj, q[1] == SONDE_TASK_DELETED);
 		} else if (id == SONDE_REC_TASK_IN) {
 			sstk_task_in(&d->stk, obj);
 		}
@@ -578,15 +676,15 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		ev.obj_name = obj_name(d, SONDE_DICT_MARKER, obj);
 		break;
 	case SONDE_REC_COUNTER:
-		counter(d, f, &ev);
+		counter(d, &fl, &ev);
 		break;
 	case SONDE_REC_FUNC_ENTER:
-		ev.obj = le16(p + 2);
+		ev.obj = le16(q);
 		ev.obj_name = func_name(d, ev.obj);
 		ev.value = sstk_func_enter(&d->stk, ev.obj, 0);
 		break;
 	case SONDE_REC_FUNC_ENTER_A:
-		ev.obj = sargs_le(p + 2, d->addr_size);
+		ev.obj = sargs_le(q, d->addr_size);
 		ev.obj_name = func_name(d, ev.obj);
 		ev.flags |= SONDE_EVF_ADDR;
 		ev.value = sstk_func_enter(&d->stk, ev.obj, 1);
@@ -606,7 +704,7 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		break;
 	}
 	case SONDE_REC_LOG:
-		log_record(d, f, &ev);
+		log_record(d, &fl, &ev);
 		break;
 	default:
 		break;

@@ -1,0 +1,477 @@
+/*
+ * report_tl.c -- the report's timeline: overview bins and thinned detail
+ * (report_tl.h), fed by the track model as a tmap writer.
+ */
+#include "report_tl.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "namepool.h"
+
+struct rtl_open {
+	uint64_t t0;
+	uint32_t name, args;
+	uint8_t cat;
+};
+
+struct rtl_lane {
+	uint64_t uuid;
+	char *name;
+	const char *kind;
+	uint32_t core;
+	int32_t tid;
+	struct rtl_open stk[RTL_MAX_DEPTH];
+	uint32_t depth, hidden;
+	uint64_t *busy;        /* RTL_BINS: ns covered by depth-0 slices */
+	uint32_t *count;       /* RTL_BINS: slices and instants that start there */
+	uint64_t items;        /* all items of the lane, kept or not */
+};
+
+struct rtl {
+	uint32_t max_items;
+	struct rtl_item *it;
+	uint32_t n, cap;
+	uint64_t spacing;      /* detail windows start every `spacing` ns */
+	uint64_t dropped;
+	struct rtl_lane *lane;
+	uint32_t nlanes, caplanes;
+	uint32_t *by_uuid;     /* uuid -> lane + 1 (0 = none) */
+	uint64_t nuuid;
+	uint64_t lanes_over;   /* tracks beyond RTL_MAX_LANES */
+	uint64_t bin;          /* overview bin width, ns */
+	uint32_t nbins;        /* bins in use */
+	struct namepool *names, *args;
+	char argbuf[1024];
+};
+
+struct rtl *rtl_new(uint32_t max_items)
+{
+	struct rtl *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->max_items = max_items ? max_items : RTL_DEFAULT_MAX_ITEMS;
+	r->spacing = RTL_WINDOW_NS;
+	r->bin = 1000;
+	r->names = namepool_new(65536, (size_t)8 << 20);
+	r->args = namepool_new(1u << 20, (size_t)32 << 20);
+	if (!r->names || !r->args) {
+		rtl_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void rtl_free(struct rtl *r)
+{
+	if (!r)
+		return;
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		free(r->lane[i].name);
+		free(r->lane[i].busy);
+		free(r->lane[i].count);
+	}
+	free(r->lane);
+	free(r->by_uuid);
+	free(r->it);
+	namepool_free(r->names);
+	namepool_free(r->args);
+	free(r);
+}
+
+uint64_t rtl_items(const struct rtl *r)
+{
+	return r->n;
+}
+
+uint64_t rtl_dropped(const struct rtl *r)
+{
+	return r->dropped;
+}
+
+/* ---- lanes --------------------------------------------------------------- */
+
+static const char *lane_kind(const struct tmap_track *t)
+{
+	if (t->kind == TMAP_COUNTER)
+		return "counter";
+	if (t->is_task)
+		return "task";
+	if (t->kind == TMAP_SLICES) {
+		size_t l = strlen(t->name);
+		if (strcmp(t->name, "Trace diagnostics") == 0)
+			return "diag";
+		if (l > 6 && strcmp(t->name + l - 6, " state") == 0)
+			return "state";
+		return "marker";
+	}
+	if (strcmp(t->name, "ISRs") == 0)
+		return "isr";
+	if (strcmp(t->name, "Idle") == 0)
+		return "idle";
+	return "notask";
+}
+
+static struct rtl_lane *rtl_lane(struct rtl *r, const struct tmap_track *t)
+{
+	if (t->uuid < r->nuuid && r->by_uuid[t->uuid])
+		return &r->lane[r->by_uuid[t->uuid] - 1];
+	return NULL;
+}
+
+static void rtl_track(void *w, const struct tmap_track *t)
+{
+	struct rtl *r = w;
+	struct rtl_lane *l;
+	if (t->kind == TMAP_PROCESS)
+		return;
+	l = rtl_lane(r, t);
+	if (!l) {
+		if (r->nlanes >= RTL_MAX_LANES) {
+			r->lanes_over++;
+			return;
+		}
+		if (t->uuid >= r->nuuid) {
+			uint64_t nn = r->nuuid ? r->nuuid : 64;
+			while (nn <= t->uuid)
+				nn *= 2;
+			uint32_t *p = realloc(r->by_uuid, nn * sizeof(*p));
+			if (!p)
+				return;
+			memset(p + r->nuuid, 0, (nn - r->nuuid) * sizeof(*p));
+			r->by_uuid = p;
+			r->nuuid = nn;
+		}
+		if (r->nlanes == r->caplanes) {
+			uint32_t nc = r->caplanes ? r->caplanes * 2 : 32;
+			struct rtl_lane *p = realloc(r->lane, nc * sizeof(*p));
+			if (!p)
+				return;
+			r->lane = p;
+			r->caplanes = nc;
+		}
+		l = &r->lane[r->nlanes++];
+		memset(l, 0, sizeof(*l));
+		r->by_uuid[t->uuid] = r->nlanes;
+		l->uuid = t->uuid;
+		l->core = t->core;
+		l->tid = t->tid;
+	}
+	char *c = strdup(t->name);
+	if (c) {
+		free(l->name);
+		l->name = c;
+	}
+	l->kind = lane_kind(t);
+}
+
+/* ---- overview --------------------------------------------------------------- */
+
+static void rtl_rebin(struct rtl *r, uint64_t t)
+{
+	while (t >= (uint64_t)RTL_BINS * r->bin) {
+		for (uint32_t i = 0; i < r->nlanes; i++) {
+			struct rtl_lane *l = &r->lane[i];
+			if (!l->busy)
+				continue;
+			for (uint32_t k = 0; k < RTL_BINS / 2; k++) {
+				l->busy[k] = l->busy[2 * k] + l->busy[2 * k + 1];
+				l->count[k] = l->count[2 * k] + l->count[2 * k + 1];
+			}
+			memset(l->busy + RTL_BINS / 2, 0, RTL_BINS / 2 * sizeof(*l->busy));
+			memset(l->count + RTL_BINS / 2, 0, RTL_BINS / 2 * sizeof(*l->count));
+		}
+		r->bin *= 2;
+		r->nbins = (r->nbins + 1) / 2;
+	}
+}
+
+static int rtl_bins(struct rtl_lane *l)
+{
+	if (l->busy)
+		return 0;
+	l->busy = calloc(RTL_BINS, sizeof(*l->busy));
+	l->count = calloc(RTL_BINS, sizeof(*l->count));
+	return l->busy && l->count ? 0 : -1;
+}
+
+static void rtl_overview(struct rtl *r, struct rtl_lane *l, uint64_t t0, uint64_t t1, int busy)
+{
+	rtl_rebin(r, t1);
+	if (rtl_bins(l) != 0)
+		return;
+	uint32_t b0 = (uint32_t)(t0 / r->bin);
+	l->count[b0]++;
+	if (b0 + 1 > r->nbins)
+		r->nbins = b0 + 1;
+	if (t1 / r->bin + 1 > r->nbins)
+		r->nbins = (uint32_t)(t1 / r->bin) + 1;
+	while (busy && t0 < t1) {
+		uint64_t b = t0 / r->bin, end = (b + 1) * r->bin;
+		uint64_t part = (t1 < end ? t1 : end) - t0;
+		l->busy[b] += part;
+		t0 += part;
+	}
+}
+
+/* ---- detail ------------------------------------------------------------------- */
+
+static int rtl_kept(const struct rtl *r, uint64_t t0)
+{
+	return t0 % r->spacing < RTL_WINDOW_NS;
+}
+
+static void rtl_thin(struct rtl *r)
+{
+	r->spacing *= 2;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < r->n; i++)
+		if (rtl_kept(r, r->it[i].t0))
+			r->it[k++] = r->it[i];
+	r->dropped += r->n - k;
+	r->n = k;
+}
+
+static void rtl_add(struct rtl *r, const struct rtl_item *x)
+{
+	if (!rtl_kept(r, x->t0)) {
+		r->dropped++;
+		return;
+	}
+	if (r->n >= r->max_items) {
+		rtl_thin(r);
+		if (!rtl_kept(r, x->t0)) {
+			r->dropped++;
+			return;
+		}
+	}
+	if (r->n == r->cap) {
+		uint32_t nc = r->cap ? r->cap * 2 : 4096;
+		if (nc > r->max_items + 1)
+			nc = r->max_items + 1;
+		struct rtl_item *p = realloc(r->it, (size_t)nc * sizeof(*p));
+		if (!p) {
+			r->dropped++;
+			return;
+		}
+		r->it = p;
+		r->cap = nc;
+	}
+	r->it[r->n++] = *x;
+}
+
+/* The annotations as "key=value key=value", interned. */
+static uint32_t rtl_args(struct rtl *r, const struct sonde_arg *a, size_t n)
+{
+	size_t k = 0, cap = sizeof(r->argbuf);
+	char nb[24];
+	int added;
+	for (size_t i = 0; i < n && k + 64 < cap; i++) {
+		const struct sonde_arg *x = &a[i];
+		int w = snprintf(r->argbuf + k, cap - k, "%s%s=", k ? " " : "", tmap_arg_name(x, i, nb));
+		k += w > 0 ? (size_t)w : 0;
+		if (k >= cap)
+			break;
+		switch (x->type) {
+		case SONDE_A_U8: case SONDE_A_U16: case SONDE_A_U32: case SONDE_A_U64:
+			w = snprintf(r->argbuf + k, cap - k, "%" PRIu64, x->v.u);
+			break;
+		case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
+			w = snprintf(r->argbuf + k, cap - k, "%" PRId64, x->v.i);
+			break;
+		case SONDE_A_F32: case SONDE_A_F64:
+			w = snprintf(r->argbuf + k, cap - k, "%.9g", x->v.f);
+			break;
+		case SONDE_A_STR:
+			w = snprintf(r->argbuf + k, cap - k, "\"%.*s\"", (int)(x->v.mem.n > 200 ? 200 : x->v.mem.n),
+				     x->v.mem.p ? (const char *)x->v.mem.p : "");
+			break;
+		case SONDE_A_MEM:
+			w = snprintf(r->argbuf + k, cap - k, "<%zu bytes>", x->v.mem.n);
+			break;
+		case SONDE_A_BOOL:
+			w = snprintf(r->argbuf + k, cap - k, "%s", x->v.u ? "true" : "false");
+			break;
+		default:
+			if (x->resolved)
+				w = snprintf(r->argbuf + k, cap - k, "%s", x->resolved);
+			else
+				w = snprintf(r->argbuf + k, cap - k, "0x%" PRIx64, x->v.u);
+		}
+		k += w > 0 ? (size_t)w : 0;
+	}
+	if (k >= cap)
+		k = cap - 1;
+	return k ? namepool_intern(r->args, r->argbuf, k, &added) : 0;
+}
+
+static uint8_t rtl_cat(const char *cat)
+{
+	static const char *const cats[] = { "", "sched", "state", "isr", "func", "mark", "log", "record", "info",
+					    "diag", "drops" };
+	for (uint8_t i = 1; cat && i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (strcmp(cat, cats[i]) == 0)
+			return i;
+	return 0;
+}
+
+static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
+		      const struct tmap_slice *s)
+{
+	struct rtl *r = w;
+	struct rtl_lane *l = rtl_lane(r, t);
+	int added;
+	if (!l)
+		return;
+	if (type == TMAP_BEGIN) {
+		if (l->depth == RTL_MAX_DEPTH) {
+			l->hidden++;
+			return;
+		}
+		struct rtl_open *o = &l->stk[l->depth++];
+		o->t0 = ns;
+		o->name = s->name ? namepool_intern(r->names, s->name, strlen(s->name), &added) : 0;
+		o->args = rtl_args(r, s->args, s->nargs);
+		o->cat = rtl_cat(s->cat);
+		return;
+	}
+	if (type == TMAP_END) {
+		if (l->hidden) {
+			l->hidden--;
+			return;
+		}
+		if (!l->depth)
+			return;
+		struct rtl_open *o = &l->stk[--l->depth];
+		uint32_t args = o->args;
+		if (s->nargs) {
+			uint32_t more = rtl_args(r, s->args, s->nargs);
+			if (more && !args)
+				args = more;
+		}
+		struct rtl_item x = { o->t0, ns >= o->t0 ? ns : o->t0, (uint32_t)(l - r->lane), o->name, args,
+				      (uint16_t)l->depth, RTL_SLICE, o->cat, 0 };
+		l->items++;
+		rtl_overview(r, l, x.t0, x.t1, l->depth == 0);
+		rtl_add(r, &x);
+		return;
+	}
+	struct rtl_item x = { ns, ns, (uint32_t)(l - r->lane),
+			      s->name ? namepool_intern(r->names, s->name, s->name_is_text && strlen(s->name) > 200 ? 200 : strlen(s->name), &added) : 0,
+			      rtl_args(r, s->args, s->nargs), (uint16_t)l->depth, RTL_INSTANT, rtl_cat(s->cat), 0 };
+	l->items++;
+	rtl_overview(r, l, ns, ns, 0);
+	rtl_add(r, &x);
+}
+
+static void rtl_counter(void *w, uint64_t ns, const struct tmap_track *t, int64_t value)
+{
+	struct rtl *r = w;
+	struct rtl_lane *l = rtl_lane(r, t);
+	if (!l)
+		return;
+	struct rtl_item x = { ns, ns, (uint32_t)(l - r->lane), 0, 0, 0, RTL_COUNTER, 0, value };
+	l->items++;
+	rtl_overview(r, l, ns, ns, 0);
+	rtl_add(r, &x);
+}
+
+const struct tmap_writer_ops rtl_ops = {
+	.track = rtl_track,
+	.slice = rtl_slice,
+	.counter = rtl_counter,
+	.task_state = NULL,
+};
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct rtl_item *x = a, *y = b;
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* Only the strings that kept items use go out (thinning drops items, not
+ * pool entries): map[id] becomes the new id, written in that order. */
+static void pool_json(FILE *out, const struct namepool *np, uint32_t *map,
+		      void (*jstr)(FILE *, const char *, size_t))
+{
+	uint32_t n = namepool_count(np), k = 0;
+	fputs("[\"\"", out);
+	for (uint32_t i = 1; i <= n; i++) {
+		if (!map[i])
+			continue;
+		map[i] = ++k;
+		const char *s = namepool_str(np, i);
+		fputc(',', out);
+		jstr(out, s, strlen(s));
+	}
+	fputc(']', out);
+}
+
+void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *, size_t))
+{
+	fputs("\"lanes\":[", out);
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		const struct rtl_lane *l = &r->lane[i];
+		fprintf(out, "%s{\"name\":", i ? "," : "");
+		jstr(out, l->name ? l->name : "", l->name ? strlen(l->name) : 0);
+		fprintf(out, ",\"kind\":\"%s\",\"core\":%" PRIu32 ",\"items\":%" PRIu64 "}", l->kind, l->core, l->items);
+	}
+	fprintf(out, "],\n\"overview\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"busy\":[", r->bin, r->nbins);
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		const struct rtl_lane *l = &r->lane[i];
+		fputs(i ? ",[" : "[", out);
+		for (uint32_t k = 0; l->busy && k < r->nbins; k++)
+			fprintf(out, "%s%" PRIu64, k ? "," : "", l->busy[k]);
+		fputc(']', out);
+	}
+	fputs("],\"count\":[", out);
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		const struct rtl_lane *l = &r->lane[i];
+		fputs(i ? ",[" : "[", out);
+		for (uint32_t k = 0; l->count && k < r->nbins; k++)
+			fprintf(out, "%s%" PRIu32, k ? "," : "", l->count[k]);
+		fputc(']', out);
+	}
+	fputs("]},\n", out);
+	uint32_t *nmap = calloc((size_t)namepool_count(r->names) + 1, sizeof(*nmap));
+	uint32_t *amap = calloc((size_t)namepool_count(r->args) + 1, sizeof(*amap));
+	for (uint32_t i = 0; nmap && amap && i < r->n; i++) {
+		nmap[r->it[i].name] = 1;
+		amap[r->it[i].args] = 1;
+	}
+	if (nmap)
+		nmap[0] = 0; /* id 0 is "none": always written as 0 */
+	if (amap)
+		amap[0] = 0;
+	fputs("\"names\":", out);
+	if (nmap)
+		pool_json(out, r->names, nmap, jstr);
+	else
+		fputs("[\"\"]", out);
+	fputs(",\n\"args\":", out);
+	if (amap)
+		pool_json(out, r->args, amap, jstr);
+	else
+		fputs("[\"\"]", out);
+	fputs(",\n\"items\":[", out);
+	qsort(r->it, r->n, sizeof(*r->it), item_cmp);
+	for (uint32_t i = 0; i < r->n; i++) {
+		const struct rtl_item *x = &r->it[i];
+		fprintf(out, "%s[%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%u,%" PRId64 "]",
+			i ? (i % 8 ? "," : ",\n") : "", x->lane, x->type, x->t0, x->t1 - x->t0, x->depth,
+			nmap ? nmap[x->name] : 0, amap ? amap[x->args] : 0, x->cat, x->value);
+	}
+	fputc(']', out);
+	free(nmap);
+	free(amap);
+	fprintf(out, ",\n\"detail\":{\"spacing\":%" PRIu64 ",\"window\":%u,\"dropped\":%" PRIu64
+		     ",\"max_items\":%" PRIu32 ",\"lanes_over\":%" PRIu64 "},\n",
+		r->spacing, RTL_WINDOW_NS, r->dropped, r->max_items, r->lanes_over);
+}

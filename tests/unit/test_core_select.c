@@ -1,0 +1,145 @@
+/*
+ * test_core_select.c -- the selection stage (core/select.h): time parsing
+ * (seconds from the origin, ticks), core lists, record filters, and which
+ * events pass; and the field names of user records (proto/sonde).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/select.h"
+#include "proto/sonde/sonde_fields.h"
+
+static void test_times(void **state)
+{
+	(void)state;
+	struct sel_bound b;
+	assert_int_equal(sonde_select_parse_time("1.5", &b), 0);
+	assert_false(b.ticks);
+	assert_int_equal(b.v, 1500000000u);
+	assert_int_equal(sonde_select_parse_time("250ms", &b), 0);
+	assert_int_equal(b.v, 250000000u);
+	assert_int_equal(sonde_select_parse_time("0.000000001", &b), 0);
+	assert_int_equal(b.v, 1u);
+	assert_int_equal(sonde_select_parse_time("10us", &b), 0);
+	assert_int_equal(b.v, 10000u);
+	assert_int_equal(sonde_select_parse_time("123t", &b), 0);
+	assert_true(b.ticks);
+	assert_int_equal(b.v, 123u);
+	assert_int_equal(sonde_select_parse_time("1.5t", &b), -1);
+	assert_int_equal(sonde_select_parse_time("abc", &b), -1);
+	assert_int_equal(sonde_select_parse_time("5min", &b), -1);
+	assert_int_equal(sonde_select_parse_time("", &b), -1);
+}
+
+static struct sonde_event ev_at(enum sonde_ev_kind k, uint64_t ts, uint32_t core)
+{
+	struct sonde_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.ts = ts;
+	e.ts_flags = SONDE_TS_VALID;
+	e.core = core;
+	return e;
+}
+
+static void test_window(void **state)
+{
+	(void)state;
+	struct sonde_select s;
+	struct sonde_session ss = { .ts_freq = 1000, .have_origin = 1, .origin = 5000 };
+	char err[128];
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "from", "1", err, sizeof(err)), 0);  /* 1 s = 1000 ticks after 5000 */
+	assert_int_equal(sonde_select_option(&s, "to", "6500t", err, sizeof(err)), 0); /* absolute */
+	struct sonde_event e = ev_at(SONDE_EV_MARK, 5999, 0);
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.ts = 6000;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.ts = 6500;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.ts = 6501;
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.ts_flags = 0; /* untimed: inside */
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	assert_int_equal(s.passed, 3);
+	assert_int_equal(s.rejected, 2);
+	sonde_select_free(&s);
+}
+
+static void test_cores_filters(void **state)
+{
+	(void)state;
+	struct sonde_select s;
+	struct sonde_session ss = { 0 };
+	char err[128];
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "core", "0,2-3", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "filter", "kind=isr_*,task_in", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "filter", "!obj=UART*", err, sizeof(err)), 0);
+	struct sonde_event e = ev_at(SONDE_EV_ISR_ENTER, 1, 0);
+	e.obj = 5;
+	e.obj_name = "TIMER";
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.core = 1;
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.core = 3;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.obj_name = "UART_RX";
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e = ev_at(SONDE_EV_TASK_OUT, 1, 2);
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	assert_int_equal(sonde_select_option(&s, "core", "3-1", err, sizeof(err)), -1);
+	assert_int_equal(sonde_select_option(&s, "filter", "colour=red", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "colour"));
+	assert_int_equal(sonde_select_option(&s, "filter", "kind=", err, sizeof(err)), -1);
+	sonde_select_free(&s);
+
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "filter", "obj=7", err, sizeof(err)), 0);
+	e = ev_at(SONDE_EV_COUNTER, 1, 0);
+	e.obj = 7;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.kind = SONDE_EV_IDLE; /* no object */
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	sonde_select_free(&s);
+}
+
+static void test_fields(void **state)
+{
+	(void)state;
+	static struct sfields f;
+	struct sonde_arg a[3];
+	memset(a, 0, sizeof(a));
+	assert_string_equal(sfields_name(&f, "temp(celsius, raw)"), "temp");
+	assert_int_equal(f.n, 2);
+	a[1].name = "own";
+	sfields_apply(&f, a, 3);
+	assert_string_equal(a[0].name, "celsius");
+	assert_string_equal(a[1].name, "own"); /* a name of its own wins */
+	assert_null(a[2].name);
+	assert_string_equal(sfields_name(&f, "Packet"), "Packet");
+	assert_int_equal(f.n, 0);
+	/* not a field list: taken whole */
+	assert_string_equal(sfields_name(&f, "f(a b)"), "f(a b)");
+	assert_string_equal(sfields_name(&f, "f(a,)"), "f(a,)");
+	assert_string_equal(sfields_name(&f, "(a)"), "(a)");
+	assert_string_equal(sfields_name(&f, "x (y)"), "x");
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.field[0], "y");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_cores_filters),
+		cmocka_unit_test(test_fields),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
