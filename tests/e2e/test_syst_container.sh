@@ -8,7 +8,7 @@
 # record decoded exactly as from the intact capture, status 1 -- reading
 # the file at once, through a pipe in small pieces, and as a live link.
 # Then length words of each capture in turn, +283 and +1: never a silent
-# loss (every 5th here; every one in tests/long/test_syst_sweep.sh).
+# loss (every 50th here; every one in tests/long/test_syst_sweep.sh).
 set -euo pipefail
 : "${SONDE:?}" "${SONDE_TESTDATA:?}"
 W=$(mktemp -d)
@@ -49,7 +49,7 @@ done
 
 # length words, +283 and +1: some diagnostic each time
 for cap in mix_64 lenonly_32 mix_32len; do
-	python3 - "$SONDE" "$cap.bin" "$W/x.bin" "${SYST_SWEEP_STEP:-5}" <<'PY' || fail "$cap: a corrupted length was not reported"
+	python3 - "$SONDE" "$cap.bin" "$W/x.bin" "${SYST_SWEEP_STEP:-50}" <<'PY' || fail "$cap: a corrupted length was not reported"
 import struct, subprocess, sys
 sonde, src, tmp, step = sys.argv[1:5]
 d0 = open(src, "rb").read()
