@@ -45,7 +45,12 @@ wait "$live" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/err.txt"; fail "exit status $rc after SIGINT"; }
 cmp "$WORK/raw.bin" "$WORK/sent.bin" || fail "raw file differs from what the two servers sent"
 "$SONDE" decode "$WORK/sent.bin" >"$WORK/ref.txt" 2>/dev/null || true
-cmp "$WORK/out.txt" "$WORK/ref.txt" || fail "decoded text differs from 'sonde decode' of the same bytes"
+# The same records as `sonde decode` of the same bytes.  Live knows where
+# the link broke (docs/live.md: the decoder is told), so a record still
+# waiting for its TIME_SYNC at the break may come out with its time
+# estimated ("~"), where the decode of the file takes the next target's
+# TIME_SYNC for it: the estimate marks are left out of the comparison.
+tr '~' ' ' <"$WORK/out.txt" | cmp - <(tr '~' ' ' <"$WORK/ref.txt") || fail "decoded text differs from 'sonde decode' of the same bytes"
 [ "$(grep -c 'TARGET_INFO .*reset=true' "$WORK/out.txt")" -eq 2 ] || fail "both targets' starts should be decoded"
 grep -q "connected 2 times" "$WORK/err.txt" || fail "summary: two connections expected"
 

@@ -79,5 +79,6 @@ kill -INT "$live"
 wait "$live" || true
 [ "$(grep -c 'TARGET_INFO .*reset=true' "$WORK/out2.txt")" -eq 2 ] || fail "both target starts should be decoded"
 "$SONDE" decode "$WORK/raw2.bin" >"$WORK/ref2.txt" 2>/dev/null || true
-cmp "$WORK/out2.txt" "$WORK/ref2.txt" || fail "decoded text differs from 'sonde decode' of the raw file"
+# (estimate marks aside: live knows where the device went away, see test_live_reconnect.sh)
+tr '~' ' ' <"$WORK/out2.txt" | cmp - <(tr '~' ' ' <"$WORK/ref2.txt") || fail "decoded text differs from 'sonde decode' of the raw file"
 echo "PASS"
