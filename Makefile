@@ -1,13 +1,16 @@
 # Sonde -- the two commands of the README, and a few more.
 #
-#   make demo   install what is missing, build, run the demo, leave demo-out/
-#   make test   install what is missing, build, run every test (also under
-#               AddressSanitizer + UndefinedBehaviorSanitizer)
-#   make bench  benchmarks; print figures
-#   make build  just build (build/)
-#   make install [PREFIX=/usr/local] [DESTDIR=...]   install sonde, its manual page,
-#               completions and the target library (cmake --install)
-#   make deb    a Debian package (dpkg-buildpackage -us -uc -b, lintian: deb-out/)
+#   make demo        install what is missing, build, run the demo, leave demo-out/
+#   make test        install what is missing, build, run every test (plain and
+#                    under AddressSanitizer + UndefinedBehaviorSanitizer, the two
+#                    suites side by side: scripts/test.sh)
+#   make check-long  the soak tests (tests/long: gigabytes through every decoder
+#                    and export, long captures); minutes to hours
+#   make bench       benchmarks; print figures
+#   make build       just build (build/)
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   install sonde, its manual
+#                    page, completions and the target library (cmake --install)
+#   make deb         a Debian package (dpkg-buildpackage -us -uc -b, lintian: deb-out/)
 
 BUILD     ?= build
 BUILD_SAN ?= build-san
@@ -16,7 +19,7 @@ CMAKE_FLAGS ?=
 
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build build-san test test-plain test-san demo bench install deb clean
+.PHONY: all deps build build-san test test-plain test-san check-long demo bench install deb clean
 
 all: build
 
@@ -32,19 +35,27 @@ build-san: deps
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 
 # Skipped tests (exit 77) say why on a line "SKIP: ..."; ctest keeps their
-# output in its log only, so the reasons are printed after the run.
+# output in its log only, so the reasons are printed after the run
+# (scripts/test.sh does the same for `make test`).
 SKIPPED = grep -h '^SKIP:' $(1)/Testing/Temporary/LastTest.log 2>/dev/null | sort -u | sed 's/^SKIP: /skipped: /' || true
 
+# One suite alone (the soak tests left out).
 test-plain: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE long
 	@$(call SKIPPED,$(BUILD))
 
 test-san: build-san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS) -LE long
 	@$(call SKIPPED,$(BUILD_SAN))
 
-test: test-plain test-san
+# Both suites at once, and the fuzz smoke step (scripts/fuzz_smoke.sh) when
+# there is one.
+test: build build-san
+	@bash scripts/test.sh $(BUILD) $(BUILD_SAN)
+
+check-long: build
+	@LONG=1 bash scripts/test.sh $(BUILD) none
 
 demo: deps
 	@CMAKE_FLAGS="$(CMAKE_FLAGS)" JOBS=$(JOBS) bash scripts/demo.sh $(BUILD)

@@ -18,6 +18,8 @@ PKGS=(
   libprotobuf-c-dev protobuf-c-compiler     # Perfetto export
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
+  tmux                                      # tests: what sonde live shows on a terminal
+  time                                      # tests: peak RSS of the bulk runs (GNU time)
   python3                                   # tests: JSON validation
   time                                      # make bench: CPU time and peak RSS
   chromium                                  # tests: the HTML report in a real browser

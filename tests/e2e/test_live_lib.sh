@@ -53,13 +53,30 @@ free_port() {
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS)
+# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS, however
+# long CMD itself takes on a loaded machine)
 wait_for() {
-	local limit=$1 i
+	local end=$((SECONDS + $1 + 1))
 	shift
-	for (( i = 0; i < limit * 20; i++ )); do
+	while [ "$SECONDS" -lt "$end" ]; do
 		"$@" && return 0
 		sleep 0.05
+	done
+	"$@"
+}
+
+file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+# gone PID: the process has ended (or is a zombie waiting to be reaped)
+gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
+# holds_open PID PATH: PID, or a child of it (the sonde `timeout` runs), has
+# PATH (or what the symlink PATH points to) open
+holds_open() {
+	local want p
+	want=$(readlink -f "$2")
+	for p in "$1" $(pgrep -P "$1"); do
+		for fd in /proc/"$p"/fd/*; do
+			[ "$(readlink "$fd" 2>/dev/null)" = "$want" ] && return 0
+		done
 	done
 	return 1
 }
@@ -71,7 +88,88 @@ listening() {
 	grep -q "^ *[0-9]*: 0100007F:$(printf '%04X' "$1") 00000000:0000 0A" /proc/net/tcp
 }
 
-file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+# stalled_reader FIFO FILE N: read N bytes from FIFO into FILE, then hold
+# the FIFO open and read nothing more (a reader that stopped reading: a
+# pager the user scrolls back in, a hung consumer).  Background; pid in $!.
+stalled_reader() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+n, out = int(sys.argv[3]), open(sys.argv[2], "wb", buffering=0)
+while n > 0:
+    b = os.read(fd, min(n, 65536))
+    if not b:
+        break
+    out.write(b)
+    n -= len(b)
+time.sleep(3600)' "$1" "$2" "$3"
+}
+
+# writing PID FD: PID is in write(2) to FD now and still 0.1 s later:
+# blocked, its reader not taking what it writes
+writing() {
+	local nr fd rest
+	read -r nr fd rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$nr" = 1 ] && [ "$fd" = "$(printf '0x%x' "$2")" ] || return 1
+	sleep 0.1
+	read -r nr fd rest <"/proc/$1/syscall" 2>/dev/null || return 1
+	[ "$nr" = 1 ] && [ "$fd" = "$(printf '0x%x' "$2")" ]
+}
+
+# slow_reader FIFO FILE: read FIFO into FILE at about 50 kB/s to its end
+slow_reader() {
+	bg python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+out = open(sys.argv[2], "wb", buffering=0)
+while True:
+    b = os.read(fd, 1024)
+    if not b:
+        break
+    out.write(b)
+    time.sleep(0.02)' "$1" "$2"
+}
+
+# check_capture NAME SENT RAW ERR OUT EXACT: what a `sonde live` session
+# kept against what the peer sent (its log SENT): the raw file RAW holds the
+# same bytes (EXACT=1), or their first bytes (EXACT=0: a reset may lose
+# what was in flight); the figures of its summary (in ERR, from 'protocol'
+# to 'rates') are those of `sonde stats` of the raw file, frame for frame;
+# its output OUT is `sonde decode` of the raw file.
+check_capture() {
+	local name=$1 sent=$2 raw=$3 err=$4 out=$5 exact=$6 n
+	n=$(file_size "$raw")
+	if [ "$exact" = 1 ]; then
+		cmp "$raw" "$sent" || fail "$name: the raw file is not what the peer sent"
+	else
+		cmp -n "$n" "$raw" "$sent" || fail "$name: the raw file is not the first bytes the peer sent"
+		[ "$(file_size "$sent")" -ge "$n" ] || fail "$name: the raw file is longer than what the peer sent"
+	fi
+	"$SONDE" stats "$raw" --proto sonde 2>/dev/null | sed -n '/^protocol/,/^rates/p' >"$raw.stats" || true
+	sed -n '/^protocol/,/^rates/p' "$err" >"$raw.live-stats"
+	cmp -s "$raw.live-stats" "$raw.stats" ||
+		{ diff "$raw.live-stats" "$raw.stats"; fail "$name: the summary is not the figures of the raw file"; }
+	"$SONDE" decode "$raw" --proto sonde >"$raw.ref" 2>/dev/null || true
+	cmp "$out" "$raw.ref" || fail "$name: the output is not 'sonde decode' of the raw file"
+}
+
+# figure FILE NAME: the number after NAME in a summary ("records 1234")
+figure() { sed -n "s/^$2  *\([0-9][0-9]*\).*/\1/p" "$1" | head -1; }
+
+# stop_within SIGNAL PID LIMIT: send SIGNAL to PID (a child of this shell)
+# and wait for it to end, at most LIMIT seconds (then SIGKILL and fail).
+# Sets STOP_RC (its exit status) and STOP_MS (milliseconds from the signal
+# to its end).
+stop_within() {
+	local sig=$1 pid=$2 limit=$3 t0
+	t0=${EPOCHREALTIME/./}
+	kill "-$sig" "$pid"
+	if ! wait_for "$limit" gone "$pid"; then
+		kill -KILL "$pid" 2>/dev/null
+		fail "pid $pid still running $limit s after SIG$sig"
+	fi
+	STOP_MS=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	STOP_RC=0
+	wait "$pid" || STOP_RC=$?
+}
 size_at_least() { [ "$(file_size "$1")" -ge "$2" ]; }
 has_text() { grep -q -- "$2" "$1" 2>/dev/null; }
 
@@ -85,8 +183,9 @@ either replaying a capture or synthesising one (with a working receive
 channel: docs/protocol.md section 9), and logs every byte it sent.
 
   fake_target.py (--listen PORTFILE | --connect PORT | --udp PORT | --tty PATH | --append PATH)
-                 (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--proto-version V])
+                 (--replay FILE [--skip N] [--count N] | --synth N [--drops N] [--proto-version V] [--joined])
                  [--chunk C] [--delay S] [--log FILE] [--hold S] [--wait-peer]
+                 [--garbage-every N] [--stall-at B --stall S] [--cut-at B] [--reset-at B] [--report FILE]
 """
 import argparse
 import os
@@ -163,7 +262,7 @@ class Synth:
 
     REGION = (0x20000000, 64)
 
-    def __init__(self, limit, drops_every=0, version=2):
+    def __init__(self, limit, drops_every=0, version=2, joined=False):
         self.limit = limit
         self.drops_every = drops_every
         self.version = version
@@ -184,6 +283,9 @@ class Synth:
         self.out = bytearray()
         self.deframer = Deframer()
         self.mem = bytes((i * 3 + 1) & 0xFF for i in range(self.REGION[1]))
+        if joined:  # a target that has been running: mid-sequence, no TARGET_INFO until asked
+            self.seq = 100
+            return
         self.emit(0x00)
         self.info(reset=True)
 
@@ -425,27 +527,70 @@ def main():
     ap.add_argument("--synth", type=int)
     ap.add_argument("--drops", type=int, default=0, help="synth: 10 records overwritten every N events")
     ap.add_argument("--proto-version", type=int, default=2, choices=(1, 2), help="synth: the protocol version")
+    ap.add_argument("--joined", action="store_true", help="synth: no EMPTY, TARGET_INFO, DICT at the start")
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--delay", type=float, default=0.002)
     ap.add_argument("--log")
     ap.add_argument("--hold", type=float, default=0.0)
+    # faults (TCP): what was done is written to --report as JSON
+    ap.add_argument("--garbage-every", type=int, default=0, help="a bad frame after every N chunks")
+    ap.add_argument("--stall-at", type=int, default=-1, help="after this many bytes...")
+    ap.add_argument("--stall", type=float, default=0.0, help="...send nothing for S seconds")
+    ap.add_argument("--cut-at", type=int, default=-1, help="after this many bytes, half a frame, then close")
+    ap.add_argument("--reset-at", type=int, default=-1, help="after this many bytes, reset the connection")
+    ap.add_argument("--report")
     a = ap.parse_args()
-    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.proto_version)
+    src = Replay(a.replay, a.skip, a.count) if a.replay else Synth(a.synth, a.drops, a.proto_version, a.joined)
     send, r, close = open_transport(a)
     log = open(a.log, "ab") if a.log else None
     peer_gone = False
+    faults = {"sent": 0, "garbage_frames": 0, "garbage_bytes": 0, "cut_bytes": 0, "stalled": 0.0, "reset": False}
+    chunks = 0
+
+    def put(chunk):
+        # log first: a kill between the two must not leave the receiver
+        # holding bytes the log lacks
+        if log:
+            log.write(chunk)
+            log.flush()
+        send(chunk)
+        faults["sent"] += len(chunk)
+
     try:
         while True:
             chunk = src.take(a.chunk)
             if not chunk and src.done():
                 break
-            if chunk:
-                # log first: a kill between the two must not leave the
-                # receiver holding bytes the log lacks
-                if log:
-                    log.write(chunk)
-                    log.flush()
-                send(chunk)
+            if a.cut_at >= 0 and faults["sent"] + len(chunk) >= a.cut_at:
+                # up to the middle of the frame that straddles cut_at
+                end = chunk.find(bytes([FLAG]), max(0, a.cut_at - faults["sent"]))
+                start = chunk.rfind(bytes([FLAG]), 0, max(0, a.cut_at - faults["sent"])) + 1
+                if end < 0:
+                    end = len(chunk)
+                half = start + max(1, (end - start) // 2)
+                put(chunk[:half])
+                faults["cut_bytes"] = half - start
+                break
+            if a.reset_at >= 0 and faults["sent"] >= a.reset_at:
+                r.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                faults["reset"] = True
+                break
+            chunks += 1
+            at = chunk.rfind(bytes([FLAG])) + 1
+            if a.garbage_every and chunks % a.garbage_every == 0 and at > 0:
+                # a frame of its own between two frames, with a wrong
+                # checksum: exactly one bad frame, no other frame touched
+                garbage = b"GARB" + bytes([FLAG])
+                put(chunk[:at])
+                put(garbage)
+                put(chunk[at:])
+                faults["garbage_frames"] += 1
+                faults["garbage_bytes"] += len(garbage)
+            elif chunk:
+                put(chunk)
+            if a.stall_at >= 0 and faults["sent"] >= a.stall_at and not faults["stalled"]:
+                time.sleep(a.stall)
+                faults["stalled"] = a.stall
             data = readable(r, a.delay)
             if data == b"":
                 peer_gone = True
@@ -461,14 +606,16 @@ def main():
                 src.receive(data)
                 chunk = src.pending()
                 if chunk:
-                    if log:
-                        log.write(chunk)
-                        log.flush()
-                    send(chunk)
+                    put(chunk)
     except (BrokenPipeError, ConnectionResetError):
         pass
     finally:
         close()
+        if a.report:
+            import json
+            with open(a.report + ".tmp", "w") as f:
+                json.dump(faults, f)
+            os.rename(a.report + ".tmp", a.report)
     return 0
 
 

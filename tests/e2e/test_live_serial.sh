@@ -35,9 +35,10 @@ pty_pair
 bg timeout -k 5 60 "$SONDE" live "serial:$WORK/ttyA:1234567:8N1" --proto sonde -w "$WORK/raw.bin" \
 	--output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
+# the rate the pty reports once sonde has opened and set it
+wait_for 20 holds_open "$live" "$WORK/ttyA" || { cat "$WORK/err.txt"; fail "serial: sonde did not open the device"; }
 python3 - "$WORK/ttyA" <<'PY' || true
-import fcntl, struct, sys, os, time
-time.sleep(0.3)
+import fcntl, struct, sys, os
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
 buf = bytearray(44)
 fcntl.ioctl(fd, 0x802C542A, buf)  # TCGETS2
@@ -78,5 +79,6 @@ kill -INT "$live"
 wait "$live" || true
 [ "$(grep -c 'TARGET_INFO .*reset=true' "$WORK/out2.txt")" -eq 2 ] || fail "both target starts should be decoded"
 "$SONDE" decode "$WORK/raw2.bin" >"$WORK/ref2.txt" 2>/dev/null || true
-cmp "$WORK/out2.txt" "$WORK/ref2.txt" || fail "decoded text differs from 'sonde decode' of the raw file"
+# (estimate marks aside: live knows where the device went away, see test_live_reconnect.sh)
+tr '~' ' ' <"$WORK/out2.txt" | cmp - <(tr '~' ' ' <"$WORK/ref2.txt") || fail "decoded text differs from 'sonde decode' of the raw file"
 echo "PASS"

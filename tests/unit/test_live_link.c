@@ -62,6 +62,11 @@ static void test_serial(void **state)
 	assert_int_equal(s.kind, SONDE_LINK_SERIAL);
 	assert_string_equal(s.path, "/dev/null");
 	assert_int_equal(s.baud, 9600);
+	/* ... and a path under /dev/ that does not exist: "no such device"
+	 * when it is opened, and retried like an unplugged one */
+	s = parse_ok("/dev/ttyNOPE");
+	assert_int_equal(s.kind, SONDE_LINK_SERIAL);
+	assert_string_equal(s.path, "/dev/ttyNOPE");
 
 	parse_bad("serial:/dev/ttyS0:12000001", "bad baud rate");
 	parse_bad("serial:/dev/ttyS0:0", "bad baud rate");
@@ -119,7 +124,7 @@ static void test_files(void **state)
 	parse_bad("file:", "bad path");
 	parse_bad("", "empty link");
 	parse_bad("bogus://x", "cannot tell what link");
-	parse_bad("/nonexistent/tty", "cannot tell what link");
+	parse_bad("/nonexistent/tty", "no such file or device: '/nonexistent/tty'");
 }
 
 /* A file link reads to the end and says so; a followed one keeps waiting. */

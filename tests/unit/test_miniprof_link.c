@@ -121,7 +121,8 @@ static void test_open_errors(void **state)
 
 	strcpy(c.path, "/nonexistent/ttyX");
 	assert_null(link_serial_open(&c, err, sizeof(err)));
-	assert_string_equal(err, "cannot open '/nonexistent/ttyX': No such file or directory");
+	/* says "no such device", and which ports there are (machine-dependent) */
+	assert_non_null(strstr(err, "no such device '/nonexistent/ttyX' (serial ports found: "));
 
 	fd = mkstemp(path);
 	assert_true(fd >= 0);

@@ -772,6 +772,62 @@ static void test_bad_container_length(void **state)
 	}
 }
 
+/* A container length larger than its message (a corrupted length word):
+ * the message says where it ends (LEN field, CRC, a string's NUL), the
+ * next record starts there, and it is decoded from there, whatever the
+ * chunks.  Bytes after a message inside its own container are reported. */
+static void test_oversized_container(void **state)
+{
+	(void)state;
+	static const uint32_t kinds[] = { 1u << 9, 1u << 10, 0 }; /* LEN, CHK, a bare string */
+	for (size_t kd = 0; kd < 3; kd++) {
+		uint8_t m[256], s[1024];
+		size_t k = 0, n, bad;
+		n = string_msg(m, "one", kinds[kd]);
+		bad = k;
+		k += put_len(s + k, m, n);
+		s[bad] = (uint8_t)(n + 40); /* the length word says 40 bytes more */
+		k += put_len(s + k, m, string_msg(m, "two", LEN_CHK));
+		k += put_len(s + k, m, string_msg(m, "three", LEN_CHK));
+		size_t last = k, nlast = string_msg(m, "four", kinds[kd]);
+		k += put_len(s + k, m, nlast);
+		static const size_t chunks[] = { 0, 1, 7 };
+		for (size_t i = 0; i < 3; i++) {
+			struct cap *c = decode(s, k, chunks[i], opts_len);
+			assert_int_equal(c->ndiag, 1);
+			assert_int_equal(c->diags[0].code, SONDE_D_MALFORMED);
+			assert_int_equal(c->diags[0].offset, bad);
+			assert_non_null(strstr(c->diags[0].msg, "the length word is wrong"));
+			assert_int_equal(c->nev, 4); /* none lost */
+			assert_non_null(strstr(rows(c), "OK,\"one\","));
+			assert_non_null(strstr(rows(c), "\nOK,\"two\","));
+			assert_non_null(strstr(rows(c), "\nOK,\"four\","));
+			cap_free(c);
+		}
+		/* the last record's length word too large: the input ends first */
+		s[last] = (uint8_t)(nlast + 9);
+		struct cap *c = decode(s, k, 1, opts_len);
+		assert_int_equal(c->nev, 4);
+		assert_int_equal(c->ndiag, 2);
+		assert_int_equal(c->diags[1].offset, last);
+		assert_non_null(strstr(c->diags[1].msg, "and the input 0 bytes later"));
+		cap_free(c);
+	}
+	/* three bytes after a bare string inside its container: said */
+	uint8_t m[256], s[256];
+	size_t n = string_msg(m, "one", 0);
+	memcpy(m + n, "xyz", 3);
+	size_t k = put_len(s, m, n + 3);
+	k += put_len(s + k, m, string_msg(m, "two", 0));
+	struct cap *c = decode(s, k, 0, opts_len);
+	assert_int_equal(c->nev, 2);
+	assert_int_equal(c->ndiag, 1);
+	assert_int_equal(c->diags[0].code, SONDE_D_MALFORMED);
+	assert_int_equal(c->diags[0].offset, 4 + n);
+	assert_int_equal(c->diags[0].count, 3);
+	cap_free(c);
+}
+
 static void test_raw_without_len(void **state)
 {
 	(void)state;
@@ -1105,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_unknown_type_and_length),
 		cmocka_unit_test(test_bad_container_length),
+		cmocka_unit_test(test_oversized_container),
 		cmocka_unit_test(test_raw_without_len),
 		cmocka_unit_test(test_sbd_and_module),
 		cmocka_unit_test(test_hex_lines),

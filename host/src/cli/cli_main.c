@@ -4,8 +4,12 @@
  */
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
+#include "core/out.h"
 #include "core/pipe.h"
+#include "core/stop.h"
 #include "sonde_commit.h" /* generated: SONDE_COMMIT */
 
 void cli_main_help(FILE *out);
@@ -18,6 +22,13 @@ int sonde_cli_main(int argc, char **argv)
 	}
 	const char *a = argv[1];
 	int rc;
+	/* Ctrl-C ends every command cleanly (core/stop.h); standard output
+	 * remembers why a write failed and gives up on a stalled reader after
+	 * a stop (core/out.h).  glibc lets a program set stdout. */
+	sonde_stop_install(NULL);
+	FILE *o = sonde_out_fdopen(STDOUT_FILENO, "<stdout>");
+	if (o)
+		stdout = o;
 	if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 		cli_main_help(stdout);
 		rc = SONDE_EXIT_OK;
@@ -37,8 +48,9 @@ int sonde_cli_main(int argc, char **argv)
 	}
 	/* help or version to a full disk, say, is an I/O error too; a decoding
 	 * command has checked its own output already */
-	if ((fflush(stdout) != 0 || ferror(stdout)) && rc < SONDE_EXIT_IO) {
-		fprintf(stderr, "sonde: <stdout>: write error\n");
+	char why[200];
+	if (sonde_out_close(stdout, why, sizeof(why)) != 0 && rc < SONDE_EXIT_IO) {
+		fprintf(stderr, "sonde: <stdout>: write error: %s\n", why);
 		rc = SONDE_EXIT_IO;
 	}
 	return rc;

@@ -10,7 +10,9 @@
 
 #include "cli.h"
 #include "core/opts.h"
+#include "core/out.h"
 #include "core/pipe.h"
+#include "core/stop.h"
 #include "sources/source.h"
 
 const struct cli_opt cli_common_opts[] = {
@@ -128,7 +130,7 @@ FILE *cli_open_output(struct cli_common *c, const char **name)
 		*name = c->output;
 		return stdout;
 	}
-	FILE *out = fopen(c->output, "w");
+	FILE *out = sonde_out_create(c->output);
 	*name = c->output;
 	if (!out)
 		fprintf(stderr, "sonde %s: cannot create '%s': %s\n", c->cmd, c->output, strerror(errno));
@@ -139,14 +141,10 @@ FILE *cli_open_output(struct cli_common *c, const char **name)
  * error (said here unless the pipeline said it already). */
 int cli_close_output(struct cli_common *c, FILE *out, const char *name, int reported, int rc)
 {
-	errno = 0;
-	int werr = fflush(out) != 0 || ferror(out);
-	if (out != stdout)
-		werr |= fclose(out) != 0;
-	if (werr) {
+	char why[200];
+	if (sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!reported)
-			fprintf(stderr, "sonde %s: %s: write error: %s\n", c->cmd, name,
-				errno ? strerror(errno) : "write failed");
+			fprintf(stderr, "sonde %s: %s: write error: %s\n", c->cmd, name, why);
 		rc = SONDE_EXIT_IO;
 	}
 	return rc;
@@ -197,7 +195,19 @@ static int run_single(struct cli_common *c, const char *path, const struct cli_h
 	return cli_close_output(c, out, out_name, reported, rc);
 }
 
-int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
+/* A stop (Ctrl-C, SIGTERM) ended the input early: the outputs hold what
+ * was read, finished (unless their reader stopped taking them: then that
+ * was said); the status says the command was interrupted. */
+static int stopped(struct cli_common *c, int rc)
+{
+	int sig = sonde_stop_signal();
+	if (!sig)
+		return rc;
+	fprintf(stderr, "sonde %s: %s: stopped before the end of the input\n", c->cmd, strsignal(sig));
+	return sonde_stop_status();
+}
+
+static int run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
 {
 	if (c->proto && strcmp(c->proto, "auto") != 0 && !sonde_decoder_find(c->proto)) {
 		char why[512];
@@ -221,6 +231,11 @@ int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
 	}
 	cli_stages_close(c);
 	return rc;
+}
+
+int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
+{
+	return stopped(c, run_hooks(c, h, ctx));
 }
 
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),

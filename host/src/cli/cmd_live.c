@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "core/opts.h"
+#include "core/out.h"
 #include "live.h"
 
 static const struct cli_opt live_own_opts[] = {
@@ -166,18 +167,19 @@ static void link_log(void *ctx, const char *msg)
 		live_msg(lv, "sonde live: %s: %s", lv->link.name, msg);
 }
 
-/* The link's text, with --listen / --follow applied. */
+/* The link's text, with --listen / --follow applied.  0, or the exit
+ * status after a message: usage, or I/O for a path that does not exist. */
 static int link_spec(struct live_args *a, struct sonde_link_spec *spec)
 {
 	char text[SONDE_LINK_PATH_MAX + 32];
 	const char *t = a->c.input;
 	if (strlen(t) >= SONDE_LINK_PATH_MAX) {
 		fprintf(stderr, "sonde live: link too long: %s\n", t);
-		return -1;
+		return SONDE_EXIT_USAGE;
 	}
 	if (a->o.listen && !strstr(t, "://")) {
 		if (snprintf(text, sizeof(text), "tcp-listen://%s", t) >= (int)sizeof(text))
-			return -1;
+			return SONDE_EXIT_USAGE;
 		t = text;
 	}
 	char why[512];
@@ -185,18 +187,18 @@ static int link_spec(struct live_args *a, struct sonde_link_spec *spec)
 		struct stat st;
 		if (stat(t, &st) != 0 || !S_ISREG(st.st_mode)) {
 			fprintf(stderr, "sonde live: %s\n", why);
-			return -1;
+			return strncmp(why, "no such file", 12) == 0 ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 		}
 		char ftext[SONDE_LINK_PATH_MAX + 8];
 		if (snprintf(ftext, sizeof(ftext), "file:%s", t) >= (int)sizeof(ftext) || /* a plain file's path */
 		    sonde_link_parse(ftext, spec, why, sizeof(why)) != 0) {
 			fprintf(stderr, "sonde live: %s\n", why);
-			return -1;
+			return SONDE_EXIT_USAGE;
 		}
 	}
 	if (a->o.follow && spec->kind != SONDE_LINK_FILE) {
 		fprintf(stderr, "sonde live: --follow needs a file (file:PATH), not '%s'\n", a->c.input);
-		return -1;
+		return SONDE_EXIT_USAGE;
 	}
 	spec->follow = a->o.follow;
 	if (a->o.baud && spec->kind == SONDE_LINK_SERIAL)
@@ -228,7 +230,10 @@ static void summary(struct live *lv, FILE *f)
 			 sp->stop_bits, sp->flow == SONDE_FLOW_RTSCTS ? " rtscts" : sp->flow == SONDE_FLOW_XONXOFF ? " xonxoff" : "");
 	fprintf(f, "%-22s %s%s, %.1f s, connected %u time%s\n", "link", lv->link.name, line,
 		(double)(live_now_ms() - lv->t_start) / 1000.0, lv->connects, lv->connects == 1 ? "" : "s");
-	if (lv->o.raw_path)
+	if (lv->o.raw_path && lv->raw_errno)
+		fprintf(f, "%-22s %s, %" PRIu64 " bytes (then: %s; %" PRIu64 " bytes received were not saved)\n",
+			"raw capture", lv->o.raw_path, lv->raw_bytes, strerror(lv->raw_errno), lv->rx_bytes - lv->raw_bytes);
+	else if (lv->o.raw_path)
 		fprintf(f, "%-22s %s, %" PRIu64 " bytes\n", "raw capture", lv->o.raw_path, lv->raw_bytes);
 	if (lv->budget_note[0])
 		fprintf(f, "%-22s %s\n", "link budget", lv->budget_note);
@@ -256,9 +261,10 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	lv->stats = st;
 	int rc = 0;
 	struct sonde_link_spec spec;
-	if (link_spec(a, &spec) != 0) {
+	int bad = link_spec(a, &spec);
+	if (bad) {
 		free(lv), free(p), free(st);
-		return SONDE_EXIT_USAGE;
+		return bad;
 	}
 	if (lv->o.status < 0)
 		lv->o.status = isatty(STDERR_FILENO) && !lv->quiet;
@@ -275,7 +281,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	FILE *out = stdout;
 	const char *out_name = "<stdout>";
 	if (!rc && a->c.output && strcmp(a->c.output, "-") != 0 && !ops->create_at) {
-		out = fopen(a->c.output, "w");
+		out = sonde_out_create(a->c.output);
 		out_name = a->c.output;
 		if (!out) {
 			fprintf(stderr, "sonde live: cannot create '%s': %s\n", a->c.output, strerror(errno));
@@ -315,10 +321,18 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	int ran = 0;
 	if (!rc) {
 		live_cmd_init(lv);
+		live_term_install(lv);
+		lv->show_tty = isatty(STDOUT_FILENO) && (out == stdout || lv->o.show);
+		live_status_open(lv);
 		if (lv->o.keys && live_term_raw(lv) == 0 && !lv->quiet)
 			live_keys_help(lv);
 		rc = live_loop(lv);
 		live_term_restore(lv);
+		if (lv->paused) {
+			fflush(stdout);
+			sonde_out_hold(stdout, 0);
+		}
+		live_status_close(lv);
 		ran = 1;
 	}
 	int reported = 0;
@@ -342,13 +356,10 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	cli_stages_close(&a->c);
 	sonde_link_close(&lv->link);
 	live_ctl_close(lv);
-	errno = 0;
-	int werr = fflush(out) != 0 || ferror(out);
-	if (out != stdout)
-		werr |= fclose(out) != 0;
-	if (werr) {
+	char why[200];
+	if (sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!reported)
-			fprintf(stderr, "sonde live: %s: write error: %s\n", out_name, errno ? strerror(errno) : "write failed");
+			fprintf(stderr, "sonde live: %s: write error: %s\n", out_name, why);
 		rc = SONDE_EXIT_IO;
 	}
 	sonde_stats_free(st);

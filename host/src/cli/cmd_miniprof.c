@@ -8,13 +8,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "core/opts.h"
+#include "core/out.h"
 #include "core/pipe.h"
+#include "core/stop.h"
 #include "proto/miniprof/mp_host.h"
 #include "proto/miniprof/mp_opts.h"
 #include "proto/miniprof/mp_link.h"
@@ -248,6 +249,10 @@ static int report_failure(struct mp_host *h, enum mp_xchg how, unsigned cmd)
 	case MP_XCHG_IO:
 		fprintf(stderr, "sonde miniprof: %s\n", h->err);
 		return SONDE_EXIT_IO;
+	case MP_XCHG_STOPPED:
+		fprintf(stderr, "sonde miniprof: %s: stopped before the answer to %s came\n",
+			strsignal(sonde_stop_signal()), mp_cmd_name(cmd));
+		return sonde_stop_status();
 	default:
 		return SONDE_EXIT_OK;
 	}
@@ -274,12 +279,6 @@ static int run_command(struct mp_args *a, struct mp_host *h)
 
 /* ---- capture ------------------------------------------------------------------------ */
 
-static void on_sigint(int sig)
-{
-	(void)sig;
-	mp_capture_interrupt();
-}
-
 static int worst(int a, int b)
 {
 	return a > b ? a : b;
@@ -291,14 +290,13 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 	struct sonde_source src;
 	struct sonde_listener lst;
 	struct sonde_pipe p;
-	struct sigaction sa, old;
 	FILE *out = stdout;
 	const char *out_name = "<stdout>";
 	sonde_opts kv = a->c.kv;
 	int rc;
 
 	if (a->c.output && strcmp(a->c.output, "-") != 0 && !ops->create_at) {
-		out = fopen(a->c.output, "w");
+		out = sonde_out_create(a->c.output);
 		out_name = a->c.output;
 		if (!out) {
 			fprintf(stderr, "sonde miniprof: cannot create '%s': %s\n", a->c.output, strerror(errno));
@@ -319,12 +317,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 		rc = SONDE_EXIT_USAGE;
 		goto done;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);
-	rc = sonde_pipe_run(&p, &src, "miniprof");
-	sigaction(SIGINT, &old, NULL);
+	rc = sonde_pipe_run(&p, &src, "miniprof"); /* a stop ends the run: the normal end without --duration */
 	if (rc != SONDE_EXIT_USAGE) {
 		for (size_t i = 0; i < a->c.nkv; i++)
 			if (!sonde_opt_was_used(kv, i))
@@ -337,12 +330,11 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 done:
 	sonde_pipe_destroy(&p);
 	cli_stages_close(&a->c);
-	errno = 0;
-	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
+	char why[200];
+	if (sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!p.write_error)
-			fprintf(stderr, "sonde miniprof: %s: write error: %s\n", out_name,
-				errno ? strerror(errno) : "write failed");
-		rc = SONDE_EXIT_IO;
+			fprintf(stderr, "sonde miniprof: %s: write error: %s\n", out_name, why);
+		rc = worst(rc, SONDE_EXIT_IO);
 	}
 	return rc;
 }

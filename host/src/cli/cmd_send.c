@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "core/pipe.h"
+#include "core/stop.h"
 #include "rxcmd.h"
 #include "sonde_proto.h"
 #include "sources/link.h"
@@ -336,6 +337,8 @@ static int link_up(struct sonde_link *l, int64_t deadline)
 	for (;;) {
 		if (sonde_link_connect(l) == 0)
 			return 0;
+		if (sonde_stop_signal())
+			return -1;
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
 			return -1;
@@ -346,11 +349,13 @@ static int link_up(struct sonde_link *l, int64_t deadline)
 }
 
 /* Read the link until the reply comes or the time is up: 1 reply, 0 time
- * up, -1 link lost. */
+ * up, -1 link lost, -2 stopped (Ctrl-C). */
 static int wait_reply(struct sonde_link *l, struct rxwatch *rw, struct send_wait *w, int64_t deadline)
 {
 	uint8_t buf[4096];
 	while (!w->done) {
+		if (sonde_stop_signal())
+			return -2;
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
 			return 0;
@@ -414,6 +419,12 @@ static int send_run(int argc, char **argv)
 	memset(&l, 0, sizeof(l));
 	int64_t t_ms = (int64_t)(a.timeout * 1000);
 	if (sonde_link_open(&l, &spec) != 0 || link_up(&l, now_ms() + t_ms) != 0) {
+		if (sonde_stop_signal()) {
+			fprintf(stderr, "sonde send: %s: stopped before %s came up\n", strsignal(sonde_stop_signal()),
+				l.name[0] ? l.name : a.link);
+			sonde_link_close(&l);
+			return sonde_stop_status();
+		}
 		fprintf(stderr, "sonde send: %s: %s\n", l.name[0] ? l.name : a.link, l.why);
 		sonde_link_close(&l);
 		return SONDE_EXIT_IO;
@@ -432,7 +443,7 @@ static int send_run(int argc, char **argv)
 		/* the target's address is known once it has sent something */
 		uint8_t buf[2048];
 		int64_t deadline = now_ms() + t_ms;
-		while (!l.peer_len && now_ms() < deadline) {
+		while (!l.peer_len && now_ms() < deadline && !sonde_stop_signal()) {
 			struct pollfd pf = { l.fd, POLLIN, 0 };
 			if (poll(&pf, 1, (int)(deadline - now_ms())) > 0) {
 				ssize_t k = sonde_link_read(&l, buf, sizeof(buf));
@@ -469,6 +480,8 @@ static int send_run(int argc, char **argv)
 			break;
 		}
 		int got = wait_reply(&l, &rw, &w, now_ms() + t_ms);
+		if (got == -2)
+			break;
 		if (got < 0) {
 			fprintf(stderr, "sonde send: %s: %s\n", l.name, l.why[0] ? l.why : "link lost");
 			break;
@@ -485,6 +498,11 @@ static int send_run(int argc, char **argv)
 				a.qs ? argv[ci] : rxcmd_name(c.id), a.retries + 1, a.retries ? "s" : "");
 	}
 	sonde_link_close(&l);
+	if (sonde_stop_signal()) {
+		fprintf(stderr, "sonde send: %s: stopped before a reply to %s came\n", strsignal(sonde_stop_signal()),
+			a.qs ? argv[ci] : rxcmd_name(c.id));
+		rc = sonde_stop_status();
+	}
 	return rc;
 }
 

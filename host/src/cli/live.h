@@ -2,9 +2,12 @@
  * live.h -- `sonde live`: the state shared by its parts.
  *
  *   cmd_live.c    options, the pipeline's sinks, the summary
- *   live_loop.c   the event loop: link (with reconnects), raw capture,
- *                 decoding, signals, duration
- *   live_term.c   the terminal: raw-mode keys, status line, messages
+ *   live_loop.c   the event loop: link, raw capture, decoding, signals,
+ *                 duration
+ *   live_retry.c  bringing the link up and back (backoff, reconnects) and
+ *                 saying what failed, what is retried, how often, how long
+ *   live_term.c   the keys: a terminal on stdin in raw mode
+ *   live_status.c the status area (figures, latest message) and messages
  *   live_cmd.c    commands sent from keys and their acknowledgements,
  *                 the link budget
  *   live_ctl.c    the --control socket through which `sonde send` shares
@@ -70,11 +73,15 @@ struct live {
 	/* raw capture */
 	int raw_fd;
 	uint64_t raw_bytes;
+	int raw_errno;           /* a write to it failed (it was closed then) */
 	/* link state */
 	int up;
 	int64_t down_since, next_try, backoff_ms;
 	unsigned connects;
 	int ever_up;
+	unsigned attempts;       /* failed attempts since the link went down */
+	int64_t next_note;       /* when to say again that it is still down */
+	char down_why[256];      /* the reason last said */
 	/* end */
 	int stop;                /* leave the loop */
 	int exit_io;             /* an I/O failure decides the exit status */
@@ -83,8 +90,13 @@ struct live {
 	int tty_raw;             /* stdin is a terminal in raw mode: keys are read */
 	int keys_eof;
 	struct termios tty_saved;
-	int status_shown;
-	char status[256];
+	int status_shown;        /* the plain status line is on the screen */
+	int area;                /* the bottom rows are a status area (live_status.c) */
+	int rows, cols;
+	char note[256];          /* the latest message, shown in the area */
+	int show_tty;            /* decoded text goes to stdout, a terminal */
+	int paused;              /* ... and is held back (space) */
+	char status[384];
 	int64_t status_t;
 	uint64_t status_bytes, status_records;
 	double byte_rate, rec_rate;
@@ -93,6 +105,11 @@ struct live {
 	uint8_t seq;
 	struct live_pending pend[LIVE_PENDING];
 	int stopped;             /* the 's' key's idea of the target: 1 after STOP */
+	char reply[128];         /* TARGET_STATS for the key 'p', said with its CMD_STATUS */
+	/* joining a running target (live_cmd.c) */
+	uint64_t good_frames;    /* good frames of a Sonde stream seen */
+	int64_t first_frame_ms;
+	int join_done;           /* INFO asked for (or why not said) */
 	/* link budget */
 	int64_t budget_t;
 	uint64_t budget_bytes, budget_records, budget_drops;
@@ -113,11 +130,26 @@ int64_t live_now_ms(void);
 /* live_loop.c */
 int live_loop(struct live *lv);
 
-/* live_term.c */
+/* live_retry.c */
+void live_link_start(struct live *lv, int64_t now);
+void live_try_connect(struct live *lv, int64_t now);
+void live_link_down(struct live *lv, int64_t now);
+void live_link_never_up(struct live *lv);
+/* "DOWN 3 s, attempt 5" for the status line */
+void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap);
+
+/* live_status.c */
 void live_msg(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void live_status_open(struct live *lv);
+void live_status_close(struct live *lv);
+void live_status_reset_region(void); /* async-signal-safe */
 void live_status_erase(struct live *lv);
 void live_status_draw(struct live *lv);
-void live_status_tick(struct live *lv, int64_t now);
+void live_status_tick(struct live *lv, int64_t now);     /* rates over the last period, and refresh */
+void live_status_refresh(struct live *lv, int64_t now);  /* the figures as they are now */
+
+/* live_term.c */
+void live_term_install(struct live *lv);
 int live_term_raw(struct live *lv);
 void live_term_restore(struct live *lv);
 void live_keys_read(struct live *lv);
@@ -128,6 +160,7 @@ void live_cmd_init(struct live *lv);
 void live_cmd_send(struct live *lv, const char *word);
 void live_cmd_frame(void *ctx, uint8_t seq, uint8_t id, const uint8_t *data, size_t n);
 void live_cmd_tick(struct live *lv, int64_t now);
+void live_cmd_join(struct live *lv, int64_t now); /* after a chunk: joined a running target? */
 void live_budget_tick(struct live *lv, int64_t now, int final);
 
 /* live_ctl.c */

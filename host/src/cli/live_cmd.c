@@ -1,8 +1,11 @@
 /*
  * live_cmd.c -- commands that `sonde live` sends from its keys, the
- * acknowledgements (CMD_STATUS, matched by SEQ) and replies it shows, and
+ * acknowledgements (CMD_STATUS, matched by SEQ) and replies it shows; the
+ * INFO it asks for by itself when it joins a running target (a Sonde
+ * stream without TARGET_INFO: no names, no seconds until one comes); and
  * the link budget: when the link's capacity is known (a baud rate, or what
- * a gdb:// link measured), whether the link is what limits the trace, from figures the target itself reported (DROPS,
+ * a gdb:// link measured), whether the link is what limits the trace, from
+ * figures the target itself reported (DROPS,
  * TARGET_STATS) and the byte rate measured here -- nothing is assumed.
  */
 #include <inttypes.h>
@@ -18,6 +21,8 @@
 #define LIVE_BUDGET_MS 2000     /* window of the budget check */
 #define LIVE_BUDGET_QUIET_MS 10000
 #define LIVE_BUDGET_BUSY 0.85   /* "the link is full" from this share of its capacity */
+#define LIVE_JOIN_FRAMES 16     /* a target that starts sends TARGET_INFO within its first frames... */
+#define LIVE_JOIN_MS 1000       /* ...and within a second of its first frame */
 
 void live_cmd_init(struct live *lv)
 {
@@ -76,12 +81,34 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Joined a running target?  Then ask it for INFO (once), or say why not. */
+void live_cmd_join(struct live *lv, int64_t now)
+{
+	if (lv->join_done || lv->rw.info_seen || !lv->good_frames || lv->began <= 0 || !sonde_stream(lv))
+		return;
+	if (lv->good_frames < LIVE_JOIN_FRAMES && now - lv->first_frame_ms < LIVE_JOIN_MS)
+		return;
+	lv->join_done = 1;
+	if (!sonde_link_writable(&lv->link)) {
+		live_msg(lv, "sonde live: joined a running target (no TARGET_INFO in its first %" PRIu64 " frames); %s cannot "
+			     "carry commands: names and times in seconds stay unknown until a TARGET_INFO comes "
+			     "(-o ts_freq=HZ gives the seconds)", lv->good_frames, lv->link.name);
+		return;
+	}
+	live_msg(lv, "sonde live: joined a running target (no TARGET_INFO in its first %" PRIu64 " frames): asking it for "
+		     "INFO, for the names and the times in seconds", lv->good_frames);
+	live_cmd_send(lv, "info");
+}
+
 void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_t n)
 {
 	struct live *lv = ctx;
 	(void)fseq;
 	if (!sonde_stream(lv))
 		return;
+	if (!lv->good_frames++)
+		lv->first_frame_ms = live_now_ms();
+	live_cmd_join(lv, live_now_ms());
 	if (!lv->rw.info_seen && lv->began > 0) /* the decoder's version: -o version=, or assumed */
 		lv->rw.version = lv->pipe->session.version;
 	if (rxwatch_fields(&lv->rw, id, &d, &n) != 0)
@@ -98,7 +125,12 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 			lv->stopped = 1;
 		if (st == SONDE_ST_OK && cmd == SONDE_CMD_START)
 			lv->stopped = 0;
-		live_msg(lv, "<- %s (seq %u): %s", rxcmd_name(cmd), seq, rxcmd_status_name(st));
+		/* the data that came before the status goes with it: on a busy
+		 * terminal the line stays in the status area until the next one */
+		live_msg(lv, "<- %s (seq %u): %s%s%s", rxcmd_name(cmd), seq, rxcmd_status_name(st),
+			 cmd == SONDE_CMD_STATS && lv->reply[0] ? ": " : "", cmd == SONDE_CMD_STATS ? lv->reply : "");
+		if (cmd == SONDE_CMD_STATS)
+			lv->reply[0] = '\0';
 	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
 		uint32_t bytes = le32(d + 12);
 		int64_t now = live_now_ms();
@@ -110,14 +142,16 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		int mine = 0; /* shown when one of the keys asked for it */
 		for (int i = 0; i < LIVE_PENDING; i++)
 			mine |= lv->pend[i].used && lv->pend[i].cmd == SONDE_CMD_STATS;
-		if (mine)
-			live_msg(lv, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
+		if (mine) /* said with the CMD_STATUS that follows it */
+			snprintf(lv->reply, sizeof(lv->reply),
+				 "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
 				 le32(d), le32(d + 4), le32(d + 8), bytes);
 	}
 }
 
 void live_cmd_tick(struct live *lv, int64_t now)
 {
+	live_cmd_join(lv, now);
 	for (int i = 0; i < LIVE_PENDING; i++) {
 		struct live_pending *p = &lv->pend[i];
 		if (p->used && now - p->sent_ms > LIVE_REPLY_MS) {

@@ -1,37 +1,34 @@
 /*
- * live_loop.c -- the event loop of `sonde live`.  One thread, one ppoll(2)
- * over the link, the keyboard and the control socket, with SIGINT, SIGTERM
- * and SIGHUP blocked everywhere else: a signal can only arrive inside
- * ppoll, so it is never lost between a check and a wait, and no handler
- * runs in the middle of a write.  Every wait has a timeout (status line,
- * reconnect backoff, followed file, duration), so nothing spins and
- * nothing hangs on a peer that went away.
+ * live_loop.c -- the event loop of `sonde live`.  One thread, one poll(2)
+ * over the link, the keyboard and the control socket.  SIGINT, SIGTERM and
+ * SIGHUP ask to stop (core/stop.h): the loop looks at that after every
+ * wait and after every chunk, so a stop is seen within one chunk's work
+ * even when the link always has data waiting (the host falling behind);
+ * a blocked write to a slow output is interrupted by the stop's timer and
+ * given up after the grace time (core/out.h).  Every wait has a timeout
+ * (status line, reconnect backoff, followed file, duration), so nothing
+ * spins and nothing hangs on a peer that went away.
  *
  * Every chunk read from the link goes first to the raw capture (-w, with
  * write(2): nothing is buffered in this process), then to the reply
  * watcher and the control clients, then to the decoder.
  */
 #include <errno.h>
-#include <signal.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/out.h"
+#include "core/stop.h"
 #include "live.h"
 
 #define LIVE_TICK_MS 500          /* status line refresh */
 #define LIVE_PROBE_WAIT_MS 1000   /* --proto auto: try to decide after this long */
-#define LIVE_BACKOFF_MAX_MS 2000
 #define LIVE_READS_PER_WAKE 16    /* chunks read before looking at keys again */
-#define LIVE_DRAIN_MAX (1u << 20) /* bytes read after a stop was asked for */
-
-static volatile sig_atomic_t live_signal;
-
-static void on_signal(int sig)
-{
-	live_signal = sig;
-}
+#define LIVE_DRAIN_MAX (1u << 20) /* bytes read after a stop was asked for... */
+#define LIVE_DRAIN_MS 300         /* ...and for how long after the signal */
 
 int64_t live_now_ms(void)
 {
@@ -49,8 +46,10 @@ static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			live_msg(lv, "sonde live: %s: write error: %s; stopping", lv->o.raw_path,
-				 w < 0 ? strerror(errno) : "nothing written");
+			/* what is in the file stays: a prefix of the stream, decodable */
+			lv->raw_errno = w < 0 ? errno : EIO;
+			live_msg(lv, "sonde live: %s: write error: %s; stopping (the %" PRIu64 " bytes written are "
+				     "kept)", lv->o.raw_path, strerror(lv->raw_errno), lv->raw_bytes);
 			close(lv->raw_fd);
 			lv->raw_fd = -1;
 			lv->exit_io = 1;
@@ -61,6 +60,20 @@ static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
 		n -= (size_t)w;
 		lv->raw_bytes += (uint64_t)w;
 	}
+}
+
+/* Outputs are flushed after every chunk, so that a reader sees records as
+ * they arrive.  A failure stops the session, said once. */
+static void flush_outputs(struct live *lv)
+{
+	if (sonde_pipe_flush(lv->pipe) == 0 || lv->exit_io)
+		return;
+	FILE *bad = lv->pipe->failed_out;
+	live_msg(lv, "sonde live: %s: write error: %s", sonde_out_name(bad) ? sonde_out_name(bad) : lv->pipe->output_name,
+		 sonde_out_why(bad));
+	lv->pipe->write_error = 1;
+	lv->exit_io = 1;
+	lv->stop = 1;
 }
 
 /* Choose the decoder once the probe has enough (or all there will be). */
@@ -86,7 +99,7 @@ static int try_begin(struct live *lv, int final)
 		lv->stop = 1;
 		return rc;
 	}
-	sonde_pipe_flush(lv->pipe);
+	flush_outputs(lv);
 	return 0;
 }
 
@@ -113,11 +126,7 @@ static void decode(struct live *lv, const uint8_t *buf, size_t n)
 		return;
 	live_status_erase(lv);
 	sonde_pipe_feed(lv->pipe, buf, n);
-	if (sonde_pipe_flush(lv->pipe) != 0 && !lv->exit_io) {
-		live_msg(lv, "sonde live: %s: write error: %s", lv->pipe->output_name, strerror(errno));
-		lv->exit_io = 1;
-		lv->stop = 1;
-	}
+	flush_outputs(lv);
 }
 
 static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
@@ -127,72 +136,23 @@ static void got_bytes(struct live *lv, const uint8_t *buf, size_t n)
 	rxwatch_feed(&lv->rw, buf, n);
 	live_ctl_forward(lv, buf, n);
 	decode(lv, buf, n);
+	live_cmd_join(lv, live_now_ms());
 }
 
-static void link_down(struct live *lv, int64_t now)
-{
-	lv->up = 0;
-	if (lv->link.ended) {
-		lv->stop = 1;
-		return;
-	}
-	if (!sonde_link_reconnects(&lv->link) || lv->o.reconnect_s == 0) {
-		if (lv->ever_up)
-			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
-		else {
-			live_msg(lv, "sonde live: %s: %s", lv->link.name, lv->link.why);
-			lv->exit_io = 1;
-		}
-		lv->stop = 1;
-		return;
-	}
-	live_msg(lv, "sonde live: %s: %s; %s", lv->link.name, lv->link.why,
-		 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for the next client" : "reconnecting");
-	lv->down_since = now;
-	lv->backoff_ms = 100;
-	lv->next_try = now + (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? 0 : lv->backoff_ms);
-}
-
-static void try_connect(struct live *lv, int64_t now)
-{
-	if (sonde_link_connect(&lv->link) == 0) {
-		lv->up = 1;
-		lv->connects++;
-		if (lv->ever_up) {
-			live_msg(lv, "sonde live: %s: reconnected after %.1f s", lv->link.name,
-				 (double)(now - lv->down_since) / 1000.0);
-			sonde_pipe_rejoin(lv->pipe); /* the stream is joined mid-way again */
-		}
-		lv->ever_up = 1;
-		return;
-	}
-	/* a server waits for its first client as long as it takes */
-	int waits = lv->link.spec.kind == SONDE_LINK_TCP_LISTEN && !lv->ever_up;
-	if (!waits && lv->o.reconnect_s >= 0 && now - lv->down_since >= (int64_t)(lv->o.reconnect_s * 1000)) {
-		live_msg(lv, "sonde live: %s: %s; giving up after %.1f s", lv->link.name, lv->link.why,
-			 (double)(now - lv->down_since) / 1000.0);
-		lv->exit_io = 1;
-		lv->stop = 1;
-		return;
-	}
-	if (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN) {
-		lv->next_try = now + LIVE_TICK_MS; /* the listening socket wakes us */
-		return;
-	}
-	lv->next_try = now + lv->backoff_ms;
-	lv->backoff_ms = lv->backoff_ms * 2 > LIVE_BACKOFF_MAX_MS ? LIVE_BACKOFF_MAX_MS : lv->backoff_ms * 2;
-}
-
-/* Read what the link has (bounded, so keys stay responsive). */
-static void read_link(struct live *lv, uint8_t *buf, size_t cap, unsigned max_reads, uint64_t max_bytes)
+/* Read what the link has (bounded, so keys stay responsive and a stop is
+ * seen after the chunk at hand).  draining: after a stop, read what has
+ * arrived already, for at most LIVE_DRAIN_MS after the signal. */
+static void read_link(struct live *lv, uint8_t *buf, size_t cap, unsigned max_reads, uint64_t max_bytes, int draining)
 {
 	uint64_t got = 0;
 	for (unsigned i = 0; i < max_reads && lv->up && !lv->stop && got < max_bytes; i++) {
+		if (draining ? sonde_stop_age_ms() >= LIVE_DRAIN_MS : sonde_stop_signal() != 0)
+			break;
 		ssize_t r = sonde_link_read(&lv->link, buf, cap);
 		if (r == 0)
 			break;
 		if (r < 0) {
-			link_down(lv, live_now_ms());
+			live_link_down(lv, live_now_ms());
 			break;
 		}
 		got += (uint64_t)r;
@@ -212,47 +172,18 @@ int live_loop(struct live *lv)
 		fprintf(stderr, "sonde live: out of memory\n");
 		return SONDE_EXIT_IO;
 	}
-	sigset_t block, orig;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigset_t wait_mask = orig;
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
-	sigdelset(&wait_mask, SIGHUP);
-	live_signal = 0;
-
 	int64_t now = live_now_ms();
 	lv->t_start = now;
 	lv->t_end = lv->o.duration > 0 ? now + (int64_t)(lv->o.duration * 1000) : -1;
 	lv->status_t = now;
 	lv->budget_t = now;
-	lv->up = lv->link.fd >= 0;
-	lv->ever_up = lv->up;
-	lv->connects = lv->up;
-	lv->down_since = now;
-	lv->backoff_ms = 100;
-	lv->next_try = now;
-	if (!lv->up)
-		try_connect(lv, now);
-	if (!lv->up && !lv->stop && !lv->quiet)
-		live_msg(lv, "sonde live: %s: %s", lv->link.name,
-			 lv->link.spec.kind == SONDE_LINK_TCP_LISTEN ? "waiting for a client" : lv->link.why);
+	live_link_start(lv, now);
 	live_status_tick(lv, now);
 
-	while (!lv->stop) {
+	while (!lv->stop && !sonde_stop_signal()) {
 		now = live_now_ms();
 		if (!lv->up && now >= lv->next_try) {
-			try_connect(lv, now);
+			live_try_connect(lv, now);
 			if (lv->stop)
 				break;
 		}
@@ -283,23 +214,24 @@ int live_loop(struct live *lv)
 			timeout = min_timeout(timeout, lv->probe_t0 + LIVE_PROBE_WAIT_MS - now);
 		if (timeout < 0)
 			timeout = 0;
-		struct timespec ts = { (time_t)(timeout / 1000), (long)(timeout % 1000) * 1000000L };
-		int r = ppoll(pf, (nfds_t)n, &ts, &wait_mask);
+		/* a signal between the check above and this wait is seen at the
+		 * stop's first timer tick (core/stop.h), or at the timeout */
+		int r = poll(pf, (nfds_t)n, (int)timeout);
 		if (r < 0 && errno != EINTR) {
 			live_msg(lv, "sonde live: poll: %s", strerror(errno));
 			lv->exit_io = 1;
 			break;
 		}
-		if (live_signal)
+		if (sonde_stop_signal())
 			break;
 		now = live_now_ms();
 		if (link_i >= 0 && r > 0 && pf[link_i].revents) {
 			if (!lv->up) /* a client knocks on a tcp-listen link */
-				try_connect(lv, now);
+				live_try_connect(lv, now);
 			else
-				read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX);
+				read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX, 0);
 		} else if (lv->up && lfd < 0) {
-			read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX);
+			read_link(lv, buf, SONDE_PIPE_CHUNK, LIVE_READS_PER_WAKE, UINT64_MAX, 0);
 		}
 		if (key_i >= 0 && r > 0 && pf[key_i].revents)
 			live_keys_read(lv);
@@ -317,23 +249,21 @@ int live_loop(struct live *lv)
 			break;
 	}
 	/* What has arrived already is part of the capture: a stop (key, signal,
-	 * duration) loses nothing that the link had delivered. */
+	 * duration) loses nothing that the link had delivered -- up to 1 MiB
+	 * and LIVE_DRAIN_MS after a signal, so that the stop stays quick. */
 	if (lv->up && !lv->exit_io) {
 		lv->stop = 0;
-		read_link(lv, buf, SONDE_PIPE_CHUNK, 64, LIVE_DRAIN_MAX);
+		read_link(lv, buf, SONDE_PIPE_CHUNK, 64, LIVE_DRAIN_MAX, 1);
 	}
-	if (live_signal && !lv->quiet)
-		live_msg(lv, "sonde live: %s: stopping", strsignal(live_signal));
-	if (!lv->began)
+	if (sonde_stop_signal() && !lv->quiet)
+		live_msg(lv, "sonde live: %s: stopping", strsignal(sonde_stop_signal()));
+	/* a link that never came up decoded nothing: no figures of nothing */
+	if (!lv->began && lv->ever_up)
 		try_begin(lv, 1);
+	if (!lv->ever_up)
+		live_link_never_up(lv);
 	free(buf);
 	live_status_erase(lv);
-
-	/* The handlers stay: a second signal that was already on its way (the
-	 * user pressing Ctrl-C twice, `timeout` signalling the child and then
-	 * its process group) must not kill the session while it finishes its
-	 * outputs and prints the summary. */
-	sigprocmask(SIG_SETMASK, &orig, NULL);
 	if (lv->began < 0)
 		return SONDE_EXIT_USAGE;
 	return 0;

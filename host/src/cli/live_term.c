@@ -1,88 +1,20 @@
 /*
- * live_term.c -- the terminal side of `sonde live`: messages on stderr,
- * the one-line status that is redrawn in place (only when stderr is a
- * terminal), and the keys read from a terminal on stdin in raw mode.  The
- * terminal's settings are restored on every way out: the end of the
- * session, exit(), and the signals the loop handles (they end the session
- * through the normal path).
+ * live_term.c -- the keys of `sonde live`: a terminal on stdin in raw mode,
+ * one key a command (docs/live.md section 2).  The terminal's settings are
+ * restored on every way out: the end of the session, exit(), and a second
+ * Ctrl-C (from its handler).  What is shown is live_status.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/out.h"
+#include "core/stop.h"
 #include "live.h"
 
 static struct live *live_tty; /* for the atexit restore */
-
-void live_status_erase(struct live *lv)
-{
-	if (!lv->status_shown)
-		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
-	lv->status_shown = 0;
-}
-
-void live_status_draw(struct live *lv)
-{
-	if (!lv->o.status || !lv->status[0])
-		return;
-	fprintf(stderr, "\r\033[K%s", lv->status);
-	fflush(stderr);
-	lv->status_shown = 1;
-}
-
-void live_msg(struct live *lv, const char *fmt, ...)
-{
-	live_status_erase(lv);
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-}
-
-/* 1234567 -> "1.2 MB" */
-static void human(char *out, size_t cap, double v, const char *unit)
-{
-	if (v >= 1e9)
-		snprintf(out, cap, "%.1f G%s", v / 1e9, unit);
-	else if (v >= 1e6)
-		snprintf(out, cap, "%.1f M%s", v / 1e6, unit);
-	else if (v >= 1e3)
-		snprintf(out, cap, "%.1f k%s", v / 1e3, unit);
-	else
-		snprintf(out, cap, "%.0f %s", v, unit);
-}
-
-void live_status_tick(struct live *lv, int64_t now)
-{
-	int64_t dt = now - lv->status_t;
-	uint64_t records = lv->stats->records;
-	if (dt > 0) {
-		lv->byte_rate = (double)(lv->rx_bytes - lv->status_bytes) * 1000.0 / (double)dt;
-		lv->rec_rate = (double)(records - lv->status_records) * 1000.0 / (double)dt;
-	}
-	lv->status_t = now;
-	lv->status_bytes = lv->rx_bytes;
-	lv->status_records = records;
-	if (!lv->o.status)
-		return;
-	const struct sonde_session *s = &lv->pipe->session;
-	char rate[32], total[32];
-	human(rate, sizeof(rate), lv->byte_rate, "B/s");
-	human(total, sizeof(total), (double)lv->rx_bytes, "B");
-	snprintf(lv->status, sizeof(lv->status),
-		 "%.80s %s | %s %.0f rec/s | %s %" PRIu64 " records | errors %" PRIu64 " | drops %" PRIu64
-		 " target, %" PRIu64 " link",
-		 lv->link.name, lv->up ? "up" : "DOWN", rate, lv->rec_rate, total, records, lv->pipe->ndiags,
-		 s->drops_overwritten + s->drops_refused, s->lost_link);
-	live_status_draw(lv);
-}
 
 void live_term_restore(struct live *lv)
 {
@@ -95,6 +27,15 @@ void live_term_restore(struct live *lv)
 static void restore_at_exit(void)
 {
 	live_term_restore(live_tty);
+}
+
+/* A second Ctrl-C ends the process from its signal handler (core/stop.h):
+ * only async-signal-safe calls here (tcsetattr and write are). */
+static void restore_in_handler(void)
+{
+	if (live_tty && live_tty->tty_raw)
+		tcsetattr(STDIN_FILENO, TCSANOW, &live_tty->tty_saved);
+	live_status_reset_region();
 }
 
 int live_term_raw(struct live *lv)
@@ -116,13 +57,43 @@ int live_term_raw(struct live *lv)
 	return 0;
 }
 
+void live_term_install(struct live *lv)
+{
+	live_tty = lv;
+	sonde_stop_install(restore_in_handler);
+}
+
 void live_keys_help(struct live *lv)
 {
+	const char *space = lv->show_tty ? ", space pause" : "";
 	if (sonde_link_writable(&lv->link))
-		live_msg(lv, "keys: i info, s start/stop, t trigger, r readout, c reset counters, p stats, "
-			     "h help, q quit");
+		live_msg(lv, "keys: i info, s start/stop, t trigger, r readout, c reset counters, p stats%s, "
+			     "h help, q quit", space);
 	else
-		live_msg(lv, "keys: h help, q quit (%s cannot carry commands)", lv->link.name);
+		live_msg(lv, "keys: h help%s, q quit (%s cannot carry commands)", space, lv->link.name);
+}
+
+/* Space: stop showing the decoded records on the terminal, and show them
+ * again.  They are still decoded, counted and saved (-w, --output). */
+static void toggle_pause(struct live *lv)
+{
+	if (!lv->show_tty) {
+		live_msg(lv, "sonde live: the records do not go to this terminal: nothing to pause");
+		return;
+	}
+	lv->paused = !lv->paused;
+	fflush(stdout);
+	if (lv->paused) {
+		sonde_out_hold(stdout, 1);
+		live_msg(lv, "display paused: records are still decoded%s; space shows them again",
+			 lv->o.raw_path ? " and saved" : "");
+		return;
+	}
+	uint64_t held = sonde_out_held_lines(stdout);
+	sonde_out_hold(stdout, 0);
+	fprintf(stdout, "--- %" PRIu64 " line%s not shown while paused ---\n", held, held == 1 ? "" : "s");
+	fflush(stdout);
+	live_msg(lv, "display resumed (%" PRIu64 " line%s not shown)", held, held == 1 ? "" : "s");
 }
 
 void live_keys_read(struct live *lv)
@@ -161,9 +132,12 @@ void live_keys_read(struct live *lv)
 		case 'p':
 			live_cmd_send(lv, "stats");
 			break;
+		case ' ':
+			toggle_pause(lv);
+			break;
 		default:
 			break;
 		}
 	}
-	live_status_draw(lv);
+	live_status_refresh(lv, live_now_ms());
 }

@@ -10,6 +10,7 @@
 
 #include "event_desc.h"
 #include "opts.h"
+#include "out.h"
 #include "pipe.h"
 #include "select.h"
 #include "symbolize.h"
@@ -242,26 +243,37 @@ int sonde_pipe_flush(struct sonde_pipe *p)
 {
 	int rc = 0;
 	for (size_t i = 0; i < p->nsinks; i++) {
-		if (p->sinks[i].ops->flush && p->sinks[i].ops->flush(p->sinks[i].sink) != 0)
+		/* a sink's own buffer first (sinkfmt.h), then the stream; the
+		 * stream that failed is kept: it knows why (core/out.h) */
+		int bad = p->sinks[i].ops->flush && p->sinks[i].ops->flush(p->sinks[i].sink) != 0;
+		bad |= p->sinks[i].out && fflush(p->sinks[i].out) != 0;
+		if (bad) {
+			if (!p->failed_out)
+				p->failed_out = p->sinks[i].out;
 			rc = -1;
-		if (p->sinks[i].out && fflush(p->sinks[i].out) != 0)
-			rc = -1;
+		}
 	}
 	return rc;
 }
 
 int sonde_pipe_finish_sinks(struct sonde_pipe *p)
 {
-	int write_error = 0;
+	FILE *failed = NULL;
 	errno = 0;
 	for (size_t i = 0; i < p->nsinks; i++)
-		if (p->sinks[i].ops->finish && p->sinks[i].ops->finish(p->sinks[i].sink, &p->session) != 0)
-			write_error = 1;
-	if (!write_error)
+		if (p->sinks[i].ops->finish && p->sinks[i].ops->finish(p->sinks[i].sink, &p->session) != 0 && !failed)
+			failed = p->sinks[i].out;
+	if (!failed)
 		return 0;
+	if (!p->failed_out)
+		p->failed_out = failed;
+	/* the output stream knows the first error (core/out.h); errno here
+	 * may be long past it */
+	int e = errno;
+	if (!p->write_error)
+		fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
+			sonde_out_name(failed) || !e ? sonde_out_why(failed) : strerror(e));
 	p->write_error = 1;
-	fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
-		errno ? strerror(errno) : "write failed");
 	p->io_error = 1;
 	return -1;
 }

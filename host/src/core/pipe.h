@@ -78,7 +78,8 @@ struct sonde_pipe {
 	uint64_t ndiags;
 	uint64_t diags[SONDE_D_COUNT];  /* per code */
 	int io_error;
-	int write_error;       /* a sink reported a write error (already printed) */
+	int write_error;       /* a write error was reported (printed once: set it when the caller printed it) */
+	FILE *failed_out;      /* the first output a write failed on (flush or finish) */
 };
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);

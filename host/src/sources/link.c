@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "link_gdb.h"
 #include "link_impl.h"
 
@@ -58,6 +59,8 @@ int link_write_fd(struct sonde_link *l, int fd, const void *buf, size_t n, int t
 			n -= (size_t)w;
 			continue;
 		}
+		if (sonde_stop_signal())
+			return link_fail(l, "write given up: stopping");
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)

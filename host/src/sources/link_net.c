@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "link_impl.h"
 
 #define LINK_CONNECT_MS 1000
@@ -94,7 +95,7 @@ static int connect_addr(struct sonde_link *l, int family, int type, int proto, c
 		int r;
 		do
 			r = poll(&pf, 1, LINK_CONNECT_MS);
-		while (r < 0 && errno == EINTR);
+		while (r < 0 && errno == EINTR && !sonde_stop_signal());
 		int err = 0;
 		socklen_t el = sizeof(err);
 		if (r <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0 || err) {
@@ -124,7 +125,9 @@ static int connect_tcp(struct sonde_link *l)
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return link_fail(l, "cannot connect to %s:%s: %s", l->spec.host, l->spec.port, strerror(err));
+		return link_fail(l, "cannot connect to %s:%s: %s%s", l->spec.host, l->spec.port, strerror(err),
+				 err == ECONNREFUSED ? " (nothing listens on that port)"
+				 : err == ETIMEDOUT ? " (no answer within 1 s)" : "");
 	l->fd = fd;
 	return 0;
 }

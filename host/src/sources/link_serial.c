@@ -182,6 +182,55 @@ int link_serial_parse(struct link_serial_cfg *cfg, const char *spec, char *err, 
 	return 0;
 }
 
+/* ---- opening ----------------------------------------------------------------------- */
+
+/* The serial ports libserialport finds, for a message: "/dev/ttyUSB0,
+ * /dev/ttyACM0" or "none" (pseudo-terminals are never listed). */
+static void list_ports(char *out, size_t cap)
+{
+	struct sp_port **ports = NULL;
+	size_t k = 0;
+	int n = 0;
+	out[0] = '\0';
+	if (sp_list_ports(&ports) == SP_OK) {
+		for (int i = 0; ports[i] && k < cap; i++, n++) {
+			if (n == 8) {
+				snprintf(out + k, cap - k, ", ...");
+				break;
+			}
+			k += (size_t)snprintf(out + k, cap - k, "%s%s", n ? ", " : "", sp_get_port_name(ports[i]));
+		}
+		sp_free_port_list(ports);
+	}
+	if (!out[0])
+		snprintf(out, cap, "none");
+}
+
+/* Why a device could not be opened, in the words a user looks for. */
+static void open_error(const char *path, int e, char *err, size_t errlen)
+{
+	char ports[256];
+	switch (e) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		list_ports(ports, sizeof(ports));
+		snprintf(err, errlen, "no such device '%s' (serial ports found: %s)", path, ports);
+		break;
+	case EACCES:
+	case EPERM:
+		snprintf(err, errlen, "permission denied on '%s' (is this user in the group that owns it, e.g. dialout?)",
+			 path);
+		break;
+	case EBUSY:
+		snprintf(err, errlen, "'%s' is busy: another program has it open", path);
+		break;
+	default:
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(e));
+		break;
+	}
+}
+
 /* ---- pseudo-terminals -------------------------------------------------------------- */
 
 /* UNIX 98 pty slaves (/dev/pts/N) have majors 136 to 143. */
@@ -196,7 +245,7 @@ static int pty_open(struct link_serial *l)
 
 	l->fd = open(l->path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (l->fd < 0) {
-		snprintf(l->err, sizeof(l->err), "cannot open '%s': %s", l->path, strerror(errno));
+		open_error(l->path, errno, l->err, sizeof(l->err));
 		return -1;
 	}
 	/* Raw bytes both ways; the line settings mean nothing on a pty, and
@@ -440,7 +489,7 @@ struct link_serial *link_serial_open(const struct link_serial_cfg *cfg, char *er
 	if (cfg_check(cfg, err, errlen) != 0)
 		return NULL;
 	if (stat(cfg->path, &st) != 0) {
-		snprintf(err, errlen, "cannot open '%s': %s", cfg->path, strerror(errno));
+		open_error(cfg->path, errno, err, errlen);
 		return NULL;
 	}
 	if (!S_ISCHR(st.st_mode)) {

@@ -195,22 +195,27 @@ int sonde_link_parse(const char *text, struct sonde_link_spec *sp, char *why, si
 		}
 		return 0;
 	}
-	/* A path: a tty (possibly with ":BAUD..." after it). */
+	/* A path: a tty (possibly with ":BAUD..." after it).  A path under
+	 * /dev/ that does not exist (yet) is a serial device too: opening it
+	 * says "no such device", and it is retried like one unplugged. */
 	char path[SONDE_LINK_PATH_MAX];
 	const char *c = strchr(text, ':');
 	struct stat st;
-	if (copy(path, sizeof(path), text, c ? (size_t)(c - text) : strlen(text)) == 0 && stat(path, &st) == 0 &&
-	    S_ISCHR(st.st_mode)) {
+	int named = copy(path, sizeof(path), text, c ? (size_t)(c - text) : strlen(text)) == 0;
+	int exists = named && stat(path, &st) == 0;
+	if ((exists && S_ISCHR(st.st_mode)) || (named && !exists && strncmp(path, "/dev/", 5) == 0)) {
 		if (parse_serial(text, sp, why, wl) != 0)
 			return -1;
 		if (!sp->baud)
 			sp->baud = 115200;
 		return 0;
 	}
-	snprintf(why, wl,
-		 "cannot tell what link '%s' is (expected serial:DEVICE[:BAUD[:8N1]], a tty's path, tcp://HOST:PORT, "
-		 "tcp-listen://[ADDR:]PORT, udp://[ADDR:]PORT, unix:PATH, file:PATH, gdb://HOST:PORT or -)",
-		 text);
+	const char *kinds = "serial:DEVICE[:BAUD[:8N1]], a tty's path, tcp://HOST:PORT, tcp-listen://[ADDR:]PORT, "
+			    "udp://[ADDR:]PORT, unix:PATH, file:PATH, gdb://HOST:PORT or -";
+	if (named && !exists && !strstr(text, "://"))
+		snprintf(why, wl, "no such file or device: '%s' (a link is %s)", path, kinds);
+	else
+		snprintf(why, wl, "cannot tell what link '%s' is (expected %s)", text, kinds);
 	return -1;
 }
 

@@ -1,18 +1,24 @@
 /*
  * source_file.c -- a regular file, a pipe or stdin as a byte source.
  * Plain read(2) in the caller's chunks: nothing is ever slurped, so a
- * capture of any size (or an endless pipe) runs in constant memory.
+ * capture of any size (or an endless pipe) runs in constant memory.  A
+ * stop (Ctrl-C, core/stop.h) ends the input: what was read is decoded and
+ * the outputs are finished.  A read blocked on a silent pipe is
+ * interrupted by the stop's timer, so that takes no longer.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/stop.h"
 #include "source.h"
 
 static ssize_t file_read(struct sonde_source *src, void *buf, size_t n)
 {
 	for (;;) {
+		if (sonde_stop_signal())
+			return 0;
 		ssize_t r = read(src->fd, buf, n);
 		if (r >= 0 || errno != EINTR)
 			return r;

@@ -9,15 +9,19 @@
  * the raw file before the pipeline decodes them.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/stop.h"
 #include "mp_host.h"
 #include "mp_link.h"
 
 #define MP_READ_SLICE_MS 100u
+/* After Ctrl-C a capture still sends STOP_PROFILING and GET_STATUS, but
+ * waits for their answers only this long after the signal, so that the
+ * tool ends within a second whatever the device does. */
+#define MP_STOP_WAIT_MS 600u
 
 static uint64_t now_ms(void)
 {
@@ -129,6 +133,10 @@ enum mp_xchg mp_host_exchange(struct mp_host *h, unsigned cmd, unsigned want, co
 
 		if (t >= deadline)
 			break;
+		if (sonde_stop_signal()) {
+			x.how = MP_XCHG_STOPPED;
+			break;
+		}
 		r = receive(h, buf, sizeof(buf),
 			    deadline - t < MP_READ_SLICE_MS ? (unsigned)(deadline - t) : MP_READ_SLICE_MS);
 		if (r < 0) {
@@ -147,14 +155,6 @@ enum mp_xchg mp_host_exchange(struct mp_host *h, unsigned cmd, unsigned want, co
 static const unsigned mp_capture_plan[] = { MP_CMD_METADATA, MP_CMD_START, 0, MP_CMD_STOP, MP_CMD_STATUS };
 #define PLAN_STEPS (sizeof(mp_capture_plan) / sizeof(mp_capture_plan[0]))
 #define RUN_STEP 2
-
-static volatile sig_atomic_t interrupted;
-
-void mp_capture_interrupt(void)
-{
-	if (interrupted < 2)
-		interrupted++;
-}
 
 static unsigned answer_of(unsigned cmd)
 {
@@ -190,7 +190,7 @@ static int cap_advance(struct mp_capture *cap)
 				cap->run_until_ms = cap->duration_s < 0 ? UINT64_MAX :
 						    t + (uint64_t)(cap->duration_s * 1000.0 + 0.5);
 			}
-			if (t < cap->run_until_ms && !interrupted)
+			if (t < cap->run_until_ms && !sonde_stop_signal())
 				return 0;
 			cap->waiting = 0;
 			cap->step++;
@@ -215,8 +215,8 @@ static int cap_advance(struct mp_capture *cap)
 			cap_fail(cap, MP_XCHG_NACK);
 			continue;
 		}
-		if (t >= cap->deadline_ms || interrupted > 1) {
-			cap_fail(cap, MP_XCHG_TIMEOUT);
+		if (t >= cap->deadline_ms || sonde_stop_age_ms() >= MP_STOP_WAIT_MS) {
+			cap_fail(cap, t >= cap->deadline_ms ? MP_XCHG_TIMEOUT : MP_XCHG_STOPPED);
 			continue;
 		}
 		return 0;
@@ -273,7 +273,6 @@ void mp_capture_init(struct mp_capture *cap, struct mp_host *h, double duration_
 	memset(cap, 0, sizeof(*cap));
 	cap->h = h;
 	cap->duration_s = duration_s;
-	interrupted = 0;
 	memset(src, 0, sizeof(*src));
 	src->name = mp_link_name(h->link);
 	src->read = cap_read;

@@ -24,7 +24,8 @@ enum mp_xchg {
 	MP_XCHG_ANSWER,  /* the awaited response came */
 	MP_XCHG_NACK,    /* the device answered NACK */
 	MP_XCHG_TIMEOUT, /* nothing within the timeout */
-	MP_XCHG_IO       /* the link or the raw file failed (see mp_host_error) */
+	MP_XCHG_IO,      /* the link or the raw file failed (see mp_host_error) */
+	MP_XCHG_STOPPED  /* a stop (Ctrl-C, core/stop.h) came first */
 };
 
 struct mp_host {
@@ -66,10 +67,10 @@ struct mp_capture {
 
 /* A capture over h: src reads the device's bytes while the plan runs and
  * ends when it is done; lst must be added to the same pipe (it tells the
- * source which answers were decoded).  duration_s < 0 captures until
- * SIGINT (the caller installs a handler calling mp_capture_interrupt). */
+ * source which answers were decoded).  duration_s < 0 captures until a
+ * stop (Ctrl-C, SIGTERM: core/stop.h); a stop also ends a timed run
+ * early.  STOP_PROFILING and GET_STATUS follow either way. */
 void mp_capture_init(struct mp_capture *cap, struct mp_host *h, double duration_s, struct sonde_source *src,
 		     struct sonde_listener *lst);
-void mp_capture_interrupt(void);
 
 #endif /* MP_HOST_H */

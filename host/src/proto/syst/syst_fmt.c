@@ -12,6 +12,7 @@
 #include "syst_fmt.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 enum { F_MINUS = 1, F_PLUS = 2, F_SPACE = 4, F_HASH = 8, F_ZERO = 16, F_QUOTE = 32 };
@@ -338,6 +339,59 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 	default:
 		return SYST_FMT_OK; /* not reached: unknown conversions are literal */
 	}
+}
+
+/* Bytes one conversion takes from the packed arguments at a[0..n): the
+ * sizes convert() reads.  SIZE_MAX when they run out. */
+static size_t arg_bytes(const struct spec *s, const uint8_t *a, size_t n, unsigned long_size)
+{
+	size_t k = (s->star_w ? 4u : 0u) + (s->star_p ? 4u : 0u);
+	switch (s->conv) {
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+		k += int_size(s, long_size);
+		break;
+	case 'c': case 'C':
+		k += 4;
+		break;
+	case 'p': case 'n':
+		k += long_size;
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		k += 8;
+		break;
+	case 's': case 'S': {
+		const uint8_t *nul = k <= n ? memchr(a + k, 0, n - k) : NULL;
+		if (!nul)
+			return SIZE_MAX;
+		k = (size_t)(nul - a) + 1;
+		break;
+	}
+	default:
+		return 0;
+	}
+	return k <= n ? k : SIZE_MAX;
+}
+
+size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t nbytes, unsigned long_size)
+{
+	static const char known[] = "diuoxXcCsSpnfFeEgGaA";
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (fmt[i] != '%')
+			continue;
+		struct spec s;
+		size_t next = parse_spec(fmt, n, i + 1, &s);
+		if (!next)
+			break;
+		if (strchr(known, s.conv)) {
+			size_t k = arg_bytes(&s, args + used, nbytes - used, long_size);
+			if (k == SIZE_MAX)
+				return SIZE_MAX;
+			used += k;
+		}
+		i = next - 1;
+	}
+	return used;
 }
 
 enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,

@@ -46,4 +46,10 @@ enum syst_fmt_result {
 enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 			      struct sonde_arg *args, size_t max_args, size_t *nargs);
 
+/* The bytes of packed arguments fmt[0..n) takes from args[0..nbytes): its
+ * conversions' sizes as syst_fmt reads them (a %s up to its NUL).
+ * SIZE_MAX when the arguments run out.  For messages that end where their
+ * arguments end (syst_msg_extent). */
+size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t nbytes, unsigned long_size);
+
 #endif /* SYST_FMT_H */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "syst_crc.h"
+#include "syst_fmt.h"
 
 size_t syst_short_size(uint32_t hdr)
 {
@@ -255,6 +256,55 @@ long syst_msg_size(const uint8_t *p, size_t n, size_t *need)
 	if (h & SYST_H_CHK)
 		pos += 4;
 	return (long)pos;
+}
+
+size_t syst_msg_extent(const uint8_t *p, size_t n)
+{
+	size_t need;
+	long sz = syst_msg_size(p, n, &need);
+	if (sz > 0)
+		return (size_t)sz <= n ? (size_t)sz : 0;
+	if (sz == 0)
+		return 0;
+	/* no LEN: where the fields before the payload end */
+	uint32_t h = syst_get32(p);
+	size_t pos = 4 + ((h & SYST_H_GUID) ? 16 : 0);
+	if (h & SYST_H_LOC) {
+		if (n <= pos)
+			return 0;
+		pos += loc_size(p[pos]);
+	}
+	if (h & SYST_H_TS)
+		pos += 8;
+	if (pos > n)
+		return 0;
+	if (h & SYST_H_CHK) {
+		/* the first end at which the CRC of what precedes it matches
+		 * (a wrong match has odds of 2^-32 per byte) */
+		uint32_t crc = syst_crc_update(SYST_CRC_INIT, p, pos);
+		for (size_t e = pos; e + 4 <= n; e++) {
+			if (syst_crc_final(crc) == syst_get32(p + e))
+				return e + 4;
+			crc = syst_crc_update(crc, p + e, 1);
+		}
+		return 0;
+	}
+	if (syst_h_type(h) != SYST_T_STRING)
+		return 0;
+	/* a string ends at its NUL; a printf's arguments follow it */
+	const uint8_t *nul = memchr(p + pos, 0, n - pos);
+	if (!nul)
+		return 0;
+	size_t end = (size_t)(nul - p) + 1;
+	unsigned st = syst_h_subtype(h);
+	if (st == SYST_STR_PRINTF32 || st == SYST_STR_PRINTF64) {
+		size_t k = syst_fmt_arg_bytes((const char *)p + pos, end - 1 - pos, p + end, n - end,
+					      st == SYST_STR_PRINTF32 ? 4 : 8);
+		if (k == SIZE_MAX)
+			return 0;
+		end += k;
+	}
+	return end;
 }
 
 int syst_hdr_plausible(uint32_t h)

@@ -136,6 +136,14 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n);
  *   -1   the message cannot be delimited (not short and no LEN bit). */
 long syst_msg_size(const uint8_t *p, size_t n, size_t *need);
 
+/* Where the message at p ends, when it says so itself, within n bytes (a
+ * container's length): its size, or 0 when it does not say (it then ends
+ * where its container says).  Short messages and those with a LEN field
+ * say it; without LEN, a message with a CRC ends where the CRC of what
+ * precedes it matches, and a string where its NUL is.  Used to find a
+ * container length larger than the message it holds. */
+size_t syst_msg_extent(const uint8_t *p, size_t n);
+
 /* Could hdr start a message?  Reserved bits clear and a known type with a
  * known subtype.  Used to resynchronise and to recognise streams. */
 int syst_hdr_plausible(uint32_t hdr);

@@ -204,6 +204,62 @@ static void skip_byte(struct syst_dec *d, uint64_t at)
 
 /* ------------------------------------------------------- containers */
 
+/* Do the k bytes at q start a length-prefixed record?  1 yes, 0 no, -1
+ * cannot tell yet (fewer than 8 bytes). */
+static int record_starts(const uint8_t *q, size_t k)
+{
+	if (k < 8)
+		return -1;
+	uint32_t len = syst_get32(q);
+	if (len < 4 || len > SYST_MSG_MAX)
+		return 0;
+	return fits(q + 4, k - 4 < len ? k - 4 : len, len, 0) > 0;
+}
+
+/* A container length larger than the message it holds (the message says
+ * where it ends: syst_msg_extent).  Either the length word is wrong and
+ * the next record starts right after the message -- then it is decoded
+ * from there -- or the container holds bytes after its message, which are
+ * reported with it.  Nothing is dropped silently.  Returns the bytes
+ * used (length word included), 0 to wait for more bytes, or -1 when the
+ * container is taken as it is.  p is the record at stream offset at. */
+static long oversized(struct syst_dec *d, const uint8_t *p, size_t n, uint32_t len, uint64_t at, int final)
+{
+	size_t avail = n - 4;
+	size_t ext = syst_msg_extent(p + 4, avail < len ? avail : len);
+	if (!ext || ext >= len)
+		return -1;
+	int next = record_starts(p + 4 + ext, avail - ext);
+	if (next < 0 && avail < len && !final)
+		return 0;
+	if (next > 0) {
+		syst_diag(d, SONDE_D_MALFORMED, at, 1,
+			  "container length %lu, but the message ends after %zu bytes and the next record starts there: "
+			  "the length word is wrong; decoding on from the message's end",
+			  (unsigned long)len, ext);
+		syst_emit(d, p + 4, ext, at + 4);
+		return (long)(4 + ext);
+	}
+	if (avail < len && next < 0) { /* the end of the input comes first */
+		syst_emit(d, p + 4, ext, at + 4);
+		syst_diag(d, SONDE_D_MALFORMED, at, 1,
+			  "container length %lu, but the message ends after %zu bytes and the input %zu bytes later%s",
+			  (unsigned long)len, ext, avail - ext, avail > ext ? ": those bytes are skipped" : "");
+		return (long)(4 + avail);
+	}
+	if (avail < len)
+		return -1; /* cut short as well: reported as such */
+	/* The container is taken as it is, as the reference printer takes a
+	 * line: a message with a LEN field or a CRC is then reported by its
+	 * parser (TOO_LONG, CHECKSUM_ERROR); a string's surplus is not, so it
+	 * is said here. */
+	if (!(syst_get32(p + 4) & (SYST_H_LEN | SYST_H_CHK)))
+		syst_diag(d, SONDE_D_MALFORMED, at + 4 + ext, len - ext,
+			  "the message ends after %zu bytes, its container after %lu: the last %lu bytes are not part of it",
+			  ext, (unsigned long)len, (unsigned long)(len - ext));
+	return -1;
+}
+
 static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int final)
 {
 	size_t pos = 0;
@@ -230,9 +286,16 @@ static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 			pos++;
 			continue;
 		}
+		end_skip(d);
+		long used = oversized(d, p + pos, n - pos, len, at, final);
+		if (used == 0)
+			break;
+		if (used > 0) {
+			pos += (size_t)used;
+			continue;
+		}
 		if (n - pos - 4 < len)
 			break;
-		end_skip(d);
 		syst_emit(d, p + pos + 4, len, at + 4);
 		pos += 4 + (size_t)len;
 	}
