@@ -12,6 +12,10 @@
  *                 the link budget
  *   live_ctl.c    the --control socket through which `sonde send` shares
  *                 the link
+ *
+ * The calls go one way: cmd_live.c -> live_loop.c -> live_term.c (keys)
+ * -> live_cmd.c -> live_status.c (the clock, messages, the screen) at the
+ * bottom; live_retry.c and live_ctl.c sit between the loop and the status.
  */
 #ifndef SONDE_LIVE_H
 #define SONDE_LIVE_H
@@ -125,8 +129,6 @@ struct live {
 	struct live_ctl_client ctl[LIVE_CTL_CLIENTS];
 };
 
-int64_t live_now_ms(void);
-
 /* live_loop.c */
 int live_loop(struct live *lv);
 
@@ -135,10 +137,11 @@ void live_link_start(struct live *lv, int64_t now);
 void live_try_connect(struct live *lv, int64_t now);
 void live_link_down(struct live *lv, int64_t now);
 void live_link_never_up(struct live *lv);
-/* "DOWN 3 s, attempt 5" for the status line */
-void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap);
 
 /* live_status.c */
+int64_t live_now_ms(void); /* the monotonic clock every part uses */
+/* "DOWN 3 s, attempt 5" for the status line */
+void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap);
 void live_msg(struct live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void live_status_open(struct live *lv);
 void live_status_close(struct live *lv);

@@ -17,7 +17,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/out.h"
@@ -29,13 +28,6 @@
 #define LIVE_READS_PER_WAKE 16    /* chunks read before looking at keys again */
 #define LIVE_DRAIN_MAX (1u << 20) /* bytes read after a stop was asked for... */
 #define LIVE_DRAIN_MS 300         /* ...and for how long after the signal */
-
-int64_t live_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void raw_write(struct live *lv, const uint8_t *buf, size_t n)
 {

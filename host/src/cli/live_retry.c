@@ -149,13 +149,3 @@ void live_link_never_up(struct live *lv)
 			 lv->link.why[0] ? lv->link.why : "not connected");
 	lv->exit_io = 1;
 }
-
-void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap)
-{
-	if (listening(lv) && !lv->ever_up)
-		snprintf(out, cap, "waiting for a client");
-	else if (listening(lv))
-		snprintf(out, cap, "DOWN %.0f s, waiting for the next client", (double)(now - lv->down_since) / 1000.0);
-	else
-		snprintf(out, cap, "DOWN %.0f s, attempt %u", (double)(now - lv->down_since) / 1000.0, lv->attempts + 1);
-}

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/out.h"
@@ -27,6 +28,25 @@
 
 #define AREA_ROWS 2
 #define AREA_MIN_ROWS 8
+
+int64_t live_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The state of a link that is down, for the status (the retries are
+ * live_retry.c's; this is only their text). */
+void live_link_down_text(const struct live *lv, int64_t now, char *out, size_t cap)
+{
+	if (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN && !lv->ever_up)
+		snprintf(out, cap, "waiting for a client");
+	else if (lv->link.spec.kind == SONDE_LINK_TCP_LISTEN)
+		snprintf(out, cap, "DOWN %.0f s, waiting for the next client", (double)(now - lv->down_since) / 1000.0);
+	else
+		snprintf(out, cap, "DOWN %.0f s, attempt %u", (double)(now - lv->down_since) / 1000.0, lv->attempts + 1);
+}
 
 static volatile sig_atomic_t resized;
 static volatile sig_atomic_t area_on; /* for the restores at exit and in a handler */

@@ -1,6 +1,7 @@
 /*
  * link_impl.h -- what the kinds of live link (link_net.c, link_file.c,
- * link_tty.c) provide to the dispatch in link.c.  Not for users of links:
+ * link_tty.c) provide to the dispatch in link.c, and the helpers they
+ * share (link_util.c).  Not for users of links:
  * they include link.h.
  */
 #ifndef SONDE_LINK_IMPL_H
@@ -13,6 +14,8 @@ int link_fail(struct sonde_link *l, const char *fmt, ...) __attribute__((format(
 /* Write all of buf to a non-blocking descriptor, waiting up to timeout_ms
  * for room; 0 or -1 (l->why set). */
 int link_write_fd(struct sonde_link *l, int fd, const void *buf, size_t n, int timeout_ms);
+/* Close the link's descriptor (not standard input) and mark it closed. */
+void link_fd_drop(struct sonde_link *l);
 
 /* link_net.c */
 int link_net_open(struct sonde_link *l);

@@ -215,14 +215,14 @@ ssize_t link_net_read(struct sonde_link *l, void *buf, size_t n)
 			return r;
 		if (r == 0) {
 			link_fail(l, "connection closed by the peer");
-			sonde_link_drop(l);
+			link_fd_drop(l);
 			return -1;
 		}
 	}
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
 		return 0;
 	link_fail(l, "read error: %s", strerror(errno));
-	sonde_link_drop(l);
+	link_fd_drop(l);
 	return -1;
 }
 
@@ -237,7 +237,7 @@ int link_net_write(struct sonde_link *l, const void *buf, size_t n)
 		return 0;
 	}
 	if (link_write_fd(l, l->fd, buf, n, LINK_WRITE_MS) != 0) {
-		sonde_link_drop(l);
+		link_fd_drop(l);
 		return -1;
 	}
 	return 0;
