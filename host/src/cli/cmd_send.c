@@ -16,7 +16,8 @@
 #include "cli.h"
 #include "core/pipe.h"
 #include "core/stop.h"
-#include "rxcmd.h"
+#include "proto/qs/qs_rxcmd.h"
+#include "proto/sonde/sonde_rxcmd.h"
 #include "sonde_proto.h"
 #include "sources/link.h"
 
@@ -409,7 +410,7 @@ static int send_run(int argc, char **argv)
 	/* Check the command before touching the link. */
 	struct rxcmd c;
 	uint8_t seq = a.seq >= 0 ? (uint8_t)a.seq : a.qs ? 1 : (uint8_t)(getpid() ^ time(NULL));
-	int rc = a.qs ? rxcmd_parse_qs(argv + ci, argc - ci, seq, a.obj_size, &c, why, sizeof(why))
+	int rc = a.qs ? qs_rxcmd_parse(argv + ci, argc - ci, seq, a.obj_size, &c, why, sizeof(why))
 		      : rxcmd_parse(argv + ci, argc - ci, a.addr_size ? a.addr_size : 4, &c, why, sizeof(why));
 	if (rc != 0) {
 		fprintf(stderr, "sonde send: %s\n", why);
@@ -457,7 +458,7 @@ static int send_run(int argc, char **argv)
 		if (attempt) {
 			seq++;
 			if (a.qs)
-				rxcmd_parse_qs(argv + ci, argc - ci, seq, a.obj_size, &c, why, sizeof(why));
+				qs_rxcmd_parse(argv + ci, argc - ci, seq, a.obj_size, &c, why, sizeof(why));
 			if (!a.quiet)
 				fprintf(stderr, "sonde send: no reply within %g s; sending again (seq %u)\n", a.timeout, seq);
 		}

@@ -27,7 +27,7 @@
 
 #include "analysis/stats.h"
 #include "core/pipe.h"
-#include "rxcmd.h"
+#include "proto/sonde/sonde_rxcmd.h"
 #include "sources/link.h"
 
 #define LIVE_PENDING 16     /* commands awaiting their CMD_STATUS */

@@ -1,5 +1,5 @@
 /*
- * rxcmd.h -- the host side of the receive channel (docs/protocol.md §9):
+ * sonde_rxcmd.h -- the host side of the receive channel (docs/protocol.md §9):
  * commands from their command-line words ("glb-filter -LOG", "peek
  * 0x20000000 8") to frames, the names of commands and status codes, and a
  * watcher that picks the target's replies out of the trace stream.  Used
@@ -30,11 +30,6 @@ struct rxcmd {
  * addr_size is the target's address size for peek/poke.  Returns 0, or -1
  * with a one-line reason in why. */
 int rxcmd_parse(char *const *words, int n, unsigned addr_size, struct rxcmd *c, char *why, size_t wl);
-/* The same for a QS target (QS-RX records built with qs_tx.h); seq is the
- * QS-RX sequence number the frame carries, obj_size the target's object
- * pointer size. */
-int rxcmd_parse_qs(char *const *words, int n, uint8_t seq, unsigned obj_size, struct rxcmd *c, char *why,
-		   size_t wl);
 
 /* Global filter list -> 16-byte bitmap: words are 'all', 'none', record
  * names (ISR_ENTER), groups (ISR TASK MARK FUNC USER), ids (0x13) or id
@@ -48,6 +43,13 @@ int rxcmd_loc_list(char *const *words, int n, uint8_t bits[32], char *why, size_
  * out (RXCMD_FRAME_MAX).  bad_checksum spoils the checksum on purpose (to
  * test a target's receiver). */
 size_t rxcmd_frame(const struct rxcmd *c, uint8_t seq, int bad_checksum, uint8_t *out);
+
+/* Words: helpers the QS commands share (proto/qs/qs_rxcmd.c).  Each
+ * returns 0, or -1 with a one-line reason in why (parse_u64: -1 only). */
+int rxcmd_parse_u64(const char *s, uint64_t max, uint64_t *v); /* decimal or 0x hex, <= max */
+int rxcmd_want_args(const char *name, int have, int lo, int hi, char *why, size_t wl);
+int rxcmd_number(const char *what, const char *s, uint64_t max, uint64_t *v, char *why, size_t wl);
+uint64_t rxcmd_addr_max(unsigned addr_size); /* the largest address of that many bytes */
 
 const char *rxcmd_name(uint8_t id);        /* "GLB_FILTER", or "0x1F" for an unknown one (static buffer) */
 const char *rxcmd_status_name(uint8_t st); /* "OK", "OUT_OF_REGION", "APP_0x81" (static buffer) */

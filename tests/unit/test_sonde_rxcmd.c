@@ -1,6 +1,6 @@
 /*
- * test_live_rxcmd.c -- receive-channel commands on the host side
- * (host/src/cli/rxcmd.h): words to DATA exactly as docs/protocol.md §9
+ * test_sonde_rxcmd.c -- receive-channel commands on the host side
+ * (host/src/proto/sonde/sonde_rxcmd.h, proto/qs/qs_rxcmd.h): words to DATA exactly as docs/protocol.md §9
  * lays them out, the filter lists, framing (also with a spoiled checksum),
  * the names of statuses, the QS-RX variants against qs_tx, and the reply
  * watcher fed one byte at a time.
@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-#include "cli/rxcmd.h"
+#include "proto/qs/qs_rxcmd.h"
+#include "proto/sonde/sonde_rxcmd.h"
 #include "framers/framer_hdlc.h"
 #include "proto/qs/qs_tx.h"
 #include "sonde_proto.h"
@@ -192,7 +193,7 @@ static void test_qs(void **state)
 	char tick[] = "tick", one[] = "1";
 	w[0] = tick;
 	w[1] = one;
-	assert_int_equal(rxcmd_parse_qs(w, 2, 5, 4, &c, why, sizeof(why)), 0);
+	assert_int_equal(qs_rxcmd_parse(w, 2, 5, 4, &c, why, sizeof(why)), 0);
 	qs_tx_init(&tx, 4);
 	tx.seq = 4;
 	size_t wn = qs_tx_tick(&tx, 1, want);
@@ -206,7 +207,7 @@ static void test_qs(void **state)
 	w[0] = glb;
 	w[1] = none;
 	w[2] = u0;
-	assert_int_equal(rxcmd_parse_qs(w, 3, 1, 4, &c, why, sizeof(why)), 0);
+	assert_int_equal(qs_rxcmd_parse(w, 3, 1, 4, &c, why, sizeof(why)), 0);
 	uint8_t bits[16] = { 0 };
 	qs_glb_filter_set(bits, QS_ALL_RECORDS, 0);
 	qs_glb_filter_set(bits, QS_U0_RECORDS, 1);
@@ -217,14 +218,14 @@ static void test_qs(void **state)
 
 	char reset[] = "reset";
 	w[0] = reset;
-	assert_int_equal(rxcmd_parse_qs(w, 1, 1, 4, &c, why, sizeof(why)), 0);
+	assert_int_equal(qs_rxcmd_parse(w, 1, 1, 4, &c, why, sizeof(why)), 0);
 	assert_int_equal(c.qs_reply, -1);
 	char peek[] = "peek", off[] = "2", size3[] = "3", cnt[] = "1";
 	w[0] = peek;
 	w[1] = off;
 	w[2] = size3;
 	w[3] = cnt;
-	assert_int_equal(rxcmd_parse_qs(w, 4, 1, 4, &c, why, sizeof(why)), -1);
+	assert_int_equal(qs_rxcmd_parse(w, 4, 1, 4, &c, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "size must be 1, 2 or 4"));
 }
 

@@ -1,6 +1,7 @@
 /*
- * rxcmd.c -- receive-channel commands: parsing their words, framing them,
- * naming them, and spotting the replies in the trace stream (rxcmd.h).
+ * sonde_rxcmd.c -- receive-channel commands of a Sonde target: parsing
+ * their words, framing them, naming them, and spotting the replies in the
+ * trace stream (sonde_rxcmd.h).  QS targets' commands: proto/qs/qs_rxcmd.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -8,9 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "proto/qs/qs_tx.h"
-#include "proto/sonde/sonde_ts.h"
-#include "rxcmd.h"
+#include "sonde_rxcmd.h"
+#include "sonde_ts.h"
 #include "sonde_proto.h"
 
 /* ---- names --------------------------------------------------------------- */
@@ -81,7 +81,7 @@ static const struct {
 	{ "FUNC", 0x10, 0x12 },         { "USER", 0x40, 0x7F },
 };
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *v)
+int rxcmd_parse_u64(const char *s, uint64_t max, uint64_t *v)
 {
 	char *end;
 	errno = 0;
@@ -101,7 +101,7 @@ static int parse_range(const char *s, unsigned max, unsigned *lo, unsigned *hi)
 	const char *dash = strchr(s, '-');
 	uint64_t x, y;
 	if (!dash) {
-		if (parse_u64(s, max, &x) != 0)
+		if (rxcmd_parse_u64(s, max, &x) != 0)
 			return -1;
 		*lo = *hi = (unsigned)x;
 		return 0;
@@ -111,7 +111,7 @@ static int parse_range(const char *s, unsigned max, unsigned *lo, unsigned *hi)
 		return -1;
 	memcpy(a, s, k);
 	a[k] = '\0';
-	if (parse_u64(a, max, &x) != 0 || parse_u64(dash + 1, max, &y) != 0 || y < x)
+	if (rxcmd_parse_u64(a, max, &x) != 0 || rxcmd_parse_u64(dash + 1, max, &y) != 0 || y < x)
 		return -1;
 	*lo = (unsigned)x;
 	*hi = (unsigned)y;
@@ -189,7 +189,7 @@ static void put_le(uint8_t *p, uint64_t v, unsigned size)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int want_args(const char *name, int have, int lo, int hi, char *why, size_t wl)
+int rxcmd_want_args(const char *name, int have, int lo, int hi, char *why, size_t wl)
 {
 	if (have >= lo && have <= hi)
 		return 0;
@@ -200,15 +200,15 @@ static int want_args(const char *name, int have, int lo, int hi, char *why, size
 	return -1;
 }
 
-static int number(const char *what, const char *s, uint64_t max, uint64_t *v, char *why, size_t wl)
+int rxcmd_number(const char *what, const char *s, uint64_t max, uint64_t *v, char *why, size_t wl)
 {
-	if (parse_u64(s, max, v) == 0)
+	if (rxcmd_parse_u64(s, max, v) == 0)
 		return 0;
 	snprintf(why, wl, "bad %s '%s' (expected a number up to %llu)", what, s, (unsigned long long)max);
 	return -1;
 }
 
-static uint64_t addr_max(unsigned addr_size)
+uint64_t rxcmd_addr_max(unsigned addr_size)
 {
 	return addr_size >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * addr_size)) - 1;
 }
@@ -280,21 +280,21 @@ int rxcmd_parse(char *const *w, int n, unsigned addr_size, struct rxcmd *c, char
 		c->n = 32;
 		return rxcmd_loc_list(a, na, c->data, why, wl);
 	case SONDE_CMD_APP:
-		if (want_args(w[0], na, 1, 4, why, wl) != 0 || number("command", a[0], 255, &v[0], why, wl) != 0)
+		if (rxcmd_want_args(w[0], na, 1, 4, why, wl) != 0 || rxcmd_number("command", a[0], 255, &v[0], why, wl) != 0)
 			return -1;
 		c->data[0] = (uint8_t)v[0];
 		for (int i = 1; i < 4; i++) {
 			v[i] = 0;
-			if (i < na && number("argument", a[i], UINT32_MAX, &v[i], why, wl) != 0)
+			if (i < na && rxcmd_number("argument", a[i], UINT32_MAX, &v[i], why, wl) != 0)
 				return -1;
 			put_le(c->data + 1 + 4 * (i - 1), v[i], 4);
 		}
 		c->n = 13;
 		return 0;
 	case SONDE_CMD_PEEK:
-		if (want_args(w[0], na, 2, 2, why, wl) != 0 ||
-		    number("address", a[0], addr_max(addr_size), &v[0], why, wl) != 0 ||
-		    number("length", a[1], 64, &v[1], why, wl) != 0)
+		if (rxcmd_want_args(w[0], na, 2, 2, why, wl) != 0 ||
+		    rxcmd_number("address", a[0], rxcmd_addr_max(addr_size), &v[0], why, wl) != 0 ||
+		    rxcmd_number("length", a[1], 64, &v[1], why, wl) != 0)
 			return -1;
 		if (v[1] == 0) {
 			snprintf(why, wl, "peek reads 1 to 64 bytes");
@@ -309,7 +309,7 @@ int rxcmd_parse(char *const *w, int n, unsigned addr_size, struct rxcmd *c, char
 			snprintf(why, wl, "'poke' takes an address and the bytes in hex");
 			return -1;
 		}
-		if (number("address", a[0], addr_max(addr_size), &v[0], why, wl) != 0)
+		if (rxcmd_number("address", a[0], rxcmd_addr_max(addr_size), &v[0], why, wl) != 0)
 			return -1;
 		size_t len;
 		if (parse_hex(a + 1, na - 1, c->data + addr_size + 1, 64, &len, why, wl) != 0)
@@ -320,142 +320,8 @@ int rxcmd_parse(char *const *w, int n, unsigned addr_size, struct rxcmd *c, char
 		return 0;
 	}
 	default:
-		return want_args(w[0], na, 0, 0, why, wl);
+		return rxcmd_want_args(w[0], na, 0, 0, why, wl);
 	}
-}
-
-/* ---- QS targets ------------------------------------------------------------ */
-
-static const struct {
-	const char *name;
-	int value;
-} qs_glb_groups[] = {
-	{ "ALL", QS_ALL_RECORDS }, { "SM", QS_SM_RECORDS },   { "AO", QS_AO_RECORDS },   { "EQ", QS_EQ_RECORDS },
-	{ "MP", QS_MP_RECORDS },   { "TE", QS_TE_RECORDS },   { "QF", QS_QF_RECORDS },   { "SC", QS_SC_RECORDS },
-	{ "SEM", QS_SEM_RECORDS }, { "MTX", QS_MTX_RECORDS }, { "U0", QS_U0_RECORDS },   { "U1", QS_U1_RECORDS },
-	{ "U2", QS_U2_RECORDS },   { "U3", QS_U3_RECORDS },   { "U4", QS_U4_RECORDS },   { "UA", QS_UA_RECORDS },
-}, qs_loc_groups[] = {
-	{ "ALL", QS_ALL_IDS }, { "AO", QS_AO_IDS }, { "EP", QS_EP_IDS }, { "EQ", QS_EQ_IDS }, { "AP", QS_AP_IDS },
-};
-
-static int qs_filter(char *const *w, int n, uint8_t bits[16], int glb, char *why, size_t wl)
-{
-	if (n == 0) {
-		snprintf(why, wl, "the filter needs a list (e.g. 'all', 'none', '-SM +U0')");
-		return -1;
-	}
-	int (*set)(uint8_t *, int, int) = glb ? qs_glb_filter_set : qs_loc_filter_set;
-	int all = glb ? QS_ALL_RECORDS : QS_ALL_IDS;
-	memset(bits, 0, 16);
-	set(bits, all, 1);
-	for (int i = 0; i < n; i++) {
-		const char *t = w[i];
-		int on = 1;
-		if (strcasecmp(t, "none") == 0) {
-			set(bits, all, 0);
-			continue;
-		}
-		if (*t == '+' || *t == '-') {
-			on = *t == '+';
-			t++;
-		}
-		int value = -1;
-		uint64_t x;
-		if (parse_u64(t, 127, &x) == 0)
-			value = (int)x;
-		size_t ng = glb ? sizeof(qs_glb_groups) / sizeof(qs_glb_groups[0])
-				: sizeof(qs_loc_groups) / sizeof(qs_loc_groups[0]);
-		for (size_t k = 0; value < 0 && k < ng; k++) {
-			const char *name = glb ? qs_glb_groups[k].name : qs_loc_groups[k].name;
-			if (strcasecmp(name, t) == 0)
-				value = glb ? qs_glb_groups[k].value : qs_loc_groups[k].value;
-		}
-		if (value < 0 || set(bits, value, on) != 0) {
-			snprintf(why, wl, glb ? "'%s' is not a QS record (0..124) or group (ALL SM AO EQ MP TE QF SC SEM MTX U0..U4 UA)"
-					      : "'%s' is not a QS-ID (0..127) or group (ALL AO EP EQ AP)",
-				 w[i]);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int rxcmd_parse_qs(char *const *w, int n, uint8_t seq, unsigned obj_size, struct rxcmd *c, char *why, size_t wl)
-{
-	memset(c, 0, sizeof(*c));
-	if (n < 1) {
-		snprintf(why, wl, "no command given");
-		return -1;
-	}
-	struct qs_tx tx;
-	qs_tx_init(&tx, obj_size);
-	tx.seq = (uint8_t)(seq - 1); /* the builders pre-increment */
-	const char *cmd = w[0];
-	int na = n - 1;
-	char *const *a = w + 1;
-	uint64_t v[4] = { 0, 0, 0, 0 };
-	uint8_t bits[16];
-	c->qs_reply = 66; /* QS_RX_STATUS */
-	if (strcmp(cmd, "info") == 0) {
-		if (want_args(cmd, na, 0, 0, why, wl) != 0)
-			return -1;
-		c->id = QS_RX_INFO;
-		c->qs_reply = 64; /* QS_TARGET_INFO */
-		c->qs_len = qs_tx_info(&tx, c->qs_frame);
-	} else if (strcmp(cmd, "reset") == 0) {
-		if (want_args(cmd, na, 0, 0, why, wl) != 0)
-			return -1;
-		c->id = QS_RX_RESET;
-		c->qs_reply = -1; /* the target resets instead of answering */
-		c->qs_len = qs_tx_reset(&tx, c->qs_frame);
-	} else if (strcmp(cmd, "tick") == 0) {
-		if (want_args(cmd, na, 0, 1, why, wl) != 0 || (na && number("rate", a[0], 255, &v[0], why, wl) != 0))
-			return -1;
-		c->id = QS_RX_TICK;
-		c->qs_len = qs_tx_tick(&tx, (uint8_t)v[0], c->qs_frame);
-	} else if (strcmp(cmd, "command") == 0) {
-		if (want_args(cmd, na, 1, 4, why, wl) != 0 || number("command", a[0], 255, &v[0], why, wl) != 0)
-			return -1;
-		uint64_t p[3] = { 0, 0, 0 };
-		for (int i = 1; i < na; i++)
-			if (number("argument", a[i], UINT32_MAX, &p[i - 1], why, wl) != 0)
-				return -1;
-		c->id = QS_RX_COMMAND;
-		c->qs_len = qs_tx_command(&tx, (uint8_t)v[0], (uint32_t)p[0], (uint32_t)p[1], (uint32_t)p[2], c->qs_frame);
-	} else if (strcmp(cmd, "glb-filter") == 0 || strcmp(cmd, "loc-filter") == 0) {
-		int glb = cmd[0] == 'g';
-		if (qs_filter(a, na, bits, glb, why, wl) != 0)
-			return -1;
-		c->id = glb ? QS_RX_GLB_FILTER : QS_RX_LOC_FILTER;
-		c->qs_len = glb ? qs_tx_glb_filter(&tx, bits, c->qs_frame) : qs_tx_loc_filter(&tx, bits, c->qs_frame);
-	} else if (strcmp(cmd, "curr-obj") == 0) {
-		/* the application object that peek reads from */
-		if (want_args(cmd, na, 1, 1, why, wl) != 0 ||
-		    number("address", a[0], addr_max(obj_size), &v[0], why, wl) != 0)
-			return -1;
-		c->id = QS_RX_CURR_OBJ;
-		c->qs_len = qs_tx_curr_obj(&tx, QS_AP_OBJ, v[0], c->qs_frame);
-	} else if (strcmp(cmd, "peek") == 0) {
-		if (want_args(cmd, na, 3, 3, why, wl) != 0 || number("offset", a[0], 0xFFFF, &v[0], why, wl) != 0 ||
-		    number("size", a[1], 4, &v[1], why, wl) != 0 || number("count", a[2], 255, &v[2], why, wl) != 0)
-			return -1;
-		if (v[1] != 1 && v[1] != 2 && v[1] != 4) {
-			snprintf(why, wl, "peek item size must be 1, 2 or 4");
-			return -1;
-		}
-		c->id = QS_RX_PEEK;
-		c->qs_reply = 68; /* QS_PEEK_DATA, or an RX_STATUS error */
-		c->qs_len = qs_tx_peek(&tx, (uint16_t)v[0], (uint8_t)v[1], (uint8_t)v[2], c->qs_frame);
-	} else {
-		snprintf(why, wl, "unknown QS command '%s' (info, reset, tick, command, glb-filter, loc-filter, curr-obj, peek)",
-			 cmd);
-		return -1;
-	}
-	if (c->qs_len == 0) {
-		snprintf(why, wl, "the frame does not fit");
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- frames ------------------------------------------------------------- */
