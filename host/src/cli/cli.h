@@ -3,9 +3,9 @@
  * cmd_<name>.c exporting `const struct sonde_cmd sonde_cmd_<name>`; the
  * build generates the table of them (host/CMakeLists.txt), so a new one is
  * one new file;
- * option parsing (cli_args.c) and the decode-a-file plumbing shared by the
- * decoding subcommands (cli_run.c, and cli_merge.c for several inputs)
- * live here too.
+ * option parsing (cli_args.c) and what the decoding subcommands share
+ * around the driver of core/drive.h (cli_run.c: options, output, exit
+ * status) live here too.
  */
 #ifndef SONDE_CLI_H
 #define SONDE_CLI_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/drive.h"
 #include "core/select.h"
 #include "core/symbolize.h"
 
@@ -52,14 +53,12 @@ void cli_print_opts(FILE *out, const struct cli_opt *opts);
 void cli_print_protocols(FILE *out);
 void cli_print_formats(FILE *out);
 void cli_print_exit_codes(FILE *out);
-/* The paragraph on several inputs (cli_merge.c). */
-void cli_print_inputs(FILE *out);
 
 /* ---- decoding a file (cli_run.c) --------------------------------------- */
 
-#define CLI_MAX_OPTS 63
+#define CLI_MAX_OPTS SONDE_DRIVE_MAX_OPTS
 #define CLI_COMMON_NOPTS 16 /* room for cli_common_opts in a command's table */
-#define CLI_MAX_INPUTS 16  /* inputs merged into one stream (core/merge.h) */
+#define CLI_MAX_INPUTS SONDE_DRIVE_MAX_INPUTS /* inputs merged into one stream */
 
 /* The options every decoding command shares. */
 struct cli_common {
@@ -96,29 +95,10 @@ int cli_common_input(struct cli_common *c, const char *arg);
 
 struct sonde_pipe;
 
-/* What a decoding command adds to cli_run.  Hooks return 0 or an exit
- * status; any may be NULL. */
-struct cli_hooks {
-	/* Add sinks and listeners to the pipe (out is the output stream). */
-	int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out);
-	/* Print anything more after the run. */
-	int (*report)(void *ctx, struct sonde_pipe *p, FILE *out);
-	/* With several inputs (or one with an @SPEC), the pipe given to setup
-	 * and report carries the merged stream: its sinks and listeners get
-	 * the events of all inputs in time order, its session and counters
-	 * are the totals (input_name "total (N inputs)").  Each input also has
-	 * a pipe of its own, with its decoder, session and counters:
-	 * setup_input may add listeners to it (they see that input alone, in
-	 * its own clock; no sinks), report_input is called for each input
-	 * before report. */
-	int (*setup_input)(void *ctx, size_t i, struct sonde_pipe *in);
-	int (*report_input)(void *ctx, size_t i, struct sonde_pipe *in, FILE *out);
-};
-
 /* Open the inputs and the output named in c, let the hooks add sinks and
  * listeners, decode (merging several inputs), let the hooks report.
  * Returns the exit status (docs/cli.md). */
-int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx);
+int cli_run_hooks(struct cli_common *c, const struct sonde_drive_hooks *h, void *ctx);
 /* The same with just setup and report (may be NULL). */
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
 	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx);
@@ -131,21 +111,5 @@ int cli_stages_open(struct cli_common *c);
 void cli_stages_apply(struct cli_common *c, struct sonde_pipe *p);
 void cli_stages_close(struct cli_common *c);
 void cli_print_selection(FILE *out);
-
-/* ---- between cli_run.c and cli_merge.c --------------------------------- */
-
-/* The '@' that starts the SPEC of a "FILE@SPEC" operand, or NULL if it has
- * none (cli_merge.c). */
-const char *cli_spec_at(const char *arg);
-/* Decode c->inputs[0..n) merged into one stream, as cli_run_hooks does
- * (cli_merge.c). */
-int cli_run_merged(struct cli_common *c, size_t n, const struct cli_hooks *h, void *ctx);
-/* Open the output named in c (stdout or a new file; NULL after a message),
- * and flush and close it: returns rc, or SONDE_EXIT_IO after a write error,
- * said unless reported (cli_run.c). */
-FILE *cli_open_output(struct cli_common *c, const char **name);
-int cli_close_output(struct cli_common *c, FILE *out, const char *name, int reported, int rc);
-/* Warn that the common option c->kv[i] was not looked up (cli_run.c). */
-void cli_warn_unused(struct cli_common *c, size_t i);
 
 #endif /* SONDE_CLI_H */

@@ -1,8 +1,8 @@
 /*
  * cli_run.c -- what every decoding subcommand does: parse the shared
- * options, open the input and output, run the pipeline, report I/O errors
- * with the file's name, and turn it all into one exit status.  Several
- * inputs (or one with an @SPEC) are decoded and merged by cli_merge.c.
+ * options, open the output when the driver asks, hand the run to the
+ * driver (core/drive.h: inputs, decoders, merge, sinks), report I/O
+ * errors with the file's name, and turn it all into one exit status.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "core/opts.h"
 #include "core/out.h"
+#include "core/drive.h"
 #include "core/pipe.h"
 #include "core/stop.h"
-#include "sources/source.h"
 
 const struct cli_opt cli_common_opts[] = {
 	{ "proto", 'p', "NAME", "protocol of the input, or 'auto' (default: auto)" },
@@ -113,14 +113,11 @@ int cli_common_input(struct cli_common *c, const char *arg)
 	return 0;
 }
 
-static int worst(int a, int b)
+/* Open the output named in c: stdout, or a file created now (the
+ * driver calls it once the inputs are open). */
+static FILE *open_output(void *ctx, const char **name)
 {
-	return a > b ? a : b;
-}
-
-/* Open the output named in c: stdout, or a file created now. */
-FILE *cli_open_output(struct cli_common *c, const char **name)
-{
+	struct cli_common *c = ctx;
 	*name = "<stdout>";
 	if (!c->output || strcmp(c->output, "-") == 0)
 		return stdout;
@@ -139,60 +136,15 @@ FILE *cli_open_output(struct cli_common *c, const char **name)
 
 /* Flush and close the output; returns rc, or SONDE_EXIT_IO after a write
  * error (said here unless the pipeline said it already). */
-int cli_close_output(struct cli_common *c, FILE *out, const char *name, int reported, int rc)
+static int close_output(struct cli_common *c, FILE *out, const char *name, int reported, int rc)
 {
 	char why[200];
-	if (sonde_out_close(out, why, sizeof(why)) != 0) {
+	if (out && sonde_out_close(out, why, sizeof(why)) != 0) {
 		if (!reported)
 			fprintf(stderr, "sonde %s: %s: write error: %s\n", c->cmd, name, why);
 		rc = SONDE_EXIT_IO;
 	}
 	return rc;
-}
-
-void cli_warn_unused(struct cli_common *c, size_t i)
-{
-	fprintf(stderr, "sonde %s: warning: option '-o %s' was not used by the decoder or the output format\n",
-		c->cmd, c->kv[i]);
-}
-
-/* One input, decoded straight into the sinks. */
-static int run_single(struct cli_common *c, const char *path, const struct cli_hooks *h, void *ctx)
-{
-	struct sonde_source src;
-	if (sonde_source_open_file(&src, path) != 0) {
-		fprintf(stderr, "sonde %s: cannot open '%s': %s\n", c->cmd, path, strerror(errno));
-		return SONDE_EXIT_IO;
-	}
-	const char *out_name;
-	FILE *out = cli_open_output(c, &out_name);
-	if (!out) {
-		src.close(&src);
-		return SONDE_EXIT_IO;
-	}
-	sonde_opts kv = c->kv;
-	sonde_opt_track(kv);
-	struct sonde_pipe p;
-	sonde_pipe_init(&p, kv);
-	p.diag_out = c->quiet ? NULL : stderr;
-	p.max_diags = c->max_diags;
-	p.output_name = out_name;
-	cli_stages_apply(c, &p);
-	int rc = h->setup ? h->setup(ctx, &p, out) : 0;
-	if (rc == 0) {
-		rc = sonde_pipe_run(&p, &src, c->proto);
-		if (rc != SONDE_EXIT_USAGE) {
-			for (size_t i = 0; i < c->nkv; i++)
-				if (!sonde_opt_was_used(kv, i))
-					cli_warn_unused(c, i);
-			if (h->report)
-				rc = worst(rc, h->report(ctx, &p, out));
-		}
-	}
-	int reported = p.write_error;
-	sonde_pipe_destroy(&p);
-	src.close(&src);
-	return cli_close_output(c, out, out_name, reported, rc);
 }
 
 /* A stop (Ctrl-C, SIGTERM) ended the input early: the outputs hold what
@@ -207,40 +159,40 @@ static int stopped(struct cli_common *c, int rc)
 	return sonde_stop_status();
 }
 
-static int run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
+int cli_run_hooks(struct cli_common *c, const struct sonde_drive_hooks *h, void *ctx)
 {
-	if (c->proto && strcmp(c->proto, "auto") != 0 && !sonde_decoder_find(c->proto)) {
-		char why[512];
-		sonde_pipe_choose(c->proto, NULL, 0, why, sizeof(why));
-		fprintf(stderr, "sonde %s: %s\n", c->cmd, why);
-		return SONDE_EXIT_USAGE;
-	}
 	int rc = cli_stages_open(c);
 	if (rc)
 		return rc;
-	const char *at = cli_spec_at(c->input);
-	if (c->ninputs <= 1 && !at) {
-		/* one input without an @SPEC: decoded straight, as it always was */
-		rc = run_single(c, c->input, h, ctx);
-	} else if (c->ninputs <= 1 && !at[1]) {
-		char *path = strndup(c->input, (size_t)(at - c->input));
-		rc = path ? run_single(c, path, h, ctx) : SONDE_EXIT_IO;
-		free(path);
-	} else {
-		rc = cli_run_merged(c, (size_t)c->ninputs, h, ctx);
-	}
+	if (c->ninputs == 0) /* no operand: standard input */
+		c->inputs[0] = c->input;
+	struct sonde_drive d = {
+		.cmd = c->cmd,
+		.inputs = c->inputs,
+		.ninputs = c->ninputs ? (size_t)c->ninputs : 1,
+		.proto = c->proto,
+		.kv = c->kv,
+		.nkv = c->nkv,
+		.diag_out = c->quiet ? NULL : stderr,
+		.max_diags = c->max_diags,
+		.open_output = open_output,
+		.out_ctx = c,
+		.h = h,
+		.ctx = ctx,
+	};
+	/* the stages (cli_stages.c) go to the pipe that feeds the sinks */
+	d.select = c->sel.active ? &c->sel : NULL;
+	d.symbols = c->sym.syms ? &c->sym : NULL;
+	d.output_path = c->output && strcmp(c->output, "-") != 0 ? c->output : NULL;
+	rc = sonde_drive_run(&d);
+	rc = close_output(c, d.out, d.out_name, d.write_error, rc);
 	cli_stages_close(c);
-	return rc;
-}
-
-int cli_run_hooks(struct cli_common *c, const struct cli_hooks *h, void *ctx)
-{
-	return stopped(c, run_hooks(c, h, ctx));
+	return stopped(c, rc);
 }
 
 int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, FILE *out),
 	    int (*report)(void *ctx, struct sonde_pipe *p, FILE *out), void *ctx)
 {
-	struct cli_hooks h = { setup, report, NULL, NULL };
+	struct sonde_drive_hooks h = { setup, report, NULL, NULL };
 	return cli_run_hooks(c, &h, ctx);
 }

@@ -68,7 +68,7 @@ static void decode_help(FILE *out)
 		     "one record per line in the chosen format.  Diagnostics (bad frames, lost frames,\n"
 		     "malformed records, ...) go to standard error, one per line, with their byte\n"
 		     "offset and frame number.\n\n");
-	cli_print_inputs(out);
+	sonde_drive_print_inputs(out);
 	fprintf(out, "\noptions:\n");
 	cli_print_opts(out, options());
 	fprintf(out, "\n");

@@ -42,7 +42,7 @@ static void report_help(FILE *out)
 		     "counters and losses.  The same as 'sonde decode --format html'.  -o FILE (a\n"
 		     "value without '=') is the output; -o report.title=TEXT names the page;\n"
 		     "-o report.max_items=N sets the timeline's detail budget (docs/report.md).\n\n");
-	cli_print_inputs(out);
+	sonde_drive_print_inputs(out);
 	fprintf(out, "\noptions:\n");
 	cli_print_opts(out, cli_common_opts);
 	fprintf(out, "\n");

@@ -205,7 +205,7 @@ static void stats_help(FILE *out)
 		     "RTOS trace also per task the time running, ready, blocked and suspended, and\n"
 		     "per kernel object its operations, highest level and the time tasks waited on\n"
 		     "it, or held it (a mutex) (docs/freertos.md).\n\n");
-	cli_print_inputs(out);
+	sonde_drive_print_inputs(out);
 	fprintf(out, "With several inputs the figures of each come first, then the totals of the\n"
 		     "merged stream ('input  total (N inputs)').\n\noptions:\n");
 	cli_print_opts(out, options());
@@ -247,7 +247,7 @@ static int stats_run(int argc, char **argv)
 		sonde_stats_init(&r->per[i]);
 		rtos_stats_init(&r->rtos[i]);
 	}
-	struct cli_hooks h = { stats_setup, stats_report, stats_setup_input, stats_report_input };
+	struct sonde_drive_hooks h = { stats_setup, stats_report, stats_setup_input, stats_report_input };
 	int rc = cli_run_hooks(&r->c, &h, r);
 	an_free(r->an);
 	for (size_t i = 0; i < CLI_MAX_INPUTS; i++)

@@ -1,6 +1,7 @@
 /*
- * cli_merge.c -- several inputs (FILE[@SPEC] operands, docs/cli.md §1),
- * decoded and merged into one stream for cli_run_hooks (cli_run.c).
+ * drive_merge.c -- several inputs (FILE[@SPEC] operands, docs/cli.md
+ * section 1), decoded and merged into one stream (drive.h); and the
+ * helpers drive.c shares with it.  Below drive.c: nothing here calls it.
  *
  * Each input is decoded by a pipe of its own whose only listener feeds
  * core/merge.c; the merged stream goes to the sinks and listeners of one
@@ -13,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "core/merge.h"
-#include "core/opts.h"
-#include "core/pipe.h"
+#include "drive_merge.h"
+#include "merge.h"
+#include "opts.h"
+#include "pipe.h"
 #include "sources/source.h"
 
-void cli_print_inputs(FILE *out)
+void sonde_drive_print_inputs(FILE *out)
 {
 	fprintf(out,
 		"Several inputs (one trace file per core, or any traces sharing one clock) are\n"
@@ -43,13 +44,13 @@ struct minput {
 	const char *name;       /* in messages */
 	char *path;             /* owned */
 	char *spec;             /* owned copy of what follows '@', cut at commas */
-	const char *own[CLI_MAX_OPTS + 1]; /* its decoder options */
-	unsigned char own_used[CLI_MAX_OPTS];
+	const char *own[SONDE_DRIVE_MAX_OPTS + 1]; /* its decoder options */
+	unsigned char own_used[SONDE_DRIVE_MAX_OPTS];
 	size_t nown;
 	const char *proto;
 	uint32_t core;
 	char core_kv[24];       /* "core=N", handed to the decoder */
-	const char *kv[2 * CLI_MAX_OPTS + 2]; /* the common options, its own, core=N */
+	const char *kv[2 * SONDE_DRIVE_MAX_OPTS + 2]; /* the common options, its own, core=N */
 	struct sonde_source src;
 	int opened, ended;
 	uint8_t *head;          /* the first bytes, read to probe the protocol */
@@ -62,8 +63,8 @@ struct minput {
 };
 
 struct mrun {
-	struct cli_common *c;
-	const struct cli_hooks *h;
+	const struct sonde_drive *d;
+	const struct sonde_drive_hooks *h;
 	void *ctx;
 	size_t n;
 	struct minput *in;
@@ -71,7 +72,7 @@ struct mrun {
 	struct sonde_pipe out;  /* the merged stream's sinks, listeners, totals */
 	FILE *diag_out;
 	uint64_t ndiags;        /* diagnostics of all inputs, printed or not */
-	unsigned char used[CLI_MAX_OPTS]; /* common options somebody looked up */
+	unsigned char used[SONDE_DRIVE_MAX_OPTS]; /* common options somebody looked up */
 	char total_name[48];
 	char protos[160];
 };
@@ -100,7 +101,7 @@ static int parse_u32(const char *s, uint32_t *v)
 /* The '@' that starts the SPEC of "FILE@SPEC": the last one, if what
  * follows is empty, a number or holds a '='; else NULL (an '@' that is
  * part of the file's name). */
-const char *cli_spec_at(const char *arg)
+const char *sonde_drive_spec_at(const char *arg)
 {
 	const char *at = strrchr(arg, '@');
 	if (at && at[1] && !is_number(at + 1) && !strchr(at + 1, '='))
@@ -110,21 +111,21 @@ const char *cli_spec_at(const char *arg)
 
 /* Split "FILE@SPEC" and read SPEC's keys.  pos is the input's position,
  * its core unless SPEC says otherwise.  Returns 0, or -1 after a message. */
-static int input_parse(struct cli_common *c, struct minput *in, const char *arg, size_t pos)
+static int input_parse(const struct sonde_drive *d, struct minput *in, const char *arg, size_t pos)
 {
-	const char *at = cli_spec_at(arg);
+	const char *at = sonde_drive_spec_at(arg);
 	in->arg = arg;
 	in->core = (uint32_t)pos;
-	in->proto = c->proto;
+	in->proto = d->proto;
 	in->path = at ? strndup(arg, (size_t)(at - arg)) : strdup(arg);
 	in->spec = at ? strdup(at + 1) : NULL;
 	if (!in->path || (at && !in->spec)) {
-		fprintf(stderr, "sonde %s: out of memory\n", c->cmd);
+		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
 		return -1;
 	}
 	in->name = strcmp(in->path, "-") == 0 ? "<stdin>" : arg;
 	if (!*in->path) {
-		fprintf(stderr, "sonde %s: '%s': no file name before '@'\n", c->cmd, arg);
+		fprintf(stderr, "sonde %s: '%s': no file name before '@'\n", d->cmd, arg);
 		return -1;
 	}
 	if (!in->spec || !*in->spec)
@@ -141,7 +142,7 @@ static int input_parse(struct cli_common *c, struct minput *in, const char *arg,
 		char *eq = strchr(item, '=');
 		if (!eq || eq == item) {
 			fprintf(stderr, "sonde %s: '%s': expected FILE@N or FILE@KEY=VALUE[,KEY=VALUE...], got '%s'\n",
-				c->cmd, arg, item);
+				d->cmd, arg, item);
 			return -1;
 		}
 		if (strncmp(item, "core=", 5) == 0) {
@@ -152,11 +153,11 @@ static int input_parse(struct cli_common *c, struct minput *in, const char *arg,
 			if (strcmp(in->proto, "auto") != 0 && !sonde_decoder_find(in->proto)) {
 				char why[512];
 				sonde_pipe_choose(in->proto, NULL, 0, why, sizeof(why));
-				fprintf(stderr, "sonde %s: '%s': %s\n", c->cmd, arg, why);
+				fprintf(stderr, "sonde %s: '%s': %s\n", d->cmd, arg, why);
 				return -1;
 			}
-		} else if (in->nown == CLI_MAX_OPTS) {
-			fprintf(stderr, "sonde %s: '%s': too many options (at most %d)\n", c->cmd, arg, CLI_MAX_OPTS);
+		} else if (in->nown == SONDE_DRIVE_MAX_OPTS) {
+			fprintf(stderr, "sonde %s: '%s': too many options (at most %d)\n", d->cmd, arg, SONDE_DRIVE_MAX_OPTS);
 			return -1;
 		} else {
 			in->own[in->nown++] = item;
@@ -164,7 +165,7 @@ static int input_parse(struct cli_common *c, struct minput *in, const char *arg,
 	}
 	return 0;
 bad_core:
-	fprintf(stderr, "sonde %s: '%s': the core must be a number from 0 to 4294967295\n", c->cmd, arg);
+	fprintf(stderr, "sonde %s: '%s': the core must be a number from 0 to 4294967295\n", d->cmd, arg);
 	return -1;
 }
 
@@ -172,7 +173,7 @@ bad_core:
 static void mrun_print(struct mrun *r, size_t i, const struct sonde_diag *d)
 {
 	r->ndiags++;
-	if (r->diag_out && (r->c->max_diags == 0 || r->ndiags <= r->c->max_diags))
+	if (r->diag_out && (r->d->max_diags == 0 || r->ndiags <= r->d->max_diags))
 		sonde_diag_print(r->diag_out, r->in[i].name, d);
 }
 
@@ -228,7 +229,7 @@ static void merged_note(void *ctx, const char *msg)
 {
 	struct mrun *r = ctx;
 	if (r->diag_out)
-		fprintf(r->diag_out, "sonde %s: note: %s\n", r->c->cmd, msg);
+		fprintf(r->diag_out, "sonde %s: note: %s\n", r->d->cmd, msg);
 }
 
 /* Pick an input's decoder: its protocol, or probe its head (read into
@@ -255,13 +256,13 @@ static int input_choose(struct minput *in)
  * Returns 0 or an exit status (the decoder said why). */
 static int input_start(struct mrun *r, struct minput *in)
 {
-	struct cli_common *c = r->c;
+	const struct sonde_drive *d = r->d;
 	sonde_opt_track(in->kv);
 	int rc = sonde_pipe_begin(&in->pipe, in->name, in->dec->name, NULL, 0);
-	for (size_t k = 0; k < c->nkv; k++)
+	for (size_t k = 0; k < d->nkv; k++)
 		r->used[k] |= (unsigned char)sonde_opt_was_used(in->kv, k);
 	for (size_t k = 0; k < in->nown; k++)
-		in->own_used[k] = (unsigned char)sonde_opt_was_used(in->kv, c->nkv + k);
+		in->own_used[k] = (unsigned char)sonde_opt_was_used(in->kv, d->nkv + k);
 	return rc;
 }
 
@@ -341,13 +342,13 @@ static int mrun_loop(struct mrun *r, uint8_t *buf)
 
 static int mrun_config(struct mrun *r, struct sonde_merge_config *cfg)
 {
-	const char *v = sonde_opt_get(r->c->kv, "merge.max_queue");
+	const char *v = sonde_opt_get(r->d->kv, "merge.max_queue");
 	uint32_t n;
 	memset(cfg, 0, sizeof(*cfg));
 	if (!v)
 		return 0;
 	if (parse_u32(v, &n) != 0 || n == 0 || n > 10000000) {
-		fprintf(stderr, "sonde %s: -o merge.max_queue=%s: expected a number from 1 to 10000000\n", r->c->cmd,
+		fprintf(stderr, "sonde %s: -o merge.max_queue=%s: expected a number from 1 to 10000000\n", r->d->cmd,
 			v);
 		return -1;
 	}
@@ -359,30 +360,30 @@ static int mrun_config(struct mrun *r, struct sonde_merge_config *cfg)
  * one's decoder. */
 static int mrun_inputs(struct mrun *r)
 {
-	struct cli_common *c = r->c;
+	const struct sonde_drive *d = r->d;
 	const char *stdin_arg = NULL;
-	if (sonde_opt_get(c->kv, "core")) {
+	if (sonde_opt_get(d->kv, "core")) {
 		fprintf(stderr, "sonde %s: -o core=N applies to one input; with several, give each its core as FILE@core=N\n",
-			c->cmd);
+			d->cmd);
 		return SONDE_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		struct minput *in = &r->in[i];
 		in->run = r;
 		in->idx = i;
-		if (input_parse(c, in, c->inputs[i], i) != 0)
+		if (input_parse(d, in, d->inputs[i], i) != 0)
 			return SONDE_EXIT_USAGE;
 		if (strcmp(in->path, "-") == 0) {
 			if (stdin_arg) {
-				fprintf(stderr, "sonde %s: standard input can be read once only ('%s' and '%s')\n", c->cmd,
+				fprintf(stderr, "sonde %s: standard input can be read once only ('%s' and '%s')\n", d->cmd,
 					stdin_arg, in->arg);
 				return SONDE_EXIT_USAGE;
 			}
 			stdin_arg = in->arg;
 		}
 		size_t k = 0;
-		for (size_t j = 0; j < c->nkv; j++)
-			in->kv[k++] = c->kv[j];
+		for (size_t j = 0; j < d->nkv; j++)
+			in->kv[k++] = d->kv[j];
 		for (size_t j = 0; j < in->nown; j++)
 			in->kv[k++] = in->own[j];
 		snprintf(in->core_kv, sizeof(in->core_kv), "core=%" PRIu32, in->core);
@@ -392,7 +393,7 @@ static int mrun_inputs(struct mrun *r)
 	for (size_t i = 0; i < r->n; i++) {
 		struct minput *in = &r->in[i];
 		if (sonde_source_open_file(&in->src, in->path) != 0) {
-			fprintf(stderr, "sonde %s: cannot open '%s': %s\n", c->cmd, in->path, strerror(errno));
+			fprintf(stderr, "sonde %s: cannot open '%s': %s\n", d->cmd, in->path, strerror(errno));
 			return SONDE_EXIT_IO;
 		}
 		in->opened = 1;
@@ -409,25 +410,25 @@ static int mrun_inputs(struct mrun *r)
  * pipes and the merge up, decode, report. */
 static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 {
-	struct cli_common *c = r->c;
-	const struct cli_hooks *h = r->h;
-	const char *names[CLI_MAX_INPUTS];
+	const struct sonde_drive *d = r->d;
+	const struct sonde_drive_hooks *h = r->h;
+	const char *names[SONDE_DRIVE_MAX_INPUTS];
 	struct sonde_merge_config cfg;
 
-	sonde_opt_track(c->kv);
+	sonde_opt_track(d->kv);
 	int rc = h->setup ? h->setup(r->ctx, &r->out, out) : 0;
 	if (rc == 0 && mrun_config(r, &cfg) != 0)
 		rc = SONDE_EXIT_USAGE;
 	if (rc != 0)
 		return rc;
-	for (size_t k = 0; k < c->nkv; k++)
-		r->used[k] = (unsigned char)sonde_opt_was_used(c->kv, k);
+	for (size_t k = 0; k < d->nkv; k++)
+		r->used[k] = (unsigned char)sonde_opt_was_used(d->kv, k);
 	struct sonde_merge_out mo = { merged_event, merged_diag, merged_raised, merged_note, r };
 	for (size_t i = 0; i < r->n; i++)
 		names[i] = r->in[i].name;
 	r->m = sonde_merge_new(r->n, names, &cfg, &mo);
 	if (!r->m) {
-		fprintf(stderr, "sonde %s: out of memory\n", c->cmd);
+		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
 		return SONDE_EXIT_IO;
 	}
 	for (size_t i = 0; i < r->n; i++) {
@@ -449,28 +450,28 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 	for (size_t i = 0; i < r->n; i++)
 		if ((rc = input_start(r, &r->in[i])) != 0)
 			return rc;
-	sonde_opt_track(c->kv);
+	sonde_opt_track(d->kv);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->in[i].nhead)
 			sonde_pipe_feed(&r->in[i].pipe, r->in[i].head, r->in[i].nhead);
 	rc = mrun_loop(r, buf);
-	if (r->diag_out && c->max_diags && r->ndiags > c->max_diags)
-		fprintf(r->diag_out, "sonde %s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", c->cmd,
-			r->ndiags - c->max_diags);
+	if (r->diag_out && d->max_diags && r->ndiags > d->max_diags)
+		fprintf(r->diag_out, "sonde %s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", d->cmd,
+			r->ndiags - d->max_diags);
 	mrun_totals(r);
 	sonde_pipe_finish_sinks(&r->out);
 	if (r->out.io_error)
 		rc = SONDE_EXIT_IO;
 	else if (r->out.ndiags)
 		rc = worst(rc, SONDE_EXIT_STREAM);
-	for (size_t k = 0; k < c->nkv; k++)
+	for (size_t k = 0; k < d->nkv; k++)
 		if (!r->used[k])
-			cli_warn_unused(c, k);
+			sonde_drive_warn_unused(d, k);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t k = 0; k < r->in[i].nown; k++)
 			if (!r->in[i].own_used[k])
 				fprintf(stderr, "sonde %s: warning: option '%s' of input '%s' was not used by its decoder\n",
-					c->cmd, r->in[i].own[k], r->in[i].arg);
+					d->cmd, r->in[i].own[k], r->in[i].arg);
 	for (size_t i = 0; i < r->n && h->report_input; i++)
 		rc = worst(rc, h->report_input(r->ctx, i, &r->in[i].pipe, out));
 	if (h->report)
@@ -478,41 +479,40 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 	return rc;
 }
 
-int cli_run_merged(struct cli_common *c, size_t n, const struct cli_hooks *h, void *ctx)
+int sonde_drive_merged(struct sonde_drive *d)
 {
 	struct mrun r;
+	size_t n = d->ninputs;
 	memset(&r, 0, sizeof(r));
-	r.c = c;
-	r.h = h;
-	r.ctx = ctx;
+	r.d = d;
+	r.h = d->h;
+	r.ctx = d->ctx;
 	r.n = n;
-	r.diag_out = c->quiet ? NULL : stderr;
+	r.diag_out = d->diag_out;
 	r.in = calloc(n, sizeof(*r.in));
 	uint8_t *buf = malloc(MERGE_READ);
 	uint8_t *heads = malloc(n * SONDE_PROBE_BYTES);
-	sonde_pipe_init(&r.out, c->kv);
-	cli_stages_apply(c, &r.out);
+	sonde_pipe_init(&r.out, d->kv);
+	sonde_drive_stage(d, &r.out);
 	r.out.diag_out = NULL; /* the taps print, each under its input's name */
 	snprintf(r.total_name, sizeof(r.total_name), "total (%zu inputs)", n);
 	r.out.input_name = r.total_name;
 	int rc;
-	FILE *out = NULL;
-	const char *out_name = NULL;
 	for (size_t i = 0; r.in && heads && i < n; i++)
 		r.in[i].head = heads + i * SONDE_PROBE_BYTES;
 	if (!r.in || !buf || !heads) {
-		fprintf(stderr, "sonde %s: out of memory\n", c->cmd);
+		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
 		rc = SONDE_EXIT_IO;
 	} else if ((rc = mrun_inputs(&r)) == 0) {
-		out = cli_open_output(c, &out_name);
-		if (!out) {
+		d->out = d->open_output(d->out_ctx, &d->out_name);
+		if (!d->out) {
 			rc = SONDE_EXIT_IO;
 		} else {
-			r.out.output_name = out_name;
-			rc = mrun_decode(&r, out, buf);
+			r.out.output_name = d->out_name;
+			rc = mrun_decode(&r, d->out, buf);
 		}
 	}
-	int reported = r.out.write_error;
+	d->write_error = r.out.write_error;
 	sonde_pipe_destroy(&r.out);
 	for (size_t i = 0; r.in && i < n; i++) {
 		struct minput *in = &r.in[i];
@@ -523,9 +523,22 @@ int cli_run_merged(struct cli_common *c, size_t n, const struct cli_hooks *h, vo
 		free(in->spec);
 	}
 	sonde_merge_free(r.m);
-	sonde_opt_track(c->kv);
+	sonde_opt_track(d->kv);
 	free(r.in);
 	free(buf);
 	free(heads);
-	return out ? cli_close_output(c, out, out_name, reported, rc) : rc;
+	return rc;
+}
+
+void sonde_drive_stage(const struct sonde_drive *d, struct sonde_pipe *p)
+{
+	p->select = d->select;
+	p->symbols = d->symbols;
+	p->output_path = d->output_path;
+}
+
+void sonde_drive_warn_unused(const struct sonde_drive *d, size_t i)
+{
+	fprintf(stderr, "sonde %s: warning: option '-o %s' was not used by the decoder or the output format\n",
+		d->cmd, d->kv[i]);
 }
