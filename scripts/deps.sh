@@ -19,9 +19,8 @@ PKGS=(
   protobuf-compiler                         # tests: protoc --decode of Perfetto traces
   socat                                     # pseudo-terminal pairs in tests
   tmux                                      # tests: what sonde live shows on a terminal
-  time                                      # tests: peak RSS of the bulk runs (GNU time)
   python3                                   # tests: JSON validation
-  time                                      # make bench: CPU time and peak RSS
+  time                                      # GNU time: peak RSS in the bulk tests and make bench
   chromium                                  # tests: the HTML report in a real browser
   nodejs                                    # tests: drives chromium over the DevTools protocol
   gcc-arm-none-eabi libnewlib-arm-none-eabi # Cortex-M firmware
