@@ -62,7 +62,7 @@ qemu_live() {
 	"$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$OUT/trace.bin" --output "$OUT/trace.txt" \
 		--no-show --no-keys --reconnect-timeout 0 </dev/null 2>"$LOGS/live.log" || true
 	wait "$qemu" || { echo "demo: QEMU exited with status $?"; cat "$log"; return 1; }
-	echo "demo: the firmware ran $2; $(grep -E '^(bytes|records) ' "$LOGS/live.log" | tr -s ' ' | paste -sd ',' -)"
+	echo "demo: the firmware ran $2; $(grep -E '^(bytes|records) ' "$LOGS/live.log" | tr -s ' ' | paste -sd ',' - | sed 's/,/, /g')"
 }
 
 qemu_demo() {
