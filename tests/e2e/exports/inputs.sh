@@ -20,8 +20,19 @@ export_inputs() {
 	local d=$1 demo=$SONDE_BUILD/examples/posix-demo/posix-demo t=$SONDE_TESTDATA
 	"$demo" -t 200 -o "$d/demo.bin" 2>/dev/null || fail "posix-demo"
 	"$demo" -t 200 -m drop -b 512 -o "$d/drops.bin" 2>/dev/null || fail "posix-demo -m drop"
-	cp "$d/demo.bin" "$d/damaged.bin"
-	printf '\x55' | dd of="$d/damaged.bin" bs=1 seek=9000 conv=notrunc status=none
+	# one bit of a frame's body flipped from offset 9000 on (not a flag, an
+	# escape or an escaped byte, nor one that becomes either): whatever the
+	# demo recorded, exactly one bad checksum (a fixed byte written there
+	# may equal the byte it replaces, or split a frame)
+	python3 - "$d/demo.bin" "$d/damaged.bin" <<'PY' || fail "damaging the demo"
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = 9000
+while b[i] in (0x7E, 0x7D) or b[i - 1] in (0x7E, 0x7D) or b[i] ^ 1 in (0x7E, 0x7D):
+    i += 1
+b[i] ^= 1
+open(sys.argv[2], "wb").write(b)
+PY
 	INPUTS=("demo|$d/demo.bin|sonde|" "drops|$d/drops.bin|sonde|" "damaged|$d/damaged.bin|sonde|")
 	if [[ -d $t ]]; then
 		INPUTS+=("qs-dpp|$t/qs/dpp_posix-qv_x86.bin|qs|"
