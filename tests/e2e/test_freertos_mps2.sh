@@ -20,6 +20,12 @@
 #
 # Without FREERTOS_KERNEL_PATH, the cross compiler, QEMU or python3 the
 # test is skipped (exit 77) and says why.
+#
+# It tests the firmware and the target library; `sonde` decoding a firmware's
+# stream under the sanitizers is test_live_qemu.sh's part (and
+# test_live_gdb_qemu.sh's, test_miniprof_qemu.sh's), so this runs in the
+# plain build only (tests/CMakeLists.txt):
+# sonde-test: once
 set -euo pipefail
 
 source "$(dirname "$0")/freertos_lib.sh"

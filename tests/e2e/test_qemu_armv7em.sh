@@ -10,6 +10,12 @@
 # The two builds also cover the port's other options: BASEPRI and the
 # free-running timer on the M4, PRIMASK, SysTick as the trace clock, the
 # idle-task drain and -O2 on the M7.
+#
+# It tests the firmware and the target library; `sonde` decoding a firmware's
+# stream under the sanitizers is test_live_qemu.sh's part (and
+# test_live_gdb_qemu.sh's, test_miniprof_qemu.sh's), so this runs in the
+# plain build only (tests/CMakeLists.txt):
+# sonde-test: once
 set -euo pipefail
 . "$(dirname "$0")/qemu_fw_lib.sh"
 fw_require "Cortex-M4/M7" arm-none-eabi-gcc qemu-system-arm python3 make

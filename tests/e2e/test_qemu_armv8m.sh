@@ -7,6 +7,12 @@
 # extended to 32 bits as the trace clock.  Built once, 0.5 s of emulated
 # time; the capture must check (qemu_fw_lib.sh) with the firmware's own
 # counts equal to the capture's.
+#
+# It tests the firmware and the target library; `sonde` decoding a firmware's
+# stream under the sanitizers is test_live_qemu.sh's part (and
+# test_live_gdb_qemu.sh's, test_miniprof_qemu.sh's), so this runs in the
+# plain build only (tests/CMakeLists.txt):
+# sonde-test: once
 set -euo pipefail
 . "$(dirname "$0")/qemu_fw_lib.sh"
 fw_require "Cortex-M33" arm-none-eabi-gcc qemu-system-arm python3 make

@@ -8,6 +8,12 @@
 # order; the scheduler switches tasks at the end of the outermost trap.
 # Built once, 0.5 s of emulated time; the capture must check
 # (qemu_fw_lib.sh) with the firmware's own counts equal to the capture's.
+#
+# It tests the firmware and the target library; `sonde` decoding a firmware's
+# stream under the sanitizers is test_live_qemu.sh's part (and
+# test_live_gdb_qemu.sh's, test_miniprof_qemu.sh's), so this runs in the
+# plain build only (tests/CMakeLists.txt):
+# sonde-test: once
 set -euo pipefail
 . "$(dirname "$0")/qemu_fw_lib.sh"
 fw_require "RISC-V" riscv64-unknown-elf-gcc qemu-system-riscv32 python3 make
