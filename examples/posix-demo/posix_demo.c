@@ -13,7 +13,11 @@
  * dictionaries that name them all.  The trace goes to a file or stdout from a
  * drain thread, the way a UART would carry it.
  *
- *   posix-demo [-o FILE|-] [-t MS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]
+ *   posix-demo [-o FILE|-] [-t MS | -n TICKS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]
+ *
+ * -t runs for MS milliseconds of the host's time; -n for TICKS sampling
+ * interrupts (2 ms apart when the host keeps up), so that a loaded host
+ * gives a trace of the same extent, only slower (what tests use).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -307,9 +311,12 @@ static void raise_interrupt(void)
 	}
 }
 
+static long tick_limit;  /* -n: interrupts before the end, 0 = -t decides */
+static sem_t ticks_done; /* posted when tick_limit interrupts were raised */
+
 static void *timer_task(void *arg)
 {
-	long period_us = *(long *)arg;
+	long period_us = *(long *)arg, ticks = 0;
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&stop_flag)) {
@@ -320,6 +327,8 @@ static void *timer_task(void *arg)
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		raise_interrupt();
+		if (tick_limit && ++ticks == tick_limit)
+			sem_post(&ticks_done);
 	}
 	return NULL;
 }
@@ -373,7 +382,7 @@ static void *drain_task(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: posix-demo [-o FILE|-] [-t MS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]\n");
+	fprintf(stderr, "usage: posix-demo [-o FILE|-] [-t MS | -n TICKS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]\n");
 	exit(2);
 }
 
@@ -384,10 +393,11 @@ int main(int argc, char **argv)
 	uint8_t mode = SONDE_MODE_DROP_NEW;
 	int c;
 
-	while ((c = getopt(argc, argv, "o:t:m:b:h")) != -1) {
+	while ((c = getopt(argc, argv, "o:t:n:m:b:h")) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 't': ms = strtol(optarg, NULL, 10); break;
+		case 'n': tick_limit = strtol(optarg, NULL, 10); break;
 		case 'b': bytes = strtol(optarg, NULL, 10); break;
 		case 'm':
 			if (strcmp(optarg, "overwrite") == 0) mode = SONDE_MODE_OVERWRITE;
@@ -402,8 +412,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (ms <= 0 || bytes < 256 || bytes > (1L << 24)) {
-		fprintf(stderr, "posix-demo: -t must be > 0 and -b in 256..16777216\n");
+	if (ms <= 0 || tick_limit < 0 || bytes < 256 || bytes > (1L << 24)) {
+		fprintf(stderr, "posix-demo: -t and -n must be > 0 and -b in 256..16777216\n");
 		usage();
 	}
 	if (strcmp(out, "-") != 0) {
@@ -419,6 +429,7 @@ int main(int argc, char **argv)
 	if (!buf)
 		return 3;
 	sem_init(&sample_sem, 0, 0);
+	sem_init(&ticks_done, 0, 0);
 	sonde_init(buf, (size_t)bytes, mode);
 	sonde_set_dict_callback(dictionaries);
 	dictionaries();
@@ -447,9 +458,14 @@ int main(int argc, char **argv)
 	pthread_create(&th[3], NULL, logger_task, NULL);
 	pthread_create(&th[4], NULL, timer_task, &period_us);
 
-	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&d, &d) != 0 && errno == EINTR)
-		;
+	if (tick_limit) {
+		while (sem_wait(&ticks_done) != 0 && errno == EINTR)
+			;
+	} else {
+		struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+		while (nanosleep(&d, &d) != 0 && errno == EINTR)
+			;
+	}
 	atomic_store(&stop_flag, 1);
 	pthread_join(th[4], NULL); /* no more interrupts */
 	for (int i = 1; i < 4; i++)

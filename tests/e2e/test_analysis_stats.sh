@@ -85,7 +85,7 @@ expect_rc 2 "$SONDE" stats "$F" --window fast
 expect_rc 2 "$SONDE" stats "$F" --top 0
 
 # the POSIX demo: the analyses charge time as the profile does
-"$SONDE_BUILD/examples/posix-demo/posix-demo" -t 200 -o "$TMP/demo.bin" 2>/dev/null || fail "posix-demo"
+"$SONDE_BUILD/examples/posix-demo/posix-demo" -n 100 -o "$TMP/demo.bin" 2>/dev/null || fail "posix-demo"
 "$SONDE" stats "$TMP/demo.bin" --format jsonl >"$TMP/an.jsonl" || fail "stats of the demo"
 "$SONDE" decode "$TMP/demo.bin" --format profile >"$TMP/prof.txt" || fail "profile of the demo"
 python3 - "$TMP/an.jsonl" "$TMP/prof.txt" <<'PY' || fail "analyses and profile disagree"

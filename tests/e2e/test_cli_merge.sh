@@ -70,8 +70,8 @@ same() { cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; fail "$1 and $2 differ
 
 # ---- two Sonde captures of one clock ---------------------------------------
 DEMO=$SONDE_BUILD/examples/posix-demo/posix-demo
-"$DEMO" -t 200 -o "$TMP/a.bin" 2>"$TMP/a.log" &
-"$DEMO" -t 200 -o "$TMP/b.bin" 2>"$TMP/b.log" &
+"$DEMO" -n 100 -o "$TMP/a.bin" 2>"$TMP/a.log" &
+"$DEMO" -n 100 -o "$TMP/b.bin" 2>"$TMP/b.log" &
 wait
 A=$TMP/a.bin
 B=$TMP/b.bin

@@ -12,7 +12,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 PROTO_DIR=$SONDE_SRC/host/src/sinks
 
-"$SONDE_BUILD/examples/posix-demo/posix-demo" -t 300 -o "$T/trace.bin" 2>"$T/demo.log"
+"$SONDE_BUILD/examples/posix-demo/posix-demo" -n 150 -o "$T/trace.bin" 2>"$T/demo.log"
 "$SONDE" decode "$T/trace.bin" --format jsonl --output "$T/t.jsonl"
 "$SONDE" decode "$T/trace.bin" --format perfetto --output "$T/t.pftrace"
 "$SONDE" decode "$T/trace.bin" --format chrome --output "$T/t.json"

@@ -14,7 +14,7 @@ source "$SONDE_SRC/tests/e2e/browser/lib.sh"
 ART=$SONDE_BUILD/test-artifacts
 mkdir -p "$ART"
 
-"$SONDE_BUILD/examples/posix-demo/posix-demo" -t 200 -o "$TMP/t.bin" 2>/dev/null || fail "posix-demo"
+"$SONDE_BUILD/examples/posix-demo/posix-demo" -n 100 -o "$TMP/t.bin" 2>/dev/null || fail "posix-demo"
 expect_rc 0 "$SONDE" report "$TMP/t.bin" -o "$TMP/r.html"
 "$SONDE" stats "$TMP/t.bin" >"$TMP/stats.txt" || fail "stats"
 "$SONDE" decode "$TMP/t.bin" -f profile >"$TMP/prof.txt" || fail "profile"

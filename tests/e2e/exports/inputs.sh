@@ -4,7 +4,7 @@
 #
 #   export_inputs DIR   writes into DIR, and sets INPUTS to lines
 #                       "NAME|FILE|PROTO|EXTRA DECODE OPTIONS":
-#     demo      the POSIX demo, 200 ms: tasks, an ISR, calls, markers,
+#     demo      the POSIX demo, 100 sampling interrupts (~200 ms): tasks, an ISR, calls, markers,
 #               counters, logs, user records
 #     drops     the same with a 512-byte buffer in drop mode: target drops
 #     damaged   demo with one byte changed: a bad frame, a loss inside spans
@@ -18,16 +18,17 @@
 
 export_inputs() {
 	local d=$1 demo=$SONDE_BUILD/examples/posix-demo/posix-demo t=$SONDE_TESTDATA
-	"$demo" -t 200 -o "$d/demo.bin" 2>/dev/null || fail "posix-demo"
-	"$demo" -t 200 -m drop -b 512 -o "$d/drops.bin" 2>/dev/null || fail "posix-demo -m drop"
-	# one bit of a frame's body flipped from offset 9000 on (not a flag, an
-	# escape or an escaped byte, nor one that becomes either): whatever the
-	# demo recorded, exactly one bad checksum (a fixed byte written there
-	# may equal the byte it replaces, or split a frame)
+	"$demo" -n 100 -o "$d/demo.bin" 2>/dev/null || fail "posix-demo"
+	"$demo" -n 100 -m drop -b 512 -o "$d/drops.bin" 2>/dev/null || fail "posix-demo -m drop"
+	# one bit of a frame's body flipped from offset 9000 on (the middle of
+	# a shorter trace; not a flag, an escape or an escaped byte, nor one
+	# that becomes either): whatever the demo recorded, one bad checksum
+	# (a fixed byte written there may equal the byte it replaces, or split
+	# a frame)
 	python3 - "$d/demo.bin" "$d/damaged.bin" <<'PY' || fail "damaging the demo"
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
-i = 9000
+i = min(9000, len(b) // 2)
 while b[i] in (0x7E, 0x7D) or b[i - 1] in (0x7E, 0x7D) or b[i] ^ 1 in (0x7E, 0x7D):
     i += 1
 b[i] ^= 1
