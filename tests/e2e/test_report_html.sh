@@ -145,8 +145,10 @@ print(f"page = cli: {len(page['tasks'])} tasks, {len(page['isrs'])} ISRs, {len(p
 PY
 [[ $(head -c 8 "$ART/report.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no screenshot"
 
-# past the detail budget: thinned, bounded, still clean
-expect_rc 0 "$SONDE" report "$TMP/t.bin" -o "$TMP/small.html" -o report.max_items=1000
+# past the detail budget (the smallest, 1000 items; a trace of 400 ticks
+# has several thousand): thinned, bounded, still clean
+"$SONDE_BUILD/examples/posix-demo/posix-demo" -n 400 -o "$TMP/big.bin" 2>/dev/null || fail "posix-demo -n 400"
+expect_rc 0 "$SONDE" report "$TMP/big.bin" -o "$TMP/small.html" -o report.max_items=1000
 echo '({items: sonde.D.items.length, dropped: sonde.D.detail.dropped, note: document.getElementById("tl-note").textContent})' >"$TMP/c2.js"
 "${CDP[@]}" "file://$TMP/small.html" "window.sonde && sonde.ready" "$TMP/c2.js" "$TMP/p2.json" ||
 	fail "the thinned report did not load cleanly"

@@ -42,8 +42,17 @@
         const x = headline();
         return x && x.index === profiles.length + 1 && x;
       });
-      await sleep(100); // the table follows the headline
-      profiles.push({ name: h.name, index: h.index, count: h.count, rows: rows() });
+      // The table follows the headline, later on a loaded machine: wait
+      // (up to 5 s) for a table that is not the previous profile's; an
+      // empty profile, or one whose table equals the previous one, is
+      // read when the wait ends.
+      const before = JSON.stringify(profiles.length ? profiles[profiles.length - 1].rows : null);
+      let r = rows();
+      for (let i = 0; i < 100 && (!r.length || JSON.stringify(r) === before); i++) {
+        await sleep(50);
+        r = rows();
+      }
+      profiles.push({ name: h.name, index: h.index, count: h.count, rows: r });
       if (h.index >= h.count) break;
       press("n"); // the next profile
     }
