@@ -7,6 +7,8 @@
 #   make check-long  the soak tests (tests/long: gigabytes through every decoder
 #                    and export, long captures); minutes to hours
 #   make bench       benchmarks; print figures
+#   make fuzz        run each libFuzzer harness for FUZZ_TIME seconds (default 60;
+#                    build-fuzz/, clang); docs/fuzzing.md
 #   make build       just build (build/)
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   install sonde, its manual
 #                    page, completions and the target library (cmake --install)
@@ -20,6 +22,7 @@ CMAKE_FLAGS ?=
 PREFIX    ?= /usr/local
 
 .PHONY: all deps build build-san test test-plain test-san check-long demo bench install deb clean
+.PHONY: build-fuzz test-fuzz fuzz
 
 all: build
 
@@ -72,5 +75,23 @@ install: deps
 deb: deps
 	@bash scripts/deb.sh deb-out
 
+# ---- fuzzing (docs/fuzzing.md): clang + libFuzzer + ASan/UBSan in build-fuzz/.
+# test-fuzz runs every harness over its seeds and regression inputs, then
+# fuzzes each for FUZZ_SMOKE_TIME seconds (ctest, JOBS at a time).
+BUILD_FUZZ      ?= build-fuzz
+FUZZ_TIME       ?= 60
+FUZZ_SMOKE_TIME ?= 5
+
+build-fuzz: deps
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSONDE_FUZZ=ON -DSONDE_BUILD_TESTS=OFF -DFUZZ_SMOKE_TIME=$(FUZZ_SMOKE_TIME) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_all
+
+test-fuzz: build-fuzz
+	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j $(JOBS)
+
+fuzz: build-fuzz
+	@bash tests/fuzz/run.sh fuzz $(BUILD_FUZZ) $(FUZZ_TIME)
+
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) demo-out bench-out deb-out
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_FUZZ) demo-out bench-out deb-out

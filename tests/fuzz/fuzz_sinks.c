@@ -1,0 +1,47 @@
+/*
+ * fuzz_sinks.c -- libFuzzer harness: every registered sink (text, jsonl,
+ * csv, perfetto, chrome, profile, folded and the protocol-native qspy,
+ * syst-csv and tband-jsonl) fed by a decoder's events.
+ *
+ * Input: byte 0 picks the sink and byte 1 the decoder (both by index in the
+ * registry, so a new sink or decoder is fuzzed without touching this file),
+ * byte 2 a set of sink options (small track and depth limits, names that
+ * need escaping, profile sort orders, this executable as the ELF file of
+ * symbols, Perfetto without interning or scheduling tracks); the rest is the
+ * stream.  The seeds pair each sink with streams of its own protocol and
+ * with Sonde streams.
+ */
+#include "fuzz_util.h"
+
+static size_t count(const void *const *list)
+{
+	size_t n = 0;
+	while (list[n])
+		n++;
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const opt_sets[][8] = {
+		{ NULL },
+		{ "perfetto.max_tracks=8", "perfetto.max_depth=1", "chrome.max_tracks=8", "chrome.max_depth=1",
+		  "profile.sort=name", NULL },
+		{ "perfetto.name=a\"b\\c\n\x01\xff", "chrome.name=\"</script>\\u0000\xc3\x28", "perfetto.intern=no",
+		  "perfetto.sched=no", "profile.sort=calls", NULL },
+		{ "elf=/proc/self/exe", "profile.sort=incl", "qspy.where=yes", NULL },
+		{ "perfetto.max_depth=65536", "chrome.max_depth=65536", "profile.sort=self", "tband.mode=bare-metal",
+		  "syst.container=hex", NULL },
+	};
+	size_t nsinks = count((const void *const *)sonde_sinks);
+	size_t ndecs = count((const void *const *)sonde_decoders);
+	struct fuzz_in in = { data, size };
+	const char *sink = sonde_sinks[fuzz_take(&in) % nsinks]->name;
+	const char *proto = sonde_decoders[fuzz_take(&in) % ndecs]->name;
+	const char *const *opts = opt_sets[fuzz_take(&in) % (sizeof(opt_sets) / sizeof(opt_sets[0]))];
+	struct fuzz_decode d = { proto, opts, sink, 0 };
+	struct fuzz_result r;
+	fuzz_decode_run(&d, in.p, in.n, &r);
+	fuzz_result_free(&r);
+	return 0;
+}

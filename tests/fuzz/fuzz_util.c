@@ -1,0 +1,173 @@
+/*
+ * fuzz_util.c -- helpers shared by the libFuzzer harnesses (fuzz_util.h).
+ */
+#include "fuzz_util.h"
+
+#include <sanitizer/common_interface_defs.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/pipe.h"
+
+uint8_t fuzz_take(struct fuzz_in *in)
+{
+	if (in->n == 0)
+		return 0;
+	in->n--;
+	return *in->p++;
+}
+
+size_t fuzz_chunk_of(uint8_t b)
+{
+	return b == 0 ? 0 : 1u + b % 64u;
+}
+
+void fuzz_fail(const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* through the sanitizers' report channel: libFuzzer keeps it open
+	 * when it closes the harness's stderr (-close_fd_mask=2) */
+	char line[2100];
+	snprintf(line, sizeof(line), "FUZZ FINDING: %s", msg);
+	__sanitizer_report_error_summary(line);
+	abort();
+}
+
+static FILE *memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		fuzz_fail("open_memstream: out of memory");
+	return f;
+}
+
+void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n, struct fuzz_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	FILE *out = memstream(&r->out, &r->out_len);
+	FILE *dg = memstream(&r->diags, &r->diags_len);
+	struct sonde_pipe p;
+	sonde_pipe_init(&p, d->opts);
+	p.diag_out = dg;
+	p.max_diags = 0;
+	p.output_name = "<fuzz output>";
+	const struct sonde_sink_ops *ops = d->sink ? sonde_sink_find(d->sink) : NULL;
+	if (d->sink && !ops)
+		fuzz_fail("no sink '%s' is registered", d->sink);
+	if (strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto))
+		fuzz_fail("no decoder '%s' is registered", d->proto);
+	if (ops && sonde_pipe_add_sink(&p, ops, out) != 0) {
+		r->rc = SONDE_EXIT_USAGE;
+	} else {
+		/* --proto auto probes what sonde_pipe_begin gets: as much as
+		 * sonde_pipe_run would give it, whatever the chunking. */
+		size_t head = n, most = strcmp(d->proto, "auto") == 0 ? SONDE_PROBE_BYTES : d->chunk;
+		if (most && head > most)
+			head = most;
+		r->rc = sonde_pipe_begin(&p, "<fuzz input>", d->proto, data, head);
+		if (r->rc == 0) {
+			for (size_t off = head; off < n;) {
+				size_t k = d->chunk && d->chunk < n - off ? d->chunk : n - off;
+				sonde_pipe_feed(&p, data + off, k);
+				off += k;
+			}
+			r->rc = sonde_pipe_end(&p);
+		}
+	}
+	r->session = p.session;
+	sonde_pipe_destroy(&p);
+	if (fclose(out) != 0 || fclose(dg) != 0)
+		fuzz_fail("memory stream: out of memory");
+}
+
+void fuzz_result_free(struct fuzz_result *r)
+{
+	free(r->out);
+	free(r->diags);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Up to 80 bytes of s from `from`, printable (other bytes as \xNN). */
+static const char *excerpt(char *buf, size_t cap, const char *s, size_t n, size_t from)
+{
+	size_t k = 0;
+	for (size_t i = from; i < n && i < from + 80 && k + 5 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		k += (size_t)snprintf(buf + k, cap - k, c >= 0x20 && c < 0x7F ? "%c" : "\\x%02X", c);
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+/* Abort, showing where two outputs part. */
+static void differ(const char *what, const char *a, size_t na, const char *b, size_t nb, size_t chunk)
+{
+	char ea[400], eb[400];
+	size_t i = 0;
+	while (i < na && i < nb && a[i] == b[i])
+		i++;
+	size_t from = i > 40 ? i - 40 : 0;
+	fuzz_fail("the %s depends on how the input is cut into chunks: first difference at byte %zu;\n"
+		  "  whole input  (%zu bytes): ...%s\n  chunks of %zu (%zu bytes): ...%s",
+		  what, i, na, excerpt(ea, sizeof(ea), a, na, from), chunk, nb, excerpt(eb, sizeof(eb), b, nb, from));
+}
+
+static void same(const char *what, const char *a, size_t na, const char *b, size_t nb, size_t chunk)
+{
+	if (na != nb || memcmp(a, b, na) != 0)
+		differ(what, a, na, b, nb, chunk);
+}
+
+void fuzz_decode_check_chunks(const struct fuzz_decode *d, const uint8_t *data, size_t n, size_t chunk)
+{
+	struct fuzz_decode whole = *d, cut = *d;
+	struct fuzz_result a, b;
+	whole.chunk = 0;
+	cut.chunk = chunk;
+	fuzz_decode_run(&whole, data, n, &a);
+	if (chunk == 0 || chunk >= n) {
+		fuzz_result_free(&a);
+		return;
+	}
+	fuzz_decode_run(&cut, data, n, &b);
+	same("output", a.out, a.out_len, b.out, b.out_len, chunk);
+	same("diagnostics", a.diags, a.diags_len, b.diags, b.diags_len, chunk);
+	if (a.rc != b.rc)
+		fuzz_fail("exit status %d whole, %d in chunks of %zu", a.rc, b.rc, chunk);
+	const struct sonde_session *x = &a.session, *y = &b.session;
+	if (x->frames != y->frames || x->drops_overwritten != y->drops_overwritten ||
+	    x->drops_refused != y->drops_refused || x->lost_link != y->lost_link ||
+	    x->lost_unexplained != y->lost_unexplained)
+		fuzz_fail("loss counters differ whole / in chunks of %zu", chunk);
+	fuzz_result_free(&a);
+	fuzz_result_free(&b);
+}
+
+const char *fuzz_data(const char *name)
+{
+	static char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", FUZZ_DATA_DIR, name);
+	return path;
+}
+
+const char *fuzz_memfile(const uint8_t *data, size_t n)
+{
+	static int fd = -1;
+	static char path[64];
+	if (fd < 0) {
+		fd = memfd_create("sonde-fuzz", MFD_CLOEXEC);
+		if (fd < 0)
+			fuzz_fail("memfd_create failed");
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) != 0 || (n && pwrite(fd, data, n, 0) != (ssize_t)n))
+		fuzz_fail("writing the in-memory file failed");
+	return path;
+}

@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""make_seeds.py -- regenerate the seed corpora of the libFuzzer harnesses
+(tests/fuzz/corpus/<harness>/) from the reference captures in
+../shared/testdata and from the project's own streams (the POSIX demo's
+trace, hand-built frames).  The seeds are committed; run this only to change
+them (the demo's trace differs from run to run).
+
+    python3 tests/fuzz/make_seeds.py [--build build] [--testdata ../shared/testdata]
+
+Every harness takes configuration bytes in front of its data (see the
+comment at the top of each fuzz_*.c); the seeds carry them.  Seeds are cut
+to a few kilobytes at frame boundaries: the fuzzer mutates small inputs far
+faster, and the captures' interesting parts (dictionaries, TARGET_INFO,
+session starts, the catalog and module messages at the end of the SyS-T
+files) are kept.
+"""
+import argparse
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# The registry's order (host/CMakeLists.txt sorts both lists by name).
+DECODERS = ["miniprof", "qs", "sonde", "syst", "tband"]
+SINKS = ["chrome", "csv", "folded", "jsonl", "perfetto", "profile", "qspy", "syst_csv", "tband_jsonl", "text"]
+# The command table (cmd_*.c sorted, help last).
+COMMANDS = ["decode", "live", "miniprof", "send", "stats", "help"]
+
+FLAG, ESC = 0x7E, 0x7D
+
+corpus = {}
+
+
+def seed(harness, name, data):
+    corpus.setdefault(harness, []).append((name, bytes(data)))
+
+
+# ---- HDLC (Sonde and QS) ---------------------------------------------------
+
+def hdlc(seq, rid, data=b""):
+    raw = bytes([seq & 0xFF, rid & 0xFF]) + bytes(data)
+    raw += bytes([~sum(raw) & 0xFF])
+    out = bytearray()
+    for b in raw:
+        if b in (FLAG, ESC):
+            out += bytes([ESC, b ^ 0x20])
+        else:
+            out.append(b)
+    out.append(FLAG)
+    return bytes(out)
+
+
+def unframe(stream):
+    """Split an HDLC stream into (seq, id, data) of its good frames."""
+    frames, cur, esc = [], bytearray(), False
+    for b in stream:
+        if b == FLAG:
+            if len(cur) >= 3 and sum(cur) & 0xFF == 0xFF and not esc:
+                frames.append((cur[0], cur[1], bytes(cur[2:-1])))
+            cur, esc = bytearray(), False
+        elif esc:
+            cur.append(b ^ 0x20)
+            esc = False
+        elif b == ESC:
+            esc = True
+        else:
+            cur.append(b)
+    return frames
+
+
+def head_frames(stream, limit):
+    """The stream up to the last frame end before limit bytes."""
+    cut = stream.rfind(bytes([FLAG]), 0, limit)
+    return stream[:cut + 1] if cut >= 0 else stream[:limit]
+
+
+def tail_frames(stream, limit):
+    """The last frames of a stream, at most about limit bytes, from a frame start."""
+    if len(stream) <= limit:
+        return stream
+    cut = stream.find(bytes([FLAG]), len(stream) - limit)
+    return stream[cut + 1:]
+
+
+def renumber(frames, drop_ids=()):
+    """Frames re-encoded with consecutive SEQ, leaving out the ids in drop_ids."""
+    out, seq = bytearray(), 0
+    for _, rid, data in frames:
+        if rid in drop_ids:
+            continue
+        out += hdlc(seq, rid, data)
+        seq += 1
+    return bytes(out)
+
+
+# ---- Sonde -----------------------------------------------------------------
+
+def demo_trace(build, *args):
+    exe = os.path.join(build, "examples", "posix-demo", "posix-demo")
+    if not os.access(exe, os.X_OK):
+        sys.exit(f"make_seeds: {exe} not found: build first (make build), or give --build")
+    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+        subprocess.run([exe, "-o", f.name] + list(args), check=True, stderr=subprocess.DEVNULL)
+        return open(f.name, "rb").read()
+
+
+def le16(v):
+    return struct.pack("<H", v & 0xFFFF)
+
+
+def le32(v):
+    return struct.pack("<I", v & 0xFFFFFFFF)
+
+
+def sonde_streams(build):
+    """name -> a Sonde stream (raw bytes, no configuration)."""
+    s = {}
+    demo = demo_trace(build, "-t", "120")
+    s["demo_head"] = head_frames(demo, 3000)
+    s["demo_tail"] = tail_frames(demo, 1500)
+    # a small buffer that overwrites (DROPS records, sequence gaps) and the
+    # snapshot and post-mortem modes
+    s["demo_overwrite"] = head_frames(demo_trace(build, "-t", "80", "-m", "overwrite", "-b", "512"), 2500)
+    s["demo_snapshot"] = head_frames(demo_trace(build, "-t", "60", "-m", "snapshot", "-b", "1024"), 2000)
+    s["demo_postmortem"] = head_frames(demo_trace(build, "-t", "60", "-m", "postmortem", "-b", "1024"), 2000)
+    # damage: a frame missing (SEQ gap), a byte flipped, a cut frame
+    frames = unframe(s["demo_head"])
+    gap = bytearray()
+    for i, (seq, rid, data) in enumerate(frames):
+        if i != 40:
+            gap += hdlc(seq, rid, data)
+    s["demo_gap"] = bytes(gap)
+    bad = bytearray(s["demo_head"])
+    bad[len(bad) // 2] ^= 0x10
+    s["demo_flip"] = bytes(bad)
+    s["demo_cut"] = s["demo_head"][: len(s["demo_head"]) - 5]
+    # the e2e tests' session start (EMPTY, TARGET_INFO v1, 4-byte addresses)
+    s["session"] = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
+    return s
+
+
+# ---- QS --------------------------------------------------------------------
+
+QS_TARGET_INFO = 64
+
+
+def qs_streams(td):
+    q = {}
+    for name in ("dpp_posix-qv_x86", "defer_posix-qv_x64", "qsfmt_user_formats_x86"):
+        q[name] = open(os.path.join(td, "qs", name + ".bin"), "rb").read()
+    return q
+
+
+# ---- SyS-T -----------------------------------------------------------------
+
+def syst_messages(path):
+    """The messages of a length-prefixed SyS-T capture."""
+    data, msgs, i = open(path, "rb").read(), [], 0
+    while i + 4 <= len(data):
+        (n,) = struct.unpack_from("<I", data, i)
+        msgs.append(data[i + 4:i + 4 + n])
+        i += 4 + n
+    return msgs
+
+
+def syst_pick(msgs, first=40, last=8):
+    return msgs[:first] + msgs[-last:]
+
+
+def syst_len(msgs):
+    return b"".join(struct.pack("<I", len(m)) + m for m in msgs)
+
+
+def syst_hex(msgs):
+    return b"".join(b"SYS-T RAW DATA: " + m.hex().upper().encode() + b"\n" for m in msgs)
+
+
+# ---- Tonbandgeraet -----------------------------------------------------------
+
+def tband_frames(data, limit, from_end=False):
+    """Whole COBS frames (each ending in 0x00), at most about limit bytes."""
+    if len(data) <= limit:
+        return data
+    if from_end:
+        return data[data.index(0, len(data) - limit) + 1:]
+    return data[:data.rindex(0, 0, limit) + 1]
+
+
+# ---- MiniProfiler ------------------------------------------------------------
+
+def crc16(data):
+    crc = 0xFFFF
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def mp_rsp(rtype, payload, hdr55aa=False, crc_be=False):
+    pkt = (b"\x55\xaa" if hdr55aa else b"\xaa\x55") + bytes([rtype]) + le16(len(payload)) + payload
+    c = crc16(pkt)
+    return pkt + (struct.pack(">H", c) if crc_be else le16(c)) + b"\x0a"
+
+
+def mp_session(**kw):
+    meta = le32(72000000) + le32(1000000) + le32(0xDEADBEEF) + b"fw-1.2.3\0\0\0\0\0\0\0\0"
+    status = bytes([1]) + le32(3) + le32(120) + bytes([42])
+    recs = []
+    # main (depth 0) calling a (depth 1) calling b (depth 2), then c
+    for addr, entry, dur, depth in ((0x08000100, 10, 500, 0), (0x08000200, 20, 200, 1), (0x08000300, 30, 50, 2),
+                                    (0x08000400, 300, 100, 1), (0x08000100, 600, 80, 0)):
+        recs.append(le32(addr) + le32(entry) + le32(dur) + le16(depth))
+    prof = bytes([1]) + le16(len(recs)) + b"".join(recs)
+    return (mp_rsp(3, meta, **kw) + mp_rsp(1, b"", **kw) + mp_rsp(5, prof, **kw) + mp_rsp(4, status, **kw) +
+            mp_rsp(2, b"", **kw))
+
+
+# ---- the target's receiver -----------------------------------------------------
+
+RX_BASE = 0x20001000  # fuzz_target_rx.c: the regions' page
+ADDR = 8              # SONDE_ADDR_SIZE of a 64-bit host
+
+
+def addr(a):
+    return struct.pack("<Q", a)[:ADDR]
+
+
+def rx_commands():
+    c, seq = bytearray(), 0
+
+    def cmd(cid, data=b""):
+        nonlocal seq, c
+        c += hdlc(seq, cid, data)
+        seq += 1
+    cmd(0x01)                                   # INFO
+    cmd(0x0C)                                   # STATS
+    cmd(0x0A, addr(RX_BASE) + bytes([8]))       # PEEK the read-only region
+    cmd(0x0A, addr(RX_BASE + 100 - 4) + bytes([4]))  # its last bytes
+    cmd(0x0A, addr(RX_BASE + 0x100) + bytes([40]))
+    cmd(0x0A, addr(RX_BASE + 0x200) + bytes([4]))   # write-only: refused
+    cmd(0x0A, addr(RX_BASE + 0x1000 - 32) + bytes([32]))
+    cmd(0x0B, addr(RX_BASE + 0x100) + bytes([4]) + b"\x7e\x7d\x01\x02")  # POKE
+    cmd(0x0B, addr(RX_BASE + 0x200 + 12) + bytes([4]) + b"abcd")
+    cmd(0x0B, addr(RX_BASE + 0x1000 - 2) + bytes([2]) + b"zz")
+    cmd(0x0B, addr(RX_BASE) + bytes([1]) + b"x")    # read-only: refused
+    cmd(0x02, bytes([0xFF] * 8 + [0x0F] * 8))       # GLB_FILTER
+    cmd(0x03, bytes([0xAA] * 32))                   # LOC_FILTER
+    cmd(0x09, bytes([7]) + le32(1) + le32(2) + le32(3))  # APP
+    cmd(0x05)                                   # STOP
+    cmd(0x04)                                   # START
+    cmd(0x08)                                   # RESET_CTRS
+    cmd(0x06)                                   # TRIGGER
+    cmd(0x07)                                   # READOUT
+    return bytes(c)
+
+
+# ---- putting it together ---------------------------------------------------------
+
+def make(build, td):
+    s = sonde_streams(build)
+    for i, (name, data) in enumerate(sorted(s.items())):
+        seed("sonde", name, bytes([(i * 37) & 0xFF, i % 4]) + data)
+
+    q = qs_streams(td)
+    dpp_noinfo = renumber(unframe(head_frames(q["dpp_posix-qv_x86"], 4000)), {QS_TARGET_INFO})
+    defer_noinfo = renumber(unframe(head_frames(q["defer_posix-qv_x64"], 3000)), {QS_TARGET_INFO})
+    seed("qs", "dpp_head", b"\x00\x00" + head_frames(q["dpp_posix-qv_x86"], 4000))
+    seed("qs", "dpp_tail", b"\x05\x00" + tail_frames(q["dpp_posix-qv_x86"], 2000))
+    seed("qs", "dpp_noinfo_sizes", b"\x09\x01" + dpp_noinfo)
+    seed("qs", "dpp_noinfo_dic", b"\x00\x03" + dpp_noinfo)
+    seed("qs", "defer_head", b"\x21\x00" + head_frames(q["defer_posix-qv_x64"], 3000))
+    seed("qs", "defer_noinfo_sizes", b"\x00\x02" + defer_noinfo)
+    seed("qs", "qsfmt_head", b"\x00\x00" + head_frames(q["qsfmt_user_formats_x86"], 3000))
+    seed("qs", "qsfmt_tail", b"\x00\x00" + tail_frames(q["qsfmt_user_formats_x86"], 2000))
+    dic = open(os.path.join(td, "qs", "dpp_posix-qv_x86.dic"), "rb").read()
+    seed("qs_dic", "dpp", dic + b"\0" + dpp_noinfo[:2500])
+    seed("qs_dic", "dpp_dic_only", dic)
+
+    mix64 = syst_messages(os.path.join(td, "syst", "mix_64.bin"))
+    mix32 = syst_messages(os.path.join(td, "syst", "mix_32len.bin"))
+    len32 = syst_messages(os.path.join(td, "syst", "lenonly_32.bin"))
+    seed("syst", "mix64_len", b"\x00\x09" + syst_len(syst_pick(mix64)))
+    seed("syst", "mix64_end_len_noguid", b"\x07\x01" + syst_len(mix64[-60:]))
+    seed("syst", "mix32_len", b"\x00\x09" + syst_len(syst_pick(mix32, 30)))
+    seed("syst", "mix32_end_len", b"\x03\x09" + syst_len(mix32[-70:]))
+    seed("syst", "lenonly32_raw", b"\x00\x0a" + b"".join(syst_pick(len32)))
+    seed("syst", "mix64_hex", b"\x00\x0b" + syst_hex(syst_pick(mix64, 20, 6)))
+    seed("syst", "mix32_hex_nocoll", b"\x11\x0f" + syst_hex(syst_pick(mix32, 12, 4)))
+    seed("syst", "mix64_auto", b"\x00\x08" + syst_len(mix64[:30]))
+    coll = open(os.path.join(td, "syst", "collateral.xml"), "rb").read()
+    seed("syst_coll", "collateral", coll)
+    seed("syst_coll", "collateral_cut", coll[: len(coll) // 2])
+
+    tb = {n: open(os.path.join(td, "tband", n + ".bin"), "rb").read()
+          for n in ("repo_baremetal_integration_simtarget", "bm_snapshot_rich", "repo_examples_POSIX_FreeRTOS_log")}
+    seed("tband", "simtarget", b"\x00\x01" + tb["repo_baremetal_integration_simtarget"])
+    seed("tband", "rich_head", b"\x00\x01" + tband_frames(tb["bm_snapshot_rich"], 3000))
+    seed("tband", "rich_tail", b"\x07\x05" + tband_frames(tb["bm_snapshot_rich"], 3000, True))
+    seed("tband", "freertos_head", b"\x00\x00" + tband_frames(tb["repo_examples_POSIX_FreeRTOS_log"], 3000))
+    seed("tband", "freertos_tail", b"\x0b\x02" + tband_frames(tb["repo_examples_POSIX_FreeRTOS_log"], 2000, True))
+
+    mp = mp_session()
+    seed("miniprof", "session", b"\x00\x00" + mp)
+    seed("miniprof", "session_55aa_be", b"\x03\x0b" + mp_session(hdr55aa=True, crc_be=True))
+    seed("miniprof", "session_noise", b"\x00\x08" + b"\x01\xaa\x00" + mp[:40] + mp + b"\xaa\x55\x05\xff")
+
+    # --proto auto: the start of each kind of stream, as is
+    seed("probe", "sonde", s["demo_head"][:2000])
+    seed("probe", "qs", head_frames(q["dpp_posix-qv_x86"], 2000))
+    seed("probe", "qs_noinfo", dpp_noinfo[:1500])
+    seed("probe", "syst_len", syst_len(mix64[:20]))
+    seed("probe", "syst_hex", syst_hex(mix32[:10]))
+    seed("probe", "syst_raw", b"".join(len32[:20]))
+    seed("probe", "tband", tband_frames(tb["bm_snapshot_rich"], 1500))
+    seed("probe", "miniprof", mp)
+
+    # every sink with a Sonde stream and with its own protocol's
+    streams = {"sonde": s["demo_head"], "qs": head_frames(q["dpp_posix-qv_x86"], 2500),
+               "syst": syst_len(syst_pick(mix64, 25, 6)), "tband": tband_frames(tb["bm_snapshot_rich"], 2500),
+               "miniprof": mp}
+    native = {"qspy": "qs", "syst_csv": "syst", "tband_jsonl": "tband", "profile": "miniprof", "folded": "miniprof"}
+    for i, sink in enumerate(SINKS):
+        pairs = [("sonde", i % 5)]
+        if sink in native:
+            pairs.append((native[sink], (i + 1) % 5))
+        if sink in ("perfetto", "chrome", "profile"):
+            pairs.append(("sonde", 3 if sink == "profile" else 1))
+        for proto, opts in pairs:
+            seed("sinks", f"{sink}_{proto}_{opts}",
+                 bytes([i, DECODERS.index(proto), opts]) + streams[proto])
+
+    rx = rx_commands()
+    for cfg, piece in ((0x00, 0), (0x05, 0), (0x0A, 7), (0x0F, 3), (0x13, 11), (0x08, 1)):
+        seed("target_rx", f"commands_{cfg:02x}", bytes([cfg, piece]) + rx)
+    seed("target_rx", "noise", bytes([0x00, 0]) + b"\x7d\x7e\x01\x02\x7e" + rx[:60] + b"\x7d" + rx[60:])
+
+    def words(*w):
+        return b"\0".join(x.encode() for x in w)
+    cmdlines = {
+        "decode": ["-f", "jsonl", "-p", "qs", "-o", "qs.obj=8", "--max-diags", "10", "--output", "-", "-q",
+                   "a.bin@core=1,proto=sonde", "b.bin@2", "--format=perfetto", "--", "-x"],
+        "live": ["tcp://127.0.0.1:4000", "-w", "raw.bin", "--duration", "1.5", "--baud", "921600", "--flow",
+                 "rtscts", "--reconnect-timeout", "inf", "--no-keys", "--no-status", "--show", "-o",
+                 "ts_freq=1000"],
+        "miniprof": ["capture", "-l", "/dev/ttyUSB0:115200:8N1", "--parity", "even", "--data-bits", "7",
+                     "--stop-bits", "2", "-t", "500", "-d", "3", "-f", "profile"],
+        "send": ["--link", "serial:/dev/ttyUSB0:921600", "-t", "0.5", "-r", "3", "--addr-size", "8", "--seq",
+                 "7", "--bad-checksum", "glb-filter", "-LOG", "+ISR"],
+        "stats": ["-p", "sonde", "--max-diags", "0", "x.bin"],
+        "help": ["decode"],
+    }
+    for i, c in enumerate(COMMANDS):
+        seed("cli", f"cmd_{c}", bytes([0, i]) + words(*cmdlines[c]))
+    seed("cli", "global_version", bytes([1, 0]) + words("--version"))
+    seed("cli", "global_unknown", bytes([1, 0]) + words("frobnicate", "-x"))
+    for i, line in enumerate((["glb-filter", "-LOG", "+ISR", "0x40-0x4F", "none", "USER"],
+                              ["loc-filter", "none", "+3", "-0x10-0x20"], ["peek", "0x20000000", "8"],
+                              ["poke", "0x20000000", "1", "2", "0xff"], ["app", "1", "2", "3", "4"], ["stats"])):
+        seed("cli", f"rxcmd_{i}", bytes([2, i]) + words(*line))
+    for i, line in enumerate((["info"], ["tick", "1"], ["peek", "0x1000", "4", "2"], ["glb-filter", "-QS_ALL"],
+                              ["reset"])):
+        seed("cli", f"rxcmd_qs_{i}", bytes([3, i]) + words(*line))
+    for i, link in enumerate(("tcp://127.0.0.1:4000", "serial:/dev/ttyUSB0:921600:8E2:rtscts", "udp://:5000",
+                              "tcp-listen://0.0.0.0:4001", "unix:/tmp/sonde.sock", "file:trace.bin", "-",
+                              "/dev/ttyACM0:2000000")):
+        seed("cli", f"link_{i}", bytes([4, 0]) + words(link))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--testdata", default=os.path.join(ROOT, "..", "shared", "testdata"))
+    a = ap.parse_args()
+    make(a.build, a.testdata)
+    total = 0
+    for harness, seeds in sorted(corpus.items()):
+        d = os.path.join(HERE, "corpus", harness)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for name, data in seeds:
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+            total += len(data)
+        print(f"{harness:10} {len(seeds):3} seeds {sum(len(x) for _, x in seeds):7} bytes")
+    print(f"total {total} bytes")
+
+
+if __name__ == "__main__":
+    main()
