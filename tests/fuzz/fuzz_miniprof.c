@@ -1,12 +1,12 @@
 /*
  * fuzz_miniprof.c -- libFuzzer harness: MiniProfiler device responses
  * through the host's response parser (proto/miniprof/mp_parser.c) and the
- * decoder (registry name "miniprof") into the jsonl sink.
+ * decoder (registry name "miniprof"), its events digested (fuzz_util.c).
  *
  * Input: byte 0 picks the chunk size, byte 1 the configuration, the rest is
  * what the device sent.  The configuration picks the byte orders the
  * protocol leaves open (header AA 55 or 55 AA, CRC little- or big-endian),
- * the reorder window of the calls and the records' time unit.  Output,
+ * the reorder window of the calls and the records' time unit.  Events,
  * diagnostics and counters must not depend on the chunking (the parser
  * promises the same packets and reports for any split, mp_parser.h).
  */
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (windows[(cfg >> 3) & 3])
 		opts[k++] = windows[(cfg >> 3) & 3];
 	opts[k] = NULL;
-	struct fuzz_decode d = { "miniprof", opts, "jsonl", 0 };
+	struct fuzz_decode d = { "miniprof", opts, NULL, 0 };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

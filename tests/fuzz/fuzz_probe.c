@@ -2,7 +2,8 @@
  * fuzz_probe.c -- libFuzzer harness: `--proto auto`, i.e. every registered
  * decoder's probe function and the choice among them
  * (sonde_pipe_choose in core/pipe.c), then the decode with the chosen
- * decoder into the text sink, as `sonde decode` without --proto does.
+ * decoder, as `sonde decode` without --proto does (its events digested,
+ * fuzz_util.c).
  *
  * Input: the start of a stream, as is (the probes read its first bytes; no
  * configuration byte in front).  Checked: a probe gives the same score for
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("no decoder chosen and no reason given");
 	if (d && !sonde_decoder_find(d->name))
 		fuzz_fail("chose decoder '%s', which is not registered", d->name);
-	struct fuzz_decode dec = { "auto", NULL, "text", 0 };
+	struct fuzz_decode dec = { "auto", NULL, NULL, 0 };
 	fuzz_decode_check_chunks(&dec, data, size, 1 + size % 61);
 	return 0;
 }

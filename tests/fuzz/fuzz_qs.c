@@ -9,8 +9,8 @@
  * joined without its TARGET_INFO), and the dictionary file of the dpp
  * capture (data/dpp_posix-qv_x86.dic) -- each with or without a small
  * record limit.  The seeds hold the captures with and without their
- * TARGET_INFO.  Output, diagnostics and counters must not depend on the
- * chunking.
+ * TARGET_INFO.  Events, output, diagnostics and counters must not depend
+ * on the chunking.
  */
 #include "fuzz_util.h"
 

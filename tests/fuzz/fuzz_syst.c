@@ -7,7 +7,7 @@
  * length-prefixed, raw concatenation, hex = systprint "SYS-T RAW DATA:"
  * lines), whether the collateral XML of the reference captures
  * (data/collateral.xml) is loaded, and whether a GUID is given for short
- * messages.  Output, diagnostics and counters must not depend on the
+ * messages.  Events, output, diagnostics and counters must not depend on the
  * chunking.
  */
 #include "fuzz_util.h"

@@ -5,8 +5,8 @@
  * Input: byte 0 picks the chunk size, byte 1 the configuration, the rest is
  * the stream (COBS frames ending in 0x00).  The configuration picks the mode
  * (bare-metal: event ids 0x00-0x0B only; free-rtos: also 0x54-0x7F), a core
- * number and a timestamp resolution.  Output, diagnostics and counters must
- * not depend on the chunking.
+ * number and a timestamp resolution.  Events, output, diagnostics and
+ * counters must not depend on the chunking.
  */
 #include "fuzz_util.h"
 

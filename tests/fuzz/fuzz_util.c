@@ -48,6 +48,69 @@ static FILE *memstream(char **buf, size_t *len)
 	return f;
 }
 
+/* ---- a digest of every field of every event -------------------------------- */
+
+static void h_bytes(uint64_t *h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 0x100000001B3ull;
+}
+
+static void h_u64(uint64_t *h, uint64_t v)
+{
+	h_bytes(h, &v, sizeof(v));
+}
+
+static void h_str(uint64_t *h, const char *s)
+{
+	if (!s) {
+		h_u64(h, 0x5A5A5A5A5A5A5A5Aull); /* NULL differs from "" */
+		return;
+	}
+	h_bytes(h, s, strlen(s) + 1);
+}
+
+static void digest_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
+{
+	struct fuzz_result *r = ctx;
+	uint64_t *h = &r->events_hash;
+	(void)s;
+	r->nevents++;
+	h_u64(h, ev->kind);
+	h_u64(h, ev->flags);
+	h_u64(h, ev->ts);
+	h_u64(h, ev->ts_flags);
+	h_u64(h, ev->core);
+	h_u64(h, ev->rec_id);
+	h_str(h, ev->rec_name);
+	h_u64(h, ev->obj);
+	h_str(h, ev->obj_name);
+	h_u64(h, ev->obj2);
+	h_str(h, ev->obj2_name);
+	h_u64(h, (uint64_t)ev->value);
+	h_u64(h, ev->level);
+	h_str(h, ev->text);
+	h_u64(h, ev->nargs);
+	for (size_t i = 0; i < ev->nargs; i++) {
+		const struct sonde_arg *a = &ev->args[i];
+		h_u64(h, a->type);
+		h_str(h, a->name);
+		h_str(h, a->resolved);
+		h_u64(h, a->group);
+		if (a->type == SONDE_A_STR || a->type == SONDE_A_MEM) {
+			h_u64(h, a->v.mem.n);
+			h_bytes(h, a->v.mem.p, a->v.mem.n);
+		} else {
+			h_u64(h, a->v.u);
+		}
+	}
+	h_str(h, ev->native);
+	h_u64(h, ev->offset);
+	h_u64(h, ev->frame);
+	h_u64(h, ev->seq);
+}
+
 void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n, struct fuzz_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -63,6 +126,9 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 		fuzz_fail("no sink '%s' is registered", d->sink);
 	if (strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto))
 		fuzz_fail("no decoder '%s' is registered", d->proto);
+	struct sonde_listener digest = { digest_event, NULL, r };
+	r->events_hash = 0xCBF29CE484222325ull;
+	sonde_pipe_add_listener(&p, &digest);
 	if (ops && sonde_pipe_add_sink(&p, ops, out) != 0) {
 		r->rc = SONDE_EXIT_USAGE;
 	} else {
@@ -139,6 +205,9 @@ void fuzz_decode_check_chunks(const struct fuzz_decode *d, const uint8_t *data, 
 	fuzz_decode_run(&cut, data, n, &b);
 	same("output", a.out, a.out_len, b.out, b.out_len, chunk);
 	same("diagnostics", a.diags, a.diags_len, b.diags, b.diags_len, chunk);
+	if (a.nevents != b.nevents || a.events_hash != b.events_hash)
+		fuzz_fail("%zu events whole, %zu in chunks of %zu, or their fields differ", a.nevents, b.nevents,
+			  chunk);
 	if (a.rc != b.rc)
 		fuzz_fail("exit status %d whole, %d in chunks of %zu", a.rc, b.rc, chunk);
 	const struct sonde_session *x = &a.session, *y = &b.session;

@@ -35,11 +35,14 @@ struct fuzz_decode {
 	size_t chunk;
 };
 
-/* What a decode said: the sink's output, the diagnostics as printed, the
- * exit status, and the session's loss counters. */
+/* What a decode said: the sink's output, a digest of every field of every
+ * event, the diagnostics as printed, the exit status, and the session's
+ * loss counters. */
 struct fuzz_result {
 	char *out;
 	size_t out_len;
+	uint64_t events_hash;
+	size_t nevents;
 	char *diags;
 	size_t diags_len;
 	int rc;
@@ -52,7 +55,7 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 void fuzz_result_free(struct fuzz_result *r);
 
 /* Decode data whole and again in pieces of `chunk` bytes; abort (a finding)
- * if the outputs, diagnostics, exit status or loss counters differ. */
+ * if the events, outputs, diagnostics, exit status or loss counters differ. */
 void fuzz_decode_check_chunks(const struct fuzz_decode *d, const uint8_t *data, size_t n, size_t chunk);
 
 /* A chunk size from a configuration byte: 1..64, or 0 (whole) for b = 0. */
