@@ -117,6 +117,78 @@ def le32(v):
     return struct.pack("<I", v & 0xFFFFFFFF)
 
 
+def sonde_rich():
+    """A hand-built stream with every record, argument type and format
+    conversion of docs/protocol.md sections 4 and 6 (the demo uses few)."""
+    frames = []
+
+    def rec(rid, data=b""):
+        frames.append((rid, bytes(data)))
+
+    def strz(t):
+        return t.encode() + b"\0"
+
+    t = [0x100]
+
+    def ts(step=3):
+        t[0] += step
+        return le16(t[0])
+    args = (b"\x01\xfe" + b"\x02" + le16(0xBEEF) + b"\x03" + le32(0xDEADBEEF) + b"\x04" + struct.pack("<Q", 2**63 + 5) +
+            b"\x05\x80" + b"\x06" + le16(0x8000) + b"\x07" + le32(0x80000000) + b"\x08" + struct.pack("<q", -2**63) +
+            b"\x09" + struct.pack("<f", -1.5) + b"\x0a" + struct.pack("<d", 3.25e-7) + b"\x0b" + strz("txt\"\\") +
+            b"\x0c\x03\x7e\x7d\x00" + b"\x0d\x02" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
+    rec(0)
+    rec(1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
+    for kind, oid, name in ((1, 9, "obj9"), (2, 1, "taskA"), (2, 2, "taskB"), (3, 5, "isr5"), (4, 1, "fn1"),
+                            (4, 0x08000100, "fn_at"), (5, 0x40, "REC40"), (6, 0x102, "ON"), (8, 3, "mk"),
+                            (9, 4, "cnt"), (10, 1, "onoff"),
+                            (7, 1, "all %d %i %u %x %X %o %c %s %f %e %g %p %% end"),
+                            (7, 2, "flags [%-8d] [%+d] [% d] [%08.3f] [%#x] [%#o] [%.2s] [%*d] [%-*.*s] [%ld] [%llu] [%hhx]"),
+                            (7, 3, "names %s %s %s %s"), (7, 4, "too few %d %d %d %d %d %d"), (7, 5, "%"),
+                            (7, 6, "%q %5 %.%")):
+        rec(4, bytes([kind]) + le32(oid) + strz(name))
+    rec(2, struct.pack("<Q", 0x100) + le32(0xFFFFFFFF))
+    rec(7, ts() + b"\x01\x05")
+    rec(7, ts() + b"\x02\x03")
+    rec(8, ts() + b"\x01")
+    rec(5, ts() + b"\x05")
+    rec(5, ts() + b"\x06")
+    rec(6, ts())
+    rec(6, ts())
+    rec(16, ts() + le16(1))
+    rec(17, ts() + le32(0x08000100))
+    rec(18, ts())
+    rec(18, ts())
+    for reason in range(5):
+        rec(9, ts() + bytes([1, reason]))
+        rec(10, ts() + b"\x01")
+    rec(11, ts())
+    rec(12, ts() + b"\x03")
+    rec(13, ts() + b"\x03")
+    rec(13, ts() + b"\x03")
+    rec(14, ts() + b"\x03")
+    rec(14, ts() + b"\x03")
+    for n in range(1, 9):
+        rec(15, ts() + b"\x04" + bytes([0x80 + n] * n))
+    for fmt in range(1, 8):
+        rec(19, ts() + bytes([fmt % 6]) + le16(fmt) + args)
+    rec(19, ts() + b"\x03" + le16(3) + b"\x0b" + strz("s") + b"\x0d\x09" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
+    rec(19, ts() + b"\x03" + le16(2) + b"\x07" + le32(5) + b"\x0b" + strz("abc") + b"\x07" + le32(3) + b"\x07" + le32(2) +
+        b"\x0b" + strz("xyz"))
+    rec(0x40, ts() + args)
+    rec(0x41, ts() + args[:9] + b"\x10\x01")          # an unknown type byte
+    rec(0x42, ts() + b"\x0b" + b"no NUL")            # runs past the end
+    rec(3, ts() + le32(4) + le32(2))                  # DROPS
+    rec(2, struct.pack("<Q", 0x1FFFF) + le32(40))
+    rec(15, ts(70000) + b"\x04\x01")                  # a wrap of the 16-bit time
+    rec(0x7F, ts())
+    rec(1, bytes([1, 2, 8, 1, 0, 2]) + le32(32768) + le32(512) + le32(1))   # a reset, 8-byte addresses
+    rec(17, ts() + struct.pack("<Q", 0x08000100))
+    rec(1, bytes([2, 0, 4, 0, 0, 2]) + le32(1) + le32(1) + le32(1))         # an unknown version
+    rec(12, ts() + b"\x03")
+    return b"".join(hdlc(seq, rid, data) for seq, (rid, data) in enumerate(frames))
+
+
 def sonde_streams(build):
     """name -> a Sonde stream (raw bytes, no configuration)."""
     s = {}
@@ -139,6 +211,7 @@ def sonde_streams(build):
     bad[len(bad) // 2] ^= 0x10
     s["demo_flip"] = bytes(bad)
     s["demo_cut"] = s["demo_head"][: len(s["demo_head"]) - 5]
+    s["rich"] = sonde_rich()
     # the e2e tests' session start (EMPTY, TARGET_INFO v1, 4-byte addresses)
     s["session"] = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
     return s
