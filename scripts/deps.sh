@@ -28,6 +28,7 @@ PKGS=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # RISC-V firmware
   qemu-system-misc                          # runs it (qemu-system-riscv32)
   clang libclang-rt-14-dev                  # fuzzing: libFuzzer, ASan, UBSan (make fuzz, test-fuzz)
+  libjson-c-dev                             # fuzzing: checks the JSON the sinks write
 )
 
 missing=()

@@ -9,8 +9,12 @@
  * need escaping, profile sort orders, this executable as the ELF file of
  * symbols, Perfetto without interning or scheduling tracks); the rest is the
  * stream.  The seeds pair each sink with streams of its own protocol and
- * with Sonde streams.
+ * with Sonde streams.  The output must be what its format says: JSON
+ * (chrome), JSON lines (jsonl; tband-jsonl with the tband decoder), a
+ * Perfetto Trace (perfetto).
  */
+#include <string.h>
+
 #include "fuzz_util.h"
 
 static size_t count(const void *const *list)
@@ -42,6 +46,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_decode d = { proto, opts, sink, 0 };
 	struct fuzz_result r;
 	fuzz_decode_run(&d, in.p, in.n, &r);
+	if (r.rc != 0 && r.rc != 1) {
+		/* usage (an option the sink refused) or I/O: nothing to check */
+	} else if (strcmp(sink, "chrome") == 0) {
+		fuzz_check_json(sink, r.out, r.out_len);
+	} else if (strcmp(sink, "jsonl") == 0 || (strcmp(sink, "tband-jsonl") == 0 && strcmp(proto, "tband") == 0)) {
+		/* tband-jsonl prints any decoder's native lines (QSPY text with
+		 * qs, CSV with syst): JSON only with its own decoder */
+		fuzz_check_json_lines(sink, r.out, r.out_len);
+	} else if (strcmp(sink, "perfetto") == 0) {
+		fuzz_check_perfetto(sink, (const uint8_t *)r.out, r.out_len);
+	}
 	fuzz_result_free(&r);
 	return 0;
 }

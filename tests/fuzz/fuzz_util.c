@@ -10,7 +10,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <json-c/json_tokener.h>
+#include <json-c/json_object.h>
+
 #include "core/pipe.h"
+#include "perfetto_trace.pb-c.h"
 
 uint8_t fuzz_take(struct fuzz_in *in)
 {
@@ -239,4 +243,51 @@ const char *fuzz_memfile(const uint8_t *data, size_t n)
 	if (ftruncate(fd, 0) != 0 || (n && pwrite(fd, data, n, 0) != (ssize_t)n))
 		fuzz_fail("writing the in-memory file failed");
 	return path;
+}
+
+/* ---- output formats --------------------------------------------------------- */
+
+void fuzz_check_json(const char *what, const char *text, size_t n)
+{
+	static struct json_tokener *tok;
+	char where[200];
+	if (!tok) {
+		tok = json_tokener_new_ex(1000);
+		if (!tok)
+			fuzz_fail("json_tokener_new_ex: out of memory");
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	}
+	json_tokener_reset(tok);
+	if (n > INT32_MAX)
+		fuzz_fail("%s: %zu bytes of JSON", what, n);
+	struct json_object *o = json_tokener_parse_ex(tok, text, (int)n);
+	enum json_tokener_error e = json_tokener_get_error(tok);
+	size_t at = json_tokener_get_parse_end(tok);
+	if (!o || e != json_tokener_success)
+		fuzz_fail("%s is not valid JSON: %s at byte %zu of %zu: ...%s", what, json_tokener_error_desc(e), at, n,
+			  excerpt(where, sizeof(where), text, n, at > 40 ? at - 40 : 0));
+	json_object_put(o);
+	for (; at < n; at++)
+		if (!strchr(" \t\r\n", text[at]))
+			fuzz_fail("%s: more than one JSON value (byte %zu of %zu)", what, at, n);
+}
+
+void fuzz_check_json_lines(const char *what, const char *text, size_t n)
+{
+	if (n && text[n - 1] != '\n')
+		fuzz_fail("%s does not end with a newline", what);
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(text + i, '\n', n - i);
+		size_t len = (size_t)(nl - (text + i));
+		fuzz_check_json(what, text + i, len);
+		i += len + 1;
+	}
+}
+
+void fuzz_check_perfetto(const char *what, const uint8_t *buf, size_t n)
+{
+	Perfetto__Protos__Trace *t = perfetto__protos__trace__unpack(NULL, n, buf);
+	if (!t)
+		fuzz_fail("%s: %zu bytes that do not unpack as a perfetto Trace", what, n);
+	perfetto__protos__trace__free_unpacked(t, NULL);
 }

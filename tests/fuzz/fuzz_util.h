@@ -58,6 +58,14 @@ void fuzz_result_free(struct fuzz_result *r);
  * if the events, outputs, diagnostics, exit status or loss counters differ. */
 void fuzz_decode_check_chunks(const struct fuzz_decode *d, const uint8_t *data, size_t n, size_t chunk);
 
+/* Checks of a sink's output; abort (a finding) if it is not what its
+ * format says.  JSON: strict RFC 8259 with valid UTF-8 (json-c's
+ * tokener), one document, or one per line; Perfetto: a Trace message that
+ * protobuf-c unpacks. */
+void fuzz_check_json(const char *what, const char *text, size_t n);
+void fuzz_check_json_lines(const char *what, const char *text, size_t n);
+void fuzz_check_perfetto(const char *what, const uint8_t *buf, size_t n);
+
 /* A chunk size from a configuration byte: 1..64, or 0 (whole) for b = 0. */
 size_t fuzz_chunk_of(uint8_t b);
 
