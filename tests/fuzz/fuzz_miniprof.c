@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (windows[(cfg >> 3) & 3])
 		opts[k++] = windows[(cfg >> 3) & 3];
 	opts[k] = NULL;
-	struct fuzz_decode d = { "miniprof", opts, NULL, 0 };
+	struct fuzz_decode d = { .proto = "miniprof", .opts = opts, .sink = NULL };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("no decoder chosen and no reason given");
 	if (d && !sonde_decoder_find(d->name))
 		fuzz_fail("chose decoder '%s', which is not registered", d->name);
-	struct fuzz_decode dec = { "auto", NULL, NULL, 0 };
+	struct fuzz_decode dec = { .proto = "auto", .opts = NULL, .sink = NULL };
 	fuzz_decode_check_chunks(&dec, data, size, 1 + size % 61);
 	return 0;
 }

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dic, sizeof(dic), "qs.dic=%s", fuzz_data("dpp_posix-qv_x86.dic"));
 	struct fuzz_in in = { data, size };
 	size_t chunk = fuzz_chunk_of(fuzz_take(&in));
-	struct fuzz_decode d = { "qs", opt_sets[fuzz_take(&in) % 8], "qspy", 0 };
+	struct fuzz_decode d = { .proto = "qs", .opts = opt_sets[fuzz_take(&in) % 8], .sink = "qspy" };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char opt[128];
 	snprintf(opt, sizeof(opt), "qs.dic=%s", fuzz_memfile(data, dic_len));
 	const char *opts[] = { opt, NULL };
-	struct fuzz_decode d = { "qs", opts, "qspy", 0 };
+	struct fuzz_decode d = { .proto = "qs", .opts = opts, .sink = "qspy" };
 	struct fuzz_result r;
 	size_t skip = nul ? dic_len + 1 : size;
 	fuzz_decode_run(&d, data + skip, size - skip, &r);

@@ -1,10 +1,11 @@
 /*
  * fuzz_sinks.c -- libFuzzer harness: every registered sink (text, jsonl,
  * csv, perfetto, chrome, profile, folded and the protocol-native qspy,
- * syst-csv and tband-jsonl) fed by a decoder's events.
+ * syst-csv and tband-jsonl) fed by a decoder's events, and the figures of
+ * `sonde stats` (analysis/stats.c), which listen to the same events.
  *
- * Input: byte 0 picks the sink and byte 1 the decoder (both by index in the
- * registry, so a new sink or decoder is fuzzed without touching this file),
+ * Input: byte 0 picks the sink (or, one past the last, stats) and byte 1
+ * the decoder (both by index in the registry, so a new sink or decoder is fuzzed without touching this file),
  * byte 2 a set of sink options (small track and depth limits, names that
  * need escaping, profile sort orders, this executable as the ELF file of
  * symbols, Perfetto without interning or scheduling tracks); the rest is the
@@ -40,14 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nsinks = count((const void *const *)sonde_sinks);
 	size_t ndecs = count((const void *const *)sonde_decoders);
 	struct fuzz_in in = { data, size };
-	const char *sink = sonde_sinks[fuzz_take(&in) % nsinks]->name;
+	/* one more than the sinks: no sink, the figures of `sonde stats` */
+	size_t k = fuzz_take(&in) % (nsinks + 1);
+	const char *sink = k < nsinks ? sonde_sinks[k]->name : NULL;
 	const char *proto = sonde_decoders[fuzz_take(&in) % ndecs]->name;
 	const char *const *opts = opt_sets[fuzz_take(&in) % (sizeof(opt_sets) / sizeof(opt_sets[0]))];
-	struct fuzz_decode d = { proto, opts, sink, 0 };
+	struct fuzz_decode d = { .proto = proto, .opts = opts, .sink = sink, .stats = sink == NULL };
 	struct fuzz_result r;
 	fuzz_decode_run(&d, in.p, in.n, &r);
 	if (r.rc != 0 && r.rc != 1) {
 		/* usage (an option the sink refused) or I/O: nothing to check */
+	} else if (!sink) {
+		/* the stats report: plain text */
 	} else if (strcmp(sink, "chrome") == 0) {
 		fuzz_check_json(sink, r.out, r.out_len);
 	} else if (strcmp(sink, "jsonl") == 0 || (strcmp(sink, "tband-jsonl") == 0 && strcmp(proto, "tband") == 0)) {

@@ -150,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *const *opts = opt_sets[fuzz_take(&in) % 4];
 
 	check_framer(in.p, in.n);
-	struct fuzz_decode d = { "sonde", opts, NULL, 0 };
+	struct fuzz_decode d = { .proto = "sonde", .opts = opts, .sink = NULL };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg & 8)
 		opts[k++] = "syst.guid={494E5443-8A9C-4014-A65A-2F36A36D96E4}";
 	opts[k] = NULL;
-	struct fuzz_decode d = { "syst", opts, "syst-csv", 0 };
+	struct fuzz_decode d = { .proto = "syst", .opts = opts, .sink = "syst-csv" };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

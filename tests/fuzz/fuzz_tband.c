@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg & 4)
 		opts[k++] = "tband.ns_per_ts=10";
 	opts[k] = NULL;
-	struct fuzz_decode d = { "tband", opts, "tband-jsonl", 0 };
+	struct fuzz_decode d = { .proto = "tband", .opts = opts, .sink = "tband-jsonl" };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

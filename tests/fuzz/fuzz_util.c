@@ -13,6 +13,7 @@
 #include <json-c/json_tokener.h>
 #include <json-c/json_object.h>
 
+#include "analysis/stats.h"
 #include "core/pipe.h"
 #include "perfetto_trace.pb-c.h"
 
@@ -133,6 +134,12 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	struct sonde_listener digest = { digest_event, NULL, r };
 	r->events_hash = 0xCBF29CE484222325ull;
 	sonde_pipe_add_listener(&p, &digest);
+	struct sonde_stats st;
+	sonde_stats_init(&st);
+	if (d->stats) {
+		struct sonde_listener sl = sonde_stats_listener(&st);
+		sonde_pipe_add_listener(&p, &sl);
+	}
 	if (ops && sonde_pipe_add_sink(&p, ops, out) != 0) {
 		r->rc = SONDE_EXIT_USAGE;
 	} else {
@@ -149,8 +156,11 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 				off += k;
 			}
 			r->rc = sonde_pipe_end(&p);
+			if (d->stats && sonde_stats_print(&st, &p, out) != 0)
+				fuzz_fail("the stats report could not be written to memory");
 		}
 	}
+	sonde_stats_free(&st);
 	r->session = p.session;
 	sonde_pipe_destroy(&p);
 	if (fclose(out) != 0 || fclose(dg) != 0)

@@ -408,6 +408,10 @@ def make(build, td):
             seed("sinks", f"{sink}_{proto}_{opts}",
                  bytes([i, DECODERS.index(proto), opts]) + streams[proto])
 
+    # one past the last sink: no sink, the figures of `sonde stats`
+    for proto in ("sonde", "qs", "miniprof"):
+        seed("sinks", f"stats_{proto}", bytes([len(SINKS), DECODERS.index(proto), 0]) + streams[proto])
+
     rx = rx_commands()
     for cfg, piece in ((0x00, 0), (0x05, 0), (0x0A, 7), (0x0F, 3), (0x13, 11), (0x08, 1)):
         seed("target_rx", f"commands_{cfg:02x}", bytes([cfg, piece]) + rx)
