@@ -15,7 +15,10 @@
  *      the target will receive it (rxcmd_frame) must frame back to the
  *      command's id and DATA;
  *   3  the same for QS targets (rxcmd_parse_qs);
- *   4  a link's text (sonde_link_parse: "tcp://h:p", "serial:/dev/x@115200,8N1", ...).
+ *   4  a link's text (sonde_link_parse: "tcp://h:p", "serial:/dev/x:115200:8N1", ...);
+ *   5  the FILE@SPEC operands of `sonde decode` and `sonde stats`
+ *      (FILE@N, FILE@core=N,proto=P,KEY=VALUE), read as the merge of several
+ *      inputs reads them (sonde_drive_spec_check), each at its position.
  *
  * Exit statuses must be 0..3 (docs/cli.md).
  */
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/drive.h"
 #include "cli/rxcmd.h"
 #include "framers/framer_hdlc.h"
 #include "fuzz_util.h"
@@ -78,7 +82,7 @@ static void check_why(int rc, const char *why)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	uint8_t mode = fuzz_take(&in) % 5, pick = fuzz_take(&in);
+	uint8_t mode = fuzz_take(&in) % 6, pick = fuzz_take(&in);
 	char *text = malloc(in.n + 1);
 	char *words[MAX_WORDS + 4];
 	int n = 0;
@@ -123,6 +127,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_why(rc, why);
 		if (rc == 0 && c.qs_len > sizeof(c.qs_frame))
 			fuzz_fail("QS command frame of %zu bytes", c.qs_len);
+	} else if (mode == 5) {
+		struct sonde_drive d = { .cmd = "decode", .proto = pick & 1 ? "qs" : "auto" };
+		for (int i = 0; i < n; i++)
+			(void)sonde_drive_spec_check(&d, words[i], (size_t)i);
 	} else {
 		struct sonde_link_spec spec;
 		rc = sonde_link_parse(n ? words[0] : "", &spec, why, sizeof(why));

@@ -447,6 +447,8 @@ def make(build, td):
                               "tcp-listen://0.0.0.0:4001", "unix:/tmp/sonde.sock", "file:trace.bin", "-",
                               "/dev/ttyACM0:2000000")):
         seed("cli", f"link_{i}", bytes([4, 0]) + words(link))
+    seed("cli", "specs", bytes([5, 0]) + words("a.bin@3", "b.bin@core=2,proto=tband,tband.mode=bare-metal",
+                                               "c@d.bin", "e.bin@", "-@1", "@2", "f.bin@core=x", "g@proto=nope"))
 
 
 def main():
