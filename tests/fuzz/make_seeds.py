@@ -189,6 +189,18 @@ def sonde_rich():
     return b"".join(hdlc(seq, rid, data) for seq, (rid, data) in enumerate(frames))
 
 
+def sonde_hold_cap():
+    """A loss, then more frames than the decoder holds back waiting for a
+    TIME_SYNC (SHOLD_MAX_ITEMS, 1024), then the TIME_SYNC."""
+    out = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000) + le32(4096) + le32(0))
+    out += hdlc(2, 2, struct.pack("<Q", 1000) + le32(0xFFFFFFFF)) + hdlc(3, 12, le16(1000) + b"\x01")
+    seq = 10  # frames 4..9 lost
+    for i in range(1100):
+        out += hdlc(seq, 11, le16(1003 + 3 * i))
+        seq += 1
+    return out + hdlc(seq, 2, struct.pack("<Q", 1003 + 3 * 1100) + le32(3))
+
+
 def sonde_streams(build):
     """name -> a Sonde stream (raw bytes, no configuration)."""
     s = {}
@@ -212,6 +224,7 @@ def sonde_streams(build):
     s["demo_flip"] = bytes(bad)
     s["demo_cut"] = s["demo_head"][: len(s["demo_head"]) - 5]
     s["rich"] = sonde_rich()
+    s["hold_cap"] = sonde_hold_cap()
     # the e2e tests' session start (EMPTY, TARGET_INFO v1, 4-byte addresses)
     s["session"] = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
     return s
