@@ -15,10 +15,12 @@
 # The seeds and regression inputs in the source tree are never written to.
 # The harnesses' own output (decoded text, help texts, error messages) is
 # closed off (-close_fd_mask=3); libFuzzer and the sanitizers still report.
+# An input that takes over 10 s is a finding (a hang), and so is a single
+# allocation over 256 MB (host memory must stay bounded, whatever the input).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-FLAGS=(-close_fd_mask=3 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+FLAGS=(-close_fd_mask=3 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256 -print_final_stats=1)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
