@@ -1,18 +1,21 @@
 /*
  * fuzz_sinks.c -- libFuzzer harness: every registered sink (text, jsonl,
- * csv, perfetto, chrome, profile, folded and the protocol-native qspy,
- * syst-csv and tband-jsonl) fed by a decoder's events, and the figures of
- * `sonde stats` (analysis/stats.c), which listen to the same events.
+ * csv, perfetto, chrome, html, profile, folded and the protocol-native
+ * qspy, syst-csv and tband-jsonl) fed by a decoder's events through the
+ * selection stage (--from/--to/--core/--filter, core/select.h), and the
+ * figures of `sonde stats` with its timing analyses (analysis/stats.c,
+ * analysis/an.c), which listen to the same events.
  *
- * Input: byte 0 picks the sink (or, one past the last, stats) and byte 1
- * the decoder (both by index in the registry, so a new sink or decoder is fuzzed without touching this file),
- * byte 2 a set of sink options (small track and depth limits, names that
- * need escaping, profile sort orders, this executable as the ELF file of
- * symbols, Perfetto without interning or scheduling tracks); the rest is the
- * stream.  The seeds pair each sink with streams of its own protocol and
- * with Sonde streams.  The output must be what its format says: JSON
- * (chrome), JSON lines (jsonl; tband-jsonl with the tband decoder), a
- * Perfetto Trace (perfetto).
+ * Input: byte 0 picks the sink (one past the last: stats and analyses) and
+ * byte 1 the decoder, both by index in the registry, so a new sink or
+ * decoder is fuzzed without touching this file; byte 2 a set of options
+ * (small track and depth limits, names that need escaping, profile sort
+ * orders, this executable as the ELF file of symbols, Perfetto without
+ * interning or scheduling tracks); byte 3 a selection and the analyses'
+ * window; the rest is the stream.  The seeds pair each sink with streams of
+ * its own protocol and with Sonde streams.  The output must be what its
+ * format says: JSON (chrome), JSON lines (jsonl; tband-jsonl with the tband
+ * decoder; the analyses), a Perfetto Trace (perfetto).
  */
 #include <string.h>
 
@@ -38,6 +41,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "perfetto.max_depth=65536", "chrome.max_depth=65536", "profile.sort=self", "tband.mode=bare-metal",
 		  "syst.container=hex", NULL },
 	};
+	/* the selection stage (--from, --to, --core, --filter) before them */
+	static const char *const selections[][9] = {
+		{ NULL },
+		{ "from", "100us", "to", "2ms", NULL },
+		{ "from", "5000t", "core", "0,2-3", NULL },
+		{ "filter", "kind=isr_*,task_*", "filter", "!name=*SYNC*", NULL },
+		{ "filter", "obj=1,0x2*,sens?r,[a-c]*", "to", "1.5", NULL },
+	};
 	size_t nsinks = count((const void *const *)sonde_sinks);
 	size_t ndecs = count((const void *const *)sonde_decoders);
 	struct fuzz_in in = { data, size };
@@ -46,7 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *sink = k < nsinks ? sonde_sinks[k]->name : NULL;
 	const char *proto = sonde_decoders[fuzz_take(&in) % ndecs]->name;
 	const char *const *opts = opt_sets[fuzz_take(&in) % (sizeof(opt_sets) / sizeof(opt_sets[0]))];
-	struct fuzz_decode d = { .proto = proto, .opts = opts, .sink = sink, .stats = sink == NULL };
+	uint8_t sel = fuzz_take(&in);
+	struct fuzz_decode d = { .proto = proto, .opts = opts, .sink = sink, .stats = sink == NULL,
+				 .select = selections[sel % (sizeof(selections) / sizeof(selections[0]))],
+				 .an_window = sel & 0x80 ? 0 : 1u + (sel & 0x70) * 40u };
 	struct fuzz_result r;
 	fuzz_decode_run(&d, in.p, in.n, &r);
 	if (r.rc != 0 && r.rc != 1) {

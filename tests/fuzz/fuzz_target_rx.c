@@ -111,16 +111,20 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t l
 			  (unsigned long long)off);
 	if (fr[1] != SONDE_REC_PEEK_DATA)
 		return;
-	/* SEQ ID | ts16 | addr | n | bytes | CHK */
-	if (len < 3 + 2 + SONDE_ADDR_SIZE + 1)
+	/* SEQ ID | addr | n | bytes | ts: 1 to 4 bytes, its width in the tag
+	 * bits of its last byte (docs/protocol.md section 5) | CHK */
+	if (len < 3 + SONDE_ADDR_SIZE + 1 + 1)
 		fuzz_fail("PEEK_DATA of %zu bytes", len);
+	uint8_t tag = fr[len - 2];
+	size_t w = !(tag & 0x80) ? 1 : (tag & 0xC0) == 0x80 ? 2 : (tag & 0xE0) == 0xC0 ? 3 : (tag & 0xF0) == 0xE0 ? 4 : 0;
 	uintptr_t a = 0;
 	for (unsigned i = SONDE_ADDR_SIZE; i-- > 0;)
-		a = a << 8 | fr[4 + i];
-	size_t n = fr[4 + SONDE_ADDR_SIZE];
-	if (len != 3 + 2 + SONDE_ADDR_SIZE + 1 + n || !in_read_region(a, n))
-		fuzz_fail("PEEK_DATA of %zu bytes at 0x%lx: not inside a readable region", n, (unsigned long)a);
-	if (memcmp(fr + 5 + SONDE_ADDR_SIZE, template_page + (a - MID), n) != 0 && a < MID + 0x100)
+		a = a << 8 | fr[2 + i];
+	size_t n = fr[2 + SONDE_ADDR_SIZE];
+	if (!w || len != 3 + SONDE_ADDR_SIZE + 1 + n + w || !in_read_region(a, n))
+		fuzz_fail("PEEK_DATA of %zu bytes at 0x%lx (frame of %zu bytes): not inside a readable region", n,
+			  (unsigned long)a, len);
+	if (memcmp(fr + 3 + SONDE_ADDR_SIZE, template_page + (a - MID), n) != 0 && a < MID + 0x100)
 		fuzz_fail("PEEK_DATA at 0x%lx does not hold the read-only region's bytes", (unsigned long)a);
 }
 

@@ -13,8 +13,10 @@
 #include <json-c/json_tokener.h>
 #include <json-c/json_object.h>
 
+#include "analysis/an.h"
 #include "analysis/stats.h"
 #include "core/pipe.h"
+#include "core/select.h"
 #include "perfetto_trace.pb-c.h"
 
 uint8_t fuzz_take(struct fuzz_in *in)
@@ -116,6 +118,31 @@ static void digest_event(void *ctx, const struct sonde_event *ev, const struct s
 	h_u64(h, ev->seq);
 }
 
+static void an_listen_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
+{
+	an_event(ctx, ev, s);
+}
+
+static void an_listen_diag(void *ctx, const struct sonde_diag *d, const struct sonde_session *s)
+{
+	(void)s;
+	an_diag(ctx, d);
+}
+
+/* The reports of `sonde stats`: text to out, JSON lines checked. */
+static void stats_reports(struct sonde_stats *st, struct an_model *an, struct sonde_pipe *p, FILE *out)
+{
+	char *json = NULL;
+	size_t json_len = 0;
+	FILE *js = memstream(&json, &json_len);
+	if (sonde_stats_print(st, p, out) != 0 || an_write_text(an, out) != 0 || an_write_jsonl(an, js) != 0)
+		fuzz_fail("the stats reports could not be written to memory");
+	if (fclose(js) != 0)
+		fuzz_fail("memory stream: out of memory");
+	fuzz_check_json_lines("the analyses' JSON lines", json, json_len);
+	free(json);
+}
+
 void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n, struct fuzz_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -134,11 +161,25 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	struct sonde_listener digest = { digest_event, NULL, r };
 	r->events_hash = 0xCBF29CE484222325ull;
 	sonde_pipe_add_listener(&p, &digest);
+	struct sonde_select sel;
+	sonde_select_init(&sel);
+	for (size_t i = 0; d->select && d->select[i]; i += 2) {
+		char err[256];
+		if (sonde_select_option(&sel, d->select[i], d->select[i + 1], err, sizeof(err)) != 0)
+			fuzz_fail("the harness's selection %s %s: %s", d->select[i], d->select[i + 1], err);
+	}
+	if (d->select)
+		p.select = &sel;
 	struct sonde_stats st;
 	sonde_stats_init(&st);
+	struct an_config acfg = { .window = d->an_window };
+	struct an_model *an = d->stats ? an_new(&acfg) : NULL;
 	if (d->stats) {
-		struct sonde_listener sl = sonde_stats_listener(&st);
+		struct sonde_listener sl = sonde_stats_listener(&st), al = { an_listen_event, an_listen_diag, an };
+		if (!an)
+			fuzz_fail("an_new: out of memory");
 		sonde_pipe_add_listener(&p, &sl);
+		sonde_pipe_add_listener(&p, &al);
 	}
 	if (ops && sonde_pipe_add_sink(&p, ops, out) != 0) {
 		r->rc = SONDE_EXIT_USAGE;
@@ -156,11 +197,15 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 				off += k;
 			}
 			r->rc = sonde_pipe_end(&p);
-			if (d->stats && sonde_stats_print(&st, &p, out) != 0)
-				fuzz_fail("the stats report could not be written to memory");
+			if (an) {
+				an_finish(an);
+				stats_reports(&st, an, &p, out);
+			}
 		}
 	}
 	sonde_stats_free(&st);
+	an_free(an);
+	sonde_select_free(&sel);
 	r->session = p.session;
 	sonde_pipe_destroy(&p);
 	if (fclose(out) != 0 || fclose(dg) != 0)

@@ -27,15 +27,20 @@ uint8_t fuzz_take(struct fuzz_in *in);
 /* One decode: decoder proto (a registered name, or "auto") with -o options
  * opts (NULL-terminated, may be NULL) into sink (a registered name, or NULL
  * for none).  The first `chunk` bytes go to sonde_pipe_begin and the rest in
- * pieces of `chunk` bytes (0: all at once).  With stats set, the figures of
- * `sonde stats` (analysis/stats.h) are gathered too and their report goes
- * to the output after the sink's. */
+ * pieces of `chunk` bytes (0: all at once).  select: the selection stage
+ * (core/select.h) as option pairs "from", "1ms", ..., NULL-terminated (NULL:
+ * none).  With stats set, the figures of `sonde stats` (analysis/stats.h)
+ * and its timing analyses (analysis/an.h, windows of an_window ticks) are
+ * gathered too: their text goes to the output after the sink's, and their
+ * JSON lines must be valid JSON. */
 struct fuzz_decode {
 	const char *proto;
 	const char *const *opts;
 	const char *sink;
 	size_t chunk;
+	const char *const *select;
 	int stats;
+	uint64_t an_window;
 };
 
 /* What a decode said: the sink's output, a digest of every field of every

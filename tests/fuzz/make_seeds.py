@@ -25,11 +25,24 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# The registry's order (host/CMakeLists.txt sorts both lists by name).
-DECODERS = ["miniprof", "qs", "sonde", "syst", "tband"]
-SINKS = ["chrome", "csv", "folded", "jsonl", "perfetto", "profile", "qspy", "syst_csv", "tband_jsonl", "text"]
-# The command table (cmd_*.c sorted, help last).
-COMMANDS = ["decode", "live", "miniprof", "send", "stats", "help"]
+
+
+def registry():
+    """The decoders, sinks and commands in the generated registry's order
+    (host/CMakeLists.txt: protocol folders without WIP, sink_*.c, cmd_*.c
+    with help last, each sorted by name)."""
+    src = os.path.join(ROOT, "host", "src")
+    protos = sorted(d for d in os.listdir(os.path.join(src, "proto"))
+                    if not os.path.exists(os.path.join(src, "proto", d, "WIP")))
+    sinks = [f for f in os.listdir(os.path.join(src, "sinks")) if f.startswith("sink_")]
+    for d in protos:
+        sinks += [f for f in os.listdir(os.path.join(src, "proto", d)) if f.startswith("sink_")]
+    cmds = sorted(f[4:-2] for f in os.listdir(os.path.join(src, "cli")) if f.startswith("cmd_"))
+    cmds.remove("help")
+    return protos, sorted(f[5:-2] for f in sinks if f.endswith(".c")), cmds + ["help"]
+
+
+DECODERS, SINKS, COMMANDS = registry()
 
 FLAG, ESC = 0x7E, 0x7D
 
@@ -117,28 +130,41 @@ def le32(v):
     return struct.pack("<I", v & 0xFFFFFFFF)
 
 
-def sonde_rich():
+def sonde_rich(version):
     """A hand-built stream with every record, argument type and format
-    conversion of docs/protocol.md sections 4 and 6 (the demo uses few)."""
+    conversion of docs/protocol.md sections 4 and 6 (the demo uses few), in
+    protocol version 2 (timestamp deltas after the fields) or 1 (a u16
+    timestamp before them, section 10)."""
     frames = []
+    t = [0x100]
+    step = [3]
 
     def rec(rid, data=b""):
         frames.append((rid, bytes(data)))
 
+    def timed(rid, data=b"", gap=3):
+        t[0] += gap
+        if version == 1:
+            rec(rid, le16(t[0]) + bytes(data))
+        elif gap < 0x80:
+            rec(rid, bytes(data) + bytes([gap]))
+        elif gap < 0x4000:
+            rec(rid, bytes(data) + le16(0x8000 | gap))
+        else:
+            rec(rid, bytes(data) + le32(0xE0000000 | gap))
+
+    def sync(at, since):
+        rec(2, struct.pack("<Q", at) + le32(since))
+        t[0] = at
+
     def strz(t):
         return t.encode() + b"\0"
-
-    t = [0x100]
-
-    def ts(step=3):
-        t[0] += step
-        return le16(t[0])
     args = (b"\x01\xfe" + b"\x02" + le16(0xBEEF) + b"\x03" + le32(0xDEADBEEF) + b"\x04" + struct.pack("<Q", 2**63 + 5) +
             b"\x05\x80" + b"\x06" + le16(0x8000) + b"\x07" + le32(0x80000000) + b"\x08" + struct.pack("<q", -2**63) +
             b"\x09" + struct.pack("<f", -1.5) + b"\x0a" + struct.pack("<d", 3.25e-7) + b"\x0b" + strz("txt\"\\") +
             b"\x0c\x03\x7e\x7d\x00" + b"\x0d\x02" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
     rec(0)
-    rec(1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
+    rec(1, bytes([version, 2, 4, 0, 0, 2 if version == 1 else 0]) + le32(1000000) + le32(4096) + le32(0x12345678))
     for kind, oid, name in ((1, 9, "obj9"), (2, 1, "taskA"), (2, 2, "taskB"), (3, 5, "isr5"), (4, 1, "fn1"),
                             (4, 0x08000100, "fn_at"), (5, 0x40, "REC40"), (6, 0x102, "ON"), (8, 3, "mk"),
                             (9, 4, "cnt"), (10, 1, "onoff"),
@@ -147,58 +173,65 @@ def sonde_rich():
                             (7, 3, "names %s %s %s %s"), (7, 4, "too few %d %d %d %d %d %d"), (7, 5, "%"),
                             (7, 6, "%q %5 %.%")):
         rec(4, bytes([kind]) + le32(oid) + strz(name))
-    rec(2, struct.pack("<Q", 0x100) + le32(0xFFFFFFFF))
-    rec(7, ts() + b"\x01\x05")
-    rec(7, ts() + b"\x02\x03")
-    rec(8, ts() + b"\x01")
-    rec(5, ts() + b"\x05")
-    rec(5, ts() + b"\x06")
-    rec(6, ts())
-    rec(6, ts())
-    rec(16, ts() + le16(1))
-    rec(17, ts() + le32(0x08000100))
-    rec(18, ts())
-    rec(18, ts())
+    sync(0x100, 0xFFFFFFFF)
+    timed(7, b"\x01\x05")
+    timed(7, b"\x02\x03")
+    timed(8, b"\x01")
+    timed(5, b"\x05")
+    timed(5, b"\x06")
+    timed(6)
+    timed(6)
+    timed(16, le16(1))
+    timed(17, le32(0x08000100))
+    timed(18)
+    timed(18)
     for reason in range(5):
-        rec(9, ts() + bytes([1, reason]))
-        rec(10, ts() + b"\x01")
-    rec(11, ts())
-    rec(12, ts() + b"\x03")
-    rec(13, ts() + b"\x03")
-    rec(13, ts() + b"\x03")
-    rec(14, ts() + b"\x03")
-    rec(14, ts() + b"\x03")
+        timed(9, bytes([1, reason]))
+        timed(10, b"\x01")
+    timed(11)
+    timed(12, b"\x03")
+    timed(13, b"\x03")
+    timed(13, b"\x03")
+    timed(14, b"\x03")
+    timed(14, b"\x03")
     for n in range(1, 9):
-        rec(15, ts() + b"\x04" + bytes([0x80 + n] * n))
+        timed(15, b"\x04" + bytes([0x80 + n] * n))
     for fmt in range(1, 8):
-        rec(19, ts() + bytes([fmt % 6]) + le16(fmt) + args)
-    rec(19, ts() + b"\x03" + le16(3) + b"\x0b" + strz("s") + b"\x0d\x09" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
-    rec(19, ts() + b"\x03" + le16(2) + b"\x07" + le32(5) + b"\x0b" + strz("abc") + b"\x07" + le32(3) + b"\x07" + le32(2) +
+        timed(19, bytes([fmt % 6]) + le16(fmt) + args)
+    timed(19, b"\x03" + le16(3) + b"\x0b" + strz("s") + b"\x0d\x09" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
+    timed(19, b"\x03" + le16(2) + b"\x07" + le32(5) + b"\x0b" + strz("abc") + b"\x07" + le32(3) + b"\x07" + le32(2) +
         b"\x0b" + strz("xyz"))
-    rec(0x40, ts() + args)
-    rec(0x41, ts() + args[:9] + b"\x10\x01")          # an unknown type byte
-    rec(0x42, ts() + b"\x0b" + b"no NUL")            # runs past the end
-    rec(3, ts() + le32(4) + le32(2))                  # DROPS
-    rec(2, struct.pack("<Q", 0x1FFFF) + le32(40))
-    rec(15, ts(70000) + b"\x04\x01")                  # a wrap of the 16-bit time
-    rec(0x7F, ts())
-    rec(1, bytes([1, 2, 8, 1, 0, 2]) + le32(32768) + le32(512) + le32(1))   # a reset, 8-byte addresses
-    rec(17, ts() + struct.pack("<Q", 0x08000100))
-    rec(1, bytes([2, 0, 4, 0, 0, 2]) + le32(1) + le32(1) + le32(1))         # an unknown version
-    rec(12, ts() + b"\x03")
+    timed(0x40, args)
+    timed(0x41, args[:9] + b"\x10\x01")          # an unknown type byte
+    timed(0x42, b"\x0b" + b"no NUL")            # runs past the end
+    sync(t[0] + 3, 3)
+    timed(3, le32(4) + le32(2) + (b"\x01" if version == 2 else b""), gap=0)   # DROPS after its TIME_SYNC
+    sync(0x1FFFF, 40)
+    timed(15, b"\x04\x01", gap=70000)                 # more than 16 bits of time
+    timed(0x7F)
+    rec(1, bytes([version, 2, 8, 1, 0, 2 if version == 1 else 0]) + le32(32768) + le32(512) + le32(1))  # reset
+    timed(17, struct.pack("<Q", 0x08000100))
+    rec(1, bytes([9, 0, 4, 0, 0, 2]) + le32(1) + le32(1) + le32(1))         # an unknown version
+    timed(12, b"\x03")
     return b"".join(hdlc(seq, rid, data) for seq, (rid, data) in enumerate(frames))
 
 
-def sonde_hold_cap():
-    """A loss, then more frames than the decoder holds back waiting for a
-    TIME_SYNC (SHOLD_MAX_ITEMS, 1024), then the TIME_SYNC."""
-    out = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000) + le32(4096) + le32(0))
-    out += hdlc(2, 2, struct.pack("<Q", 1000) + le32(0xFFFFFFFF)) + hdlc(3, 12, le16(1000) + b"\x01")
+def sonde_hold_cap(version, n):
+    """A loss, then n IDLE records held back waiting for a TIME_SYNC (the
+    decoder holds at most SHOLD_MAX_ITEMS, 1024), then the TIME_SYNC."""
+    def ts(t):
+        return le16(t) if version == 1 else b""
+
+    def delta(d=3):
+        return b"" if version == 1 else bytes([d])
+    out = hdlc(0, 0) + hdlc(1, 1, bytes([version, 2, 4, 0, 0, 2 if version == 1 else 0]) + le32(1000) +
+                            le32(4096) + le32(0))
+    out += hdlc(2, 2, struct.pack("<Q", 1000) + le32(0xFFFFFFFF)) + hdlc(3, 12, ts(1000) + b"\x01" + delta(0))
     seq = 10  # frames 4..9 lost
-    for i in range(1100):
-        out += hdlc(seq, 11, le16(1003 + 3 * i))
+    for i in range(n):
+        out += hdlc(seq, 11, ts(1003 + 3 * i) + delta())
         seq += 1
-    return out + hdlc(seq, 2, struct.pack("<Q", 1003 + 3 * 1100) + le32(3))
+    return out + hdlc(seq, 2, struct.pack("<Q", 1003 + 3 * n) + le32(3))
 
 
 def sonde_streams(build):
@@ -223,8 +256,10 @@ def sonde_streams(build):
     bad[len(bad) // 2] ^= 0x10
     s["demo_flip"] = bytes(bad)
     s["demo_cut"] = s["demo_head"][: len(s["demo_head"]) - 5]
-    s["rich"] = sonde_rich()
-    s["hold_cap"] = sonde_hold_cap()
+    s["rich_v2"] = sonde_rich(2)
+    s["rich_v1"] = sonde_rich(1)
+    s["hold_cap_v1"] = sonde_hold_cap(1, 1100)
+    s["hold_v2"] = sonde_hold_cap(2, 300)
     # the e2e tests' session start (EMPTY, TARGET_INFO v1, 4-byte addresses)
     s["session"] = hdlc(0, 0) + hdlc(1, 1, bytes([1, 2, 4, 0, 0, 2]) + le32(1000000) + le32(4096) + le32(0x12345678))
     return s
@@ -417,13 +452,14 @@ def make(build, td):
             pairs.append((native[sink], (i + 1) % 5))
         if sink in ("perfetto", "chrome", "profile"):
             pairs.append(("sonde", 3 if sink == "profile" else 1))
-        for proto, opts in pairs:
+        for k, (proto, opts) in enumerate(pairs):
+            sel = (i + k) % 5 if k else 0x80   # the first without selection
             seed("sinks", f"{sink}_{proto}_{opts}",
-                 bytes([i, DECODERS.index(proto), opts]) + streams[proto])
+                 bytes([i, DECODERS.index(proto), opts, sel]) + streams[proto])
 
     # one past the last sink: no sink, the figures of `sonde stats`
-    for proto in ("sonde", "qs", "miniprof"):
-        seed("sinks", f"stats_{proto}", bytes([len(SINKS), DECODERS.index(proto), 0]) + streams[proto])
+    for k, proto in enumerate(("sonde", "qs", "miniprof")):
+        seed("sinks", f"stats_{proto}", bytes([len(SINKS), DECODERS.index(proto), 0, 0x10 * k]) + streams[proto])
 
     rx = rx_commands()
     for cfg, piece in ((0x00, 0), (0x05, 0), (0x0A, 7), (0x0F, 3), (0x13, 11), (0x08, 1)):
@@ -442,11 +478,14 @@ def make(build, td):
                      "--stop-bits", "2", "-t", "500", "-d", "3", "-f", "profile"],
         "send": ["--link", "serial:/dev/ttyUSB0:921600", "-t", "0.5", "-r", "3", "--addr-size", "8", "--seq",
                  "7", "--bad-checksum", "glb-filter", "-LOG", "+ISR"],
-        "stats": ["-p", "sonde", "--max-diags", "0", "x.bin"],
+        "stats": ["-p", "sonde", "--max-diags", "0", "x.bin", "--window", "10ms", "--top", "5", "-f", "jsonl",
+                  "--from", "1.5", "--to", "250ms", "--core", "0,2-3", "--filter", "kind=isr_*,task_*",
+                  "--filter", "!name=*SYNC*", "--elf", "fw.elf"],
+        "report": ["--output", "r.html", "--from", "123t", "--filter", "obj=sens?r", "x.bin@core=1"],
         "help": ["decode"],
     }
     for i, c in enumerate(COMMANDS):
-        seed("cli", f"cmd_{c}", bytes([0, i]) + words(*cmdlines[c]))
+        seed("cli", f"cmd_{c}", bytes([0, i]) + words(*cmdlines.get(c, ["-q", "x"])))
     seed("cli", "global_version", bytes([1, 0]) + words("--version"))
     seed("cli", "global_unknown", bytes([1, 0]) + words("frobnicate", "-x"))
     for i, line in enumerate((["glb-filter", "-LOG", "+ISR", "0x40-0x4F", "none", "USER"],
