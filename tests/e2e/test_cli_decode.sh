@@ -159,6 +159,12 @@ expect_rc 2 "$SONDE" decode -o ts_freq=fast "$TMP/s.bin"
 expect_has "$ERR" "-o ts_freq=fast: expected a number"
 expect_rc 2 "$SONDE" help nosuch
 expect_has "$ERR" "unknown command 'nosuch'"
+# an empty trace as an HTML page: no timeline items (sorting none was
+# undefined behaviour, qsort(NULL, 0); the sanitizer build reports it;
+# found by fuzz_sinks, tests/fuzz/regress/sinks/)
+: >"$TMP/empty.bin"
+expect_rc 0 "$SONDE" decode -p sonde -f html "$TMP/empty.bin"
+expect_has "$OUT" '"items":[]'
 # sonde live refusing its command line after a --filter, or showing its
 # help: the selection is freed (a leak LeakSanitizer reports in the
 # sanitizer build, found by fuzz_cli; tests/fuzz/regress/cli/)
