@@ -7,7 +7,10 @@
  *      command CMD (picked by the second byte from the generated command
  *      table).  "--help" first makes each command stop after parsing and
  *      print its help (to /dev/null), so nothing runs, opens or exits;
- *      every command checks its help flag right after cli_parse.
+ *      every command checks its help flag right after cli_parse.  A
+ *      second byte of 0xFF takes CMD from the first word instead (as the
+ *      regression inputs do, so that they keep their command when commands
+ *      are added);
  *   1  `sonde WORDS...` when WORDS[0] is not a command: the global options
  *      and the unknown-command messages;
  *   2  the command words of `sonde send` / the keys of `sonde live`
@@ -103,11 +106,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (sonde_cmds[ncmds])
 			ncmds++;
 		char *argv[MAX_WORDS + 4];
+		char **rest = words;
+		int nrest = n;
 		argv[0] = "sonde";
 		argv[1] = (char *)sonde_cmds[pick % ncmds]->name;
+		if (pick == 0xFF) {
+			if (n == 0 || !sonde_cmd_find(words[0])) {
+				free(text);
+				return 0;
+			}
+			argv[1] = words[0];
+			rest++;
+			nrest--;
+		}
 		argv[2] = "--help";
-		memcpy(argv + 3, words, (size_t)(n + 1) * sizeof(char *));
-		rc = sonde_cli_main(n + 3, argv);
+		memcpy(argv + 3, rest, (size_t)(nrest + 1) * sizeof(char *));
+		rc = sonde_cli_main(nrest + 3, argv);
 		if (rc < 0 || rc > 3)
 			fuzz_fail("exit status %d", rc);
 	} else if (mode == 1) {

@@ -1,21 +1,23 @@
 /*
  * fuzz_sinks.c -- libFuzzer harness: every registered sink (text, jsonl,
- * csv, perfetto, chrome, html, profile, folded and the protocol-native
- * qspy, syst-csv and tband-jsonl) fed by a decoder's events through the
+ * csv, perfetto, chrome, html, speedscope, sqlite and ctf (written to a
+ * scratch directory), profile, folded and the protocol-native qspy,
+ * syst-csv and tband-jsonl) fed by a decoder's events through the
  * selection stage (--from/--to/--core/--filter, core/select.h), and the
  * figures of `sonde stats` with its timing analyses (analysis/stats.c,
  * analysis/an.c), which listen to the same events.
  *
- * Input: byte 0 picks the sink (one past the last: stats and analyses) and
- * byte 1 the decoder, both by index in the registry, so a new sink or
- * decoder is fuzzed without touching this file; byte 2 a set of options
+ * Input: byte 0 picks the sink (one past the last: stats and analyses; 0xFF:
+ * its name follows, NUL-terminated, as in the regression inputs) and byte 1
+ * the decoder, both by index in the registry, so a new sink or decoder is
+ * fuzzed without touching this file; byte 2 a set of options
  * (small track and depth limits, names that need escaping, profile sort
  * orders, this executable as the ELF file of symbols, Perfetto without
  * interning or scheduling tracks); byte 3 a selection and the analyses'
  * window; the rest is the stream.  The seeds pair each sink with streams of
  * its own protocol and with Sonde streams.  The output must be what its
- * format says: JSON (chrome), JSON lines (jsonl; tband-jsonl with the tband
- * decoder; the analyses), a Perfetto Trace (perfetto).
+ * format says: JSON (chrome, speedscope), JSON lines (jsonl; tband-jsonl
+ * with the tband decoder; the analyses), a Perfetto Trace (perfetto).
  */
 #include <string.h>
 
@@ -52,9 +54,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nsinks = count((const void *const *)sonde_sinks);
 	size_t ndecs = count((const void *const *)sonde_decoders);
 	struct fuzz_in in = { data, size };
-	/* one more than the sinks: no sink, the figures of `sonde stats` */
-	size_t k = fuzz_take(&in) % (nsinks + 1);
-	const char *sink = k < nsinks ? sonde_sinks[k]->name : NULL;
+	/* one more than the sinks: no sink, the figures of `sonde stats`; 0xFF:
+	 * the sink's name follows ("stats" for those), so that a regression
+	 * input keeps its sink when sinks are added */
+	uint8_t k = fuzz_take(&in);
+	const char *sink;
+	char name[32];
+	if (k == 0xFF) {
+		sink = fuzz_take_name(&in, name, sizeof(name));
+		if (strcmp(sink, "stats") == 0)
+			sink = NULL;
+		else if (!sonde_sink_find(sink))
+			return 0;
+	} else {
+		sink = k % (nsinks + 1) < nsinks ? sonde_sinks[k % (nsinks + 1)]->name : NULL;
+	}
 	const char *proto = sonde_decoders[fuzz_take(&in) % ndecs]->name;
 	const char *const *opts = opt_sets[fuzz_take(&in) % (sizeof(opt_sets) / sizeof(opt_sets[0]))];
 	uint8_t sel = fuzz_take(&in);
@@ -67,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* usage (an option the sink refused) or I/O: nothing to check */
 	} else if (!sink) {
 		/* the stats report: plain text */
-	} else if (strcmp(sink, "chrome") == 0) {
+	} else if (strcmp(sink, "chrome") == 0 || strcmp(sink, "speedscope") == 0) {
 		fuzz_check_json(sink, r.out, r.out_len);
 	} else if (strcmp(sink, "jsonl") == 0 || (strcmp(sink, "tband-jsonl") == 0 && strcmp(proto, "tband") == 0)) {
 		/* tband-jsonl prints any decoder's native lines (QSPY text with

@@ -3,8 +3,10 @@
  */
 #include "fuzz_util.h"
 
+#include <ftw.h>
 #include <sanitizer/common_interface_defs.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,6 +27,17 @@ uint8_t fuzz_take(struct fuzz_in *in)
 		return 0;
 	in->n--;
 	return *in->p++;
+}
+
+const char *fuzz_take_name(struct fuzz_in *in, char *buf, size_t cap)
+{
+	size_t k = 0;
+	uint8_t b;
+	while (in->n && (b = fuzz_take(in)) != 0)
+		if (k + 1 < cap)
+			buf[k++] = (char)b;
+	buf[k] = '\0';
+	return buf;
 }
 
 size_t fuzz_chunk_of(uint8_t b)
@@ -143,6 +156,46 @@ static void stats_reports(struct sonde_stats *st, struct an_model *an, struct so
 	free(json);
 }
 
+/* ---- the output path of sinks that write one themselves (create_at) -------- */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static char scratch_dir[64];
+
+static void remove_scratch(void)
+{
+	remove_tree(scratch_dir);
+}
+
+/* "<dir>/out" in a directory of this process's own (in memory when
+ * /dev/shm exists), emptied before each use and removed at exit. */
+static const char *scratch_output(void)
+{
+	static char path[80];
+	if (!scratch_dir[0]) {
+		snprintf(scratch_dir, sizeof(scratch_dir), "%s/sonde-fuzz-XXXXXX",
+			 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+		if (!mkdtemp(scratch_dir))
+			fuzz_fail("cannot make a scratch directory for outputs that are paths");
+		atexit(remove_scratch);
+		snprintf(path, sizeof(path), "%s/out", scratch_dir);
+	}
+	remove_tree(path);
+	return path;
+}
+
 void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n, struct fuzz_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -156,6 +209,8 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	const struct sonde_sink_ops *ops = d->sink ? sonde_sink_find(d->sink) : NULL;
 	if (d->sink && !ops)
 		fuzz_fail("no sink '%s' is registered", d->sink);
+	if (ops && ops->create_at)
+		p.output_path = scratch_output();
 	if (strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto))
 		fuzz_fail("no decoder '%s' is registered", d->proto);
 	struct sonde_listener digest = { digest_event, NULL, r };
@@ -208,6 +263,8 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	sonde_select_free(&sel);
 	r->session = p.session;
 	sonde_pipe_destroy(&p);
+	if (p.output_path)
+		remove_tree(p.output_path);
 	if (fclose(out) != 0 || fclose(dg) != 0)
 		fuzz_fail("memory stream: out of memory");
 }

@@ -23,10 +23,14 @@ struct fuzz_in {
 
 /* The next byte of the input (and drop it), 0 when the input is empty. */
 uint8_t fuzz_take(struct fuzz_in *in);
+/* The next bytes up to a NUL (dropped with it) as a string in buf, cut to
+ * cap - 1 bytes. */
+const char *fuzz_take_name(struct fuzz_in *in, char *buf, size_t cap);
 
 /* One decode: decoder proto (a registered name, or "auto") with -o options
  * opts (NULL-terminated, may be NULL) into sink (a registered name, or NULL
- * for none).  The first `chunk` bytes go to sonde_pipe_begin and the rest in
+ * for none; a sink that writes a path of its own, SQLite or CTF, gets one
+ * in a scratch directory, emptied before and after).  The first `chunk` bytes go to sonde_pipe_begin and the rest in
  * pieces of `chunk` bytes (0: all at once).  select: the selection stage
  * (core/select.h) as option pairs "from", "1ms", ..., NULL-terminated (NULL:
  * none).  With stats set, the figures of `sonde stats` (analysis/stats.h)

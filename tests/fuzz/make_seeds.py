@@ -201,6 +201,17 @@ def sonde_rich(version):
     timed(19, b"\x03" + le16(3) + b"\x0b" + strz("s") + b"\x0d\x09" + b"\x0e" + le32(0x08000100) + b"\x0f\x01\x02")
     timed(19, b"\x03" + le16(2) + b"\x07" + le32(5) + b"\x0b" + strz("abc") + b"\x07" + le32(3) + b"\x07" + le32(2) +
         b"\x0b" + strz("xyz"))
+    if version == 2:  # the RTOS records (section 4.1; version 1 never carried them)
+        for kind, cap in ((1, b"\x05"), (4, b"\x08"), (7, b""), (10, b""), (11, le32(4096)), (13, le16(100))):
+            timed(0x15, bytes([20 + kind, kind]) + cap)
+        timed(0x15, bytes([21, 0x81, 3]))                      # announced, not created
+        for state, on in ((0, 0), (4, 0), (5, 24), (6, 24), (7, 24), (8, 2), (9, 30), (12, 0)):
+            timed(0x14, bytes([1, state, on, 2]))
+            timed(0x14, bytes([2, 0, 0, 1]))
+        for op, obj, val in ((1, 24, b"\x00"), (2, 24, b"\x01"), (0x41, 24, b"\x08"), (0x82, 24, b""), (3, 24, b"\x02"),
+                             (4, 24, b""), (6, 28, b""), (7, 28, b""), (8, 30, le16(0x0F0F)), (9, 30, b"\x01"),
+                             (10, 30, le32(3)), (11, 30, b"\x07"), (5, 24, b""), (12, 31, b"\x01\x02\x03\x04\x05")):
+            timed(0x16, bytes([op, obj]) + val)
     timed(0x40, args)
     timed(0x41, args[:9] + b"\x10\x01")          # an unknown type byte
     timed(0x42, b"\x0b" + b"no NUL")            # runs past the end
