@@ -114,7 +114,7 @@ cmd_fuzz() {
 		local found
 		found=$(find "$out/artifacts/$name" -type f 2>/dev/null | sed 's|.*/||' | tr '\n' ' ')
 		[[ -n $found ]] && rc=1
-		printf '%-10s %7ss %12s %9s %8s %8s %7s  %s\n' "$name" "$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)" \
+		printf '%-10s %7ss %12s %9s %8s %8s %7s  %s\n' "$name" "$(cat "$out/$name.time" 2>/dev/null)" \
 			"$(stat_of "$log" number_of_executed_units)" "$(stat_of "$log" average_exec_per_sec)" \
 			"$(echo "$cov" | awk '{print $2}')" "$(echo "$cov" | awk '{print $4}')" \
 			"$(find "$out/corpus/$name" -type f | wc -l)" "${found:-none}"
@@ -127,10 +127,13 @@ cmd_one() {
 	local name=$1 exe=$build/tests/fuzz/fuzz_$1
 	mkdir -p "$out/corpus/$name" "$out/artifacts/$name"
 	mapfile -t dirs < <(inputs "$name")
+	local t0=$SECONDS rc
 	# shellcheck disable=SC2086
 	"$exe" $FLAGS_STR -max_total_time="$secs" -artifact_prefix="$out/artifacts/$name/" \
 		"$out/corpus/$name" "${dirs[@]}" >"$out/$name.log" 2>&1
-	echo "  $name: exit $? ($(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out/$name.log" | tail -n 1))"
+	rc=$?
+	echo $(( SECONDS - t0 )) >"$out/$name.time"
+	echo "  $name: exit $rc ($(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$out/$name.log" | tail -n 1))"
 }
 
 case ${1:-} in
