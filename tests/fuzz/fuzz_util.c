@@ -229,6 +229,12 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	sonde_stats_init(&st);
 	struct an_config acfg = { .window = d->an_window };
 	struct an_model *an = d->stats ? an_new(&acfg) : NULL;
+	/* The window table is capped (4 M cells, merged in pairs beyond): a
+	 * 2 kB input can span 2^31 ticks and report 2 M windows, 130 MB of
+	 * JSON, legitimately but too slowly for fuzzing.  A small cap keeps
+	 * every path (merging more often) and the reports short. */
+	if (an)
+		an->max_cells = 20000;
 	if (d->stats) {
 		struct sonde_listener sl = sonde_stats_listener(&st), al = { an_listen_event, an_listen_diag, an };
 		if (!an)
