@@ -4,8 +4,9 @@
  * every event goes into a digest (fuzz_util.c), which is cheaper than any
  * format and misses nothing; the sinks have their own harness.
  *
- * Input: byte 0 picks the chunk size, byte 1 the decoder options; the rest
- * is the stream.  Checked beyond "no crash, no leak, no UB":
+ * Input: byte 0 picks the chunk size, byte 1 the decoder options (bits 0-1)
+ * and whether anything reads the events' text (bit 2: when nothing does,
+ * the decoder skips formatting LOG messages); the rest is the stream.  Checked beyond "no crash, no leak, no UB":
  * - the framer: frames tile the input (every byte is in exactly one frame
  *   or is an idle flag), each frame's offset map (hdlc_offset_of) points at
  *   the wire byte that carries each un-escaped byte, hdlc_encode of a good
@@ -147,10 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct fuzz_in in = { data, size };
 	size_t chunk = fuzz_chunk_of(fuzz_take(&in));
-	const char *const *opts = opt_sets[fuzz_take(&in) % 4];
+	uint8_t cfg = fuzz_take(&in);
+	const char *const *opts = opt_sets[cfg % 4];
 
 	check_framer(in.p, in.n);
-	struct fuzz_decode d = { .proto = "sonde", .opts = opts, .sink = NULL };
+	struct fuzz_decode d = { .proto = "sonde", .opts = opts, .sink = NULL, .no_text = cfg & 4 };
 	fuzz_decode_check_chunks(&d, in.p, in.n, chunk);
 	return 0;
 }

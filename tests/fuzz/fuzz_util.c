@@ -16,6 +16,7 @@
 #include <json-c/json_object.h>
 
 #include "analysis/an.h"
+#include "analysis/rtos_stats.h"
 #include "analysis/stats.h"
 #include "core/pipe.h"
 #include "core/select.h"
@@ -110,7 +111,8 @@ static void digest_event(void *ctx, const struct sonde_event *ev, const struct s
 	h_str(h, ev->obj2_name);
 	h_u64(h, (uint64_t)ev->value);
 	h_u64(h, ev->level);
-	h_str(h, ev->text);
+	if (!r->no_text)
+		h_str(h, ev->text);
 	h_u64(h, ev->nargs);
 	for (size_t i = 0; i < ev->nargs; i++) {
 		const struct sonde_arg *a = &ev->args[i];
@@ -143,12 +145,14 @@ static void an_listen_diag(void *ctx, const struct sonde_diag *d, const struct s
 }
 
 /* The reports of `sonde stats`: text to out, JSON lines checked. */
-static void stats_reports(struct sonde_stats *st, struct an_model *an, struct sonde_pipe *p, FILE *out)
+static void stats_reports(struct sonde_stats *st, struct rtos_stats *rs, struct an_model *an, struct sonde_pipe *p,
+			  FILE *out)
 {
 	char *json = NULL;
 	size_t json_len = 0;
 	FILE *js = memstream(&json, &json_len);
-	if (sonde_stats_print(st, p, out) != 0 || an_write_text(an, out) != 0 || an_write_jsonl(an, js) != 0)
+	if (sonde_stats_print(st, p, out) != 0 || an_write_text(an, out) != 0 ||
+	    rtos_stats_print(rs, p->session.ts_freq, out) != 0 || an_write_jsonl(an, js) != 0)
 		fuzz_fail("the stats reports could not be written to memory");
 	if (fclose(js) != 0)
 		fuzz_fail("memory stream: out of memory");
@@ -213,8 +217,9 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 		p.output_path = scratch_output();
 	if (strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto))
 		fuzz_fail("no decoder '%s' is registered", d->proto);
-	struct sonde_listener digest = { digest_event, NULL, r };
+	struct sonde_listener digest = { .event = digest_event, .ctx = r, .no_text = d->no_text };
 	r->events_hash = 0xCBF29CE484222325ull;
+	r->no_text = d->no_text;
 	sonde_pipe_add_listener(&p, &digest);
 	struct sonde_select sel;
 	sonde_select_init(&sel);
@@ -226,7 +231,9 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	if (d->select)
 		p.select = &sel;
 	struct sonde_stats st;
+	struct rtos_stats rs;
 	sonde_stats_init(&st);
+	rtos_stats_init(&rs);
 	struct an_config acfg = { .window = d->an_window };
 	struct an_model *an = d->stats ? an_new(&acfg) : NULL;
 	/* The window table is capped (4 M cells, merged in pairs beyond): a
@@ -236,10 +243,12 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	if (an)
 		an->max_cells = 20000;
 	if (d->stats) {
-		struct sonde_listener sl = sonde_stats_listener(&st), al = { an_listen_event, an_listen_diag, an };
+		struct sonde_listener sl = sonde_stats_listener(&st), rl = rtos_stats_listener(&rs),
+				      al = { .event = an_listen_event, .diag = an_listen_diag, .ctx = an, .no_text = 1 };
 		if (!an)
 			fuzz_fail("an_new: out of memory");
 		sonde_pipe_add_listener(&p, &sl);
+		sonde_pipe_add_listener(&p, &rl);
 		sonde_pipe_add_listener(&p, &al);
 	}
 	if (ops && sonde_pipe_add_sink(&p, ops, out) != 0) {
@@ -260,11 +269,12 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 			r->rc = sonde_pipe_end(&p);
 			if (an) {
 				an_finish(an);
-				stats_reports(&st, an, &p, out);
+				stats_reports(&st, &rs, an, &p, out);
 			}
 		}
 	}
 	sonde_stats_free(&st);
+	rtos_stats_free(&rs);
 	an_free(an);
 	sonde_select_free(&sel);
 	r->session = p.session;
