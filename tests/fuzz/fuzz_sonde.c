@@ -6,7 +6,8 @@
  *
  * Input: byte 0 picks the chunk size, byte 1 the decoder options (bits 0-1)
  * and whether anything reads the events' text (bit 2: when nothing does,
- * the decoder skips formatting LOG messages); the rest is the stream.  Checked beyond "no crash, no leak, no UB":
+ * the decoder skips formatting LOG messages); the rest is the stream.
+ * Checked beyond "no crash, no leak, no UB":
  * - the framer: frames tile the input (every byte is in exactly one frame
  *   or is an idle flag), each frame's offset map (hdlc_offset_of) points at
  *   the wire byte that carries each un-escaped byte, hdlc_encode of a good
