@@ -2,10 +2,16 @@
 """make_seeds.py -- regenerate the seed corpora of the libFuzzer harnesses
 (tests/fuzz/corpus/<harness>/) from the reference captures in
 ../shared/testdata and from the project's own streams (the POSIX demo's
-trace, hand-built frames).  The seeds are committed; run this only to change
-them (the demo's trace differs from run to run).
+trace, the FreeRTOS example's trace with its RTOS records, hand-built
+frames).  The seeds are committed; run this only to change them (the
+demos' traces differ from run to run).
 
     python3 tests/fuzz/make_seeds.py [--build build] [--testdata ../shared/testdata]
+                                     [--freertos-kernel PATH]
+
+The FreeRTOS example (examples/freertos-posix) is built in a scratch
+directory with the kernel tree given by --freertos-kernel or
+FREERTOS_KERNEL_PATH (docs/freertos.md).
 
 Every harness takes configuration bytes in front of its data (see the
 comment at the top of each fuzz_*.c); the seeds carry them.  Seeds are cut
@@ -120,6 +126,27 @@ def demo_trace(build, *args):
     with tempfile.NamedTemporaryFile(suffix=".bin") as f:
         subprocess.run([exe, "-o", f.name] + list(args), check=True, stderr=subprocess.DEVNULL)
         return open(f.name, "rb").read()
+
+
+def freertos_traces(kernel):
+    """The FreeRTOS example's traces (protocol version 2 with the RTOS
+    records of docs/protocol.md section 4.1, as target/rtos/freertos writes
+    them): lossless, and a small buffer that overwrites."""
+    if not kernel or not os.path.isfile(os.path.join(kernel, "tasks.c")):
+        sys.exit("make_seeds: give a FreeRTOS-Kernel tree with --freertos-kernel or FREERTOS_KERNEL_PATH "
+                 "(docs/freertos.md): the RTOS seeds come from the FreeRTOS example's trace")
+    with tempfile.TemporaryDirectory() as tmp:
+        b = os.path.join(tmp, "build")
+        subprocess.run(["cmake", "-S", os.path.join(ROOT, "examples", "freertos-posix"), "-B", b,
+                        "-DFREERTOS_KERNEL_PATH=" + kernel], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["cmake", "--build", b, "-j", "2"], check=True, stdout=subprocess.DEVNULL)
+        out = {}
+        for name, args in (("lossless", []), ("overwrite", ["-b", "1024", "-d", "100", "-c", "60", "-m", "overwrite"])):
+            f = os.path.join(tmp, name + ".bin")
+            subprocess.run([os.path.join(b, "freertos-posix"), "-o", f] + args, check=True,
+                           stderr=subprocess.DEVNULL, timeout=120)
+            out[name] = open(f, "rb").read()
+        return out
 
 
 def le16(v):
@@ -245,9 +272,13 @@ def sonde_hold_cap(version, n):
     return out + hdlc(seq, 2, struct.pack("<Q", 1003 + 3 * n) + le32(3))
 
 
-def sonde_streams(build):
+def sonde_streams(build, kernel):
     """name -> a Sonde stream (raw bytes, no configuration)."""
     s = {}
+    rtos = freertos_traces(kernel)
+    s["rtos_head"] = head_frames(rtos["lossless"], 3000)
+    s["rtos_tail"] = tail_frames(rtos["lossless"], 1500)
+    s["rtos_overwrite"] = head_frames(rtos["overwrite"], 2500)
     demo = demo_trace(build, "-t", "120")
     s["demo_head"] = head_frames(demo, 3000)
     s["demo_tail"] = tail_frames(demo, 1500)
@@ -394,8 +425,8 @@ def rx_commands():
 
 # ---- putting it together ---------------------------------------------------------
 
-def make(build, td):
-    s = sonde_streams(build)
+def make(build, td, kernel):
+    s = sonde_streams(build, kernel)
     for i, (name, data) in enumerate(sorted(s.items())):
         seed("sonde", name, bytes([(i * 37) & 0xFF, i % 4]) + data)
 
@@ -444,6 +475,7 @@ def make(build, td):
 
     # --proto auto: the start of each kind of stream, as is
     seed("probe", "sonde", s["demo_head"][:2000])
+    seed("probe", "sonde_rtos", s["rtos_head"][:2000])
     seed("probe", "qs", head_frames(q["dpp_posix-qv_x86"], 2000))
     seed("probe", "qs_noinfo", dpp_noinfo[:1500])
     seed("probe", "syst_len", syst_len(mix64[:20]))
@@ -471,6 +503,11 @@ def make(build, td):
     # one past the last sink: no sink, the figures of `sonde stats`
     for k, proto in enumerate(("sonde", "qs", "miniprof")):
         seed("sinks", f"stats_{proto}", bytes([len(SINKS), DECODERS.index(proto), 0, 0x10 * k]) + streams[proto])
+    # the FreeRTOS example's trace: task states, queues, RTOS tracks and figures
+    for k, sink in enumerate(("perfetto", "chrome", "html", "text")):
+        seed("sinks", f"{sink}_sonde_rtos", bytes([SINKS.index(sink), DECODERS.index("sonde"), k, 0x80]) +
+             s["rtos_head"])
+    seed("sinks", "stats_sonde_rtos", bytes([len(SINKS), DECODERS.index("sonde"), 0, 0]) + s["rtos_head"])
 
     rx = rx_commands()
     for cfg, piece in ((0x00, 0), (0x05, 0), (0x0A, 7), (0x0F, 3), (0x13, 11), (0x08, 1)):
@@ -518,8 +555,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--testdata", default=os.path.join(ROOT, "..", "shared", "testdata"))
+    ap.add_argument("--freertos-kernel", default=os.environ.get("FREERTOS_KERNEL_PATH"))
     a = ap.parse_args()
-    make(a.build, a.testdata)
+    make(a.build, a.testdata, a.freertos_kernel)
     total = 0
     for harness, seeds in sorted(corpus.items()):
         d = os.path.join(HERE, "corpus", harness)
