@@ -17,7 +17,7 @@
  *      (rxcmd_parse, 4- or 8-byte addresses), and a good parse framed as
  *      the target will receive it (rxcmd_frame) must frame back to the
  *      command's id and DATA;
- *   3  the same for QS targets (rxcmd_parse_qs);
+ *   3  the same for QS targets (qs_rxcmd_parse);
  *   4  a link's text (sonde_link_parse: "tcp://h:p", "serial:/dev/x:115200:8N1", ...);
  *   5  the FILE@SPEC operands of `sonde decode` and `sonde stats`
  *      (FILE@N, FILE@core=N,proto=P,KEY=VALUE), read as the merge of several
@@ -30,7 +30,8 @@
 
 #include "cli/cli.h"
 #include "core/drive.h"
-#include "cli/rxcmd.h"
+#include "proto/qs/qs_rxcmd.h"
+#include "proto/sonde/sonde_rxcmd.h"
 #include "framers/framer_hdlc.h"
 #include "fuzz_util.h"
 #include "sources/link.h"
@@ -137,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0)
 			check_frame(&c);
 	} else if (mode == 3) {
-		rc = rxcmd_parse_qs(words, n, pick, pick & 1 ? 8 : 4, &c, why, sizeof(why));
+		rc = qs_rxcmd_parse(words, n, pick, pick & 1 ? 8 : 4, &c, why, sizeof(why));
 		check_why(rc, why);
 		if (rc == 0 && c.qs_len > sizeof(c.qs_frame))
 			fuzz_fail("QS command frame of %zu bytes", c.qs_len);
