@@ -5,8 +5,11 @@
 #                    under AddressSanitizer + UndefinedBehaviorSanitizer, the two
 #                    suites side by side: scripts/test.sh)
 #   make check-long  the soak tests (tests/long: gigabytes through every decoder
-#                    and export, long captures); minutes to hours
+#                    and export, long captures) and each fuzz harness for
+#                    FUZZ_LONG_TIME seconds (default 600); minutes to hours
 #   make bench       benchmarks; print figures
+#   make fuzz        run each libFuzzer harness for FUZZ_TIME seconds (default 60;
+#                    build-fuzz/, clang); docs/fuzzing.md
 #   make build       just build (build/)
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   install sonde, its manual
 #                    page, completions and the target library (cmake --install)
@@ -20,6 +23,7 @@ CMAKE_FLAGS ?=
 PREFIX    ?= /usr/local
 
 .PHONY: all deps build build-san test test-plain test-san check-long demo bench install deb clean
+.PHONY: build-fuzz test-fuzz fuzz fuzz-long
 
 all: build
 
@@ -72,5 +76,37 @@ install: deps
 deb: deps
 	@bash scripts/deb.sh deb-out
 
+# ---- fuzzing (docs/fuzzing.md): clang + libFuzzer + ASan/UBSan in build-fuzz/.
+# test-fuzz (scripts/fuzz_smoke.sh, part of make test) runs every harness
+# over its seeds and regression inputs, then fuzzes each for
+# FUZZ_SMOKE_TIME seconds (ctest, JOBS at a time); the long runs are in
+# check-long.
+BUILD_FUZZ      ?= build-fuzz
+FUZZ_TIME       ?= 60
+FUZZ_SMOKE_TIME ?= 5
+FUZZ_LONG_TIME  ?= 600
+
+build-fuzz: deps
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSONDE_FUZZ=ON -DSONDE_BUILD_TESTS=OFF -DFUZZ_SMOKE_TIME=$(FUZZ_SMOKE_TIME) $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_all
+
+test-fuzz:
+	@BUILD_FUZZ=$(BUILD_FUZZ) FUZZ_SMOKE_TIME=$(FUZZ_SMOKE_TIME) JOBS=$(JOBS) CMAKE_FLAGS="$(CMAKE_FLAGS)" \
+	  bash scripts/fuzz_smoke.sh
+
+fuzz: build-fuzz
+	@bash tests/fuzz/run.sh fuzz $(BUILD_FUZZ) $(FUZZ_TIME)
+
+fuzz-long: build-fuzz
+	@bash tests/fuzz/run.sh fuzz $(BUILD_FUZZ) $(FUZZ_LONG_TIME)
+
+# Rules without recipes, beside the ones above: make test builds the
+# harnesses before its suites start (scripts/test.sh runs
+# scripts/fuzz_smoke.sh beside them, which then only runs them), and
+# check-long runs the long fuzz runs before the soak tests.
+test: build-fuzz
+check-long: fuzz-long
+
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) demo-out bench-out deb-out
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_FUZZ) demo-out bench-out deb-out

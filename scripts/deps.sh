@@ -27,6 +27,8 @@ PKGS=(
   qemu-system-arm                           # runs the firmware
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf  # RISC-V firmware
   qemu-system-misc                          # runs it (qemu-system-riscv32)
+  clang libclang-rt-14-dev                  # fuzzing: libFuzzer, ASan, UBSan (make fuzz, test-fuzz)
+  libjson-c-dev                             # fuzzing: checks the JSON the sinks write
 )
 
 missing=()

@@ -159,6 +159,21 @@ expect_rc 2 "$SONDE" decode -o ts_freq=fast "$TMP/s.bin"
 expect_has "$ERR" "-o ts_freq=fast: expected a number"
 expect_rc 2 "$SONDE" help nosuch
 expect_has "$ERR" "unknown command 'nosuch'"
+# an empty trace as an HTML page: no timeline items (sorting none was
+# undefined behaviour, qsort(NULL, 0); the sanitizer build reports it;
+# found by fuzz_sinks, tests/fuzz/regress/sinks/)
+: >"$TMP/empty.bin"
+expect_rc 0 "$SONDE" decode -p sonde -f html "$TMP/empty.bin"
+expect_has "$OUT" '"items":[]'
+# sonde live refusing its command line after a --filter, or showing its
+# help: the selection is freed (a leak LeakSanitizer reports in the
+# sanitizer build, found by fuzz_cli; tests/fuzz/regress/cli/)
+expect_rc 0 "$SONDE" live --filter kind=isr_enter --help
+expect_has "$OUT" "usage: sonde live"
+expect_rc 2 "$SONDE" live --filter kind=isr_enter --format nosuch -
+expect_has "$ERR" "unknown format 'nosuch' for option '--format'"
+expect_rc 2 "$SONDE" live --filter kind=isr_enter --proto nosuch -
+expect_has "$ERR" "unknown protocol 'nosuch'"
 # an option nobody reads is a warning, not an error
 expect_rc 0 "$SONDE" decode -o colour=blue "$TMP/s.bin"
 expect_has "$ERR" "warning: option '-o colour=blue' was not used"

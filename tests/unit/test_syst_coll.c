@@ -172,6 +172,9 @@ static void test_not_xml(void **state)
 	assert_non_null(strstr(w.msg[0], "t.xml:4:"));
 	assert_null(parse("", &w));
 	assert_int_equal(w.n, 1);
+	assert_int_equal(w.offset[0], 0); /* expat has no position here (-1): not 2^64-1 (fuzz finding) */
+	assert_null(parse("\n\n", &w));
+	assert_int_equal(w.offset[0], 2);
 	assert_null(syst_coll_load("/nonexistent/c.xml", on_warn, &w));
 	assert_int_equal(w.n, 2);
 	assert_non_null(strstr(w.msg[1], "/nonexistent/c.xml"));

@@ -1070,6 +1070,54 @@ static void test_mutations(void **state)
 	free(noise);
 }
 
+/* Decisions taken from part of a record must wait for the whole of it:
+ * a header seen before its LEN field looks plausible, and what looked
+ * plausible in a 1-byte feed was refused in one chunk (found by
+ * fuzz_syst).  Both places: resynchronising after a bad length, and the
+ * record that may follow a message inside a container longer than it. */
+static void test_decide_on_whole_record(void **state)
+{
+	(void)state;
+	uint8_t m[256], s[1024];
+	size_t k = 0, n;
+	/* resynchronising: a length word of 40 before a 26-byte message whose
+	 * LEN field says so: not a record, whatever the chunks */
+	k += put_len(s + k, m, string_msg(m, "one", LEN_CHK));
+	memset(s + k, 0xFF, 5);
+	k += 5;
+	n = string_msg(m, "two", 1u << 9);
+	k += put_len(s + k, m, n);
+	s[k - n - 4] = 40;
+	memset(s + k, 0, 14);
+	k += 14;
+	k += put_len(s + k, m, string_msg(m, "three", LEN_CHK));
+	same_every_chunking(s, k, opts_len);
+	struct cap *c = decode(s, k, 1, opts_len);
+	assert_int_equal(c->diags[1].code, SONDE_D_GARBAGE);
+	assert_int_equal(c->diags[1].count, 5 + 4 + 26 + 14);
+	cap_free(c);
+
+	/* a container 40 bytes longer than its message, and after the message
+	 * a length word of 30 before a 26-byte message: no record starts there,
+	 * so the container is taken as it is */
+	k = 0;
+	n = string_msg(m, "one", LEN_CHK);
+	k += put_len(s + k, m, n);
+	s[0] = (uint8_t)(n + 40);
+	size_t n2 = string_msg(m, "two", 1u << 9);
+	k += put_len(s + k, m, n2);
+	s[k - n2 - 4] = 30;
+	memset(s + k, 0, 40 - 4 - n2);
+	k += 40 - 4 - n2;
+	k += put_len(s + k, m, string_msg(m, "three", LEN_CHK));
+	same_every_chunking(s, k, opts_len);
+	c = decode(s, k, 1, opts_len);
+	assert_int_equal(c->nev, 2);
+	for (int i = 0; i < c->ndiag; i++)
+		assert_null(strstr(c->diags[i].msg, "the length word is wrong"));
+	cap_free(c);
+}
+
 /* --------------------------------------------------------------- probe */
 
 static void test_probe(void **state)
@@ -1168,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_hex_overlong),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_decide_on_whole_record),
 		cmocka_unit_test(test_probe),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

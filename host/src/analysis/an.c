@@ -137,12 +137,8 @@ static void an_win_add(struct an_model *m, struct an_ent *e, uint64_t from, uint
 			continue;
 		}
 		if (w >= e->nwin) {
-			uint32_t cap = e->nwin;
 			uint32_t need = (uint32_t)w + 1;
-			uint32_t nc = cap < 16 ? 16 : cap;
-			while (nc < need)
-				nc *= 2;
-			uint64_t *nw = realloc(e->win, (size_t)nc * sizeof(*nw));
+			uint64_t *nw = an_grow(e->win, &e->capwin, need, sizeof(*nw));
 			if (!nw)
 				return;
 			memset(nw + e->nwin, 0, (size_t)(need - e->nwin) * sizeof(*nw));

@@ -72,6 +72,7 @@ struct an_ent {
 	/* per-window CPU time */
 	uint64_t *win;
 	uint32_t nwin;
+	uint32_t capwin;      /* windows allocated */
 };
 
 struct an_frame {            /* an ISR activation in progress */

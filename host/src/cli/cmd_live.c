@@ -380,9 +380,10 @@ static int live_run(int argc, char **argv)
 	a.o.show = -1;
 	a.o.keys = -1;
 	a.o.status = -1;
-	if (cli_parse("live", argc, argv, options(), live_opt, live_arg, &a) != 0)
-		return SONDE_EXIT_USAGE;
-	if (a.c.help) {
+	if (cli_parse("live", argc, argv, options(), live_opt, live_arg, &a) != 0 || a.c.help) {
+		cli_stages_close(&a.c); /* a --filter before the error */
+		if (!a.c.help)
+			return SONDE_EXIT_USAGE;
 		live_help(stdout);
 		return SONDE_EXIT_OK;
 	}
@@ -392,15 +393,19 @@ static int live_run(int argc, char **argv)
 		for (size_t i = 0; sonde_sinks[i]; i++)
 			fprintf(stderr, " %s", sonde_sinks[i]->name);
 		fprintf(stderr, ")\n");
+		cli_stages_close(&a.c);
 		return SONDE_EXIT_USAGE;
 	}
 	if (strcmp(a.c.proto, "auto") != 0 && !sonde_decoder_find(a.c.proto)) {
 		char why[512];
 		sonde_pipe_choose(a.c.proto, NULL, 0, why, sizeof(why));
 		fprintf(stderr, "sonde live: %s\n", why);
+		cli_stages_close(&a.c);
 		return SONDE_EXIT_USAGE;
 	}
-	return live_session(&a, ops);
+	int rc = live_session(&a, ops);
+	cli_stages_close(&a.c); /* again (it is idempotent): live_session returns early on some errors */
+	return rc;
 }
 
 const struct sonde_cmd sonde_cmd_live = {

@@ -83,6 +83,11 @@ int sonde_drive_run(struct sonde_drive *d);
  * part of the file's name). */
 const char *sonde_drive_spec_at(const char *arg);
 
+/* Read the SPEC of operand arg (input number pos) as a run of several
+ * inputs does, touching no file: 0, or -1 after a message.  Lets the
+ * command-line fuzzer reach it without running a command. */
+int sonde_drive_spec_check(const struct sonde_drive *d, const char *arg, size_t pos);
+
 /* The paragraph of the help texts on several inputs. */
 void sonde_drive_print_inputs(FILE *out);
 

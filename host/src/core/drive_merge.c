@@ -169,6 +169,16 @@ bad_core:
 	return -1;
 }
 
+int sonde_drive_spec_check(const struct sonde_drive *d, const char *arg, size_t pos)
+{
+	struct minput in;
+	memset(&in, 0, sizeof(in));
+	int rc = input_parse(d, &in, arg, pos);
+	free(in.path);
+	free(in.spec);
+	return rc;
+}
+
 /* Where the diagnostics of the inputs are printed, under one --max-diags. */
 static void mrun_print(struct mrun *r, size_t i, const struct sonde_diag *d)
 {

@@ -182,7 +182,7 @@ void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 				break;
 		}
 #if HDLC_WORDS
-special:
+special:; /* a label must label a statement, not a declaration (C11; clang refuses) */
 #endif
 		uint8_t b = data[i++];
 		if (b == SONDE_FLAG) {

@@ -4,9 +4,9 @@
 # The perfetto sink writes its protobuf by hand (perfetto_writer.c says why);
 # perfetto_trace.proto defines the format.  The tests decode the sink's
 # output with C code that protoc-c generates from that file at build time,
-# in a library of their own (sonde_perfetto_pb, linked by tests/), so the
-# tool itself does not link libprotobuf-c.
-if(SONDE_BUILD_TESTS)
+# in a library of their own (sonde_perfetto_pb, linked by tests/ and by the
+# fuzzers in tests/fuzz/), so the tool itself does not link libprotobuf-c.
+if(SONDE_BUILD_TESTS OR SONDE_FUZZ)
   find_program(SONDE_PROTOC_C NAMES protoc-c REQUIRED)
   pkg_check_modules(PROTOBUFC REQUIRED IMPORTED_TARGET libprotobuf-c)
   set(_pf_proto ${CMAKE_CURRENT_LIST_DIR}/perfetto_trace.proto)

@@ -440,7 +440,8 @@ void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *,
 	else
 		fputs("[\"\"]", out);
 	fputs(",\n\"items\":[", out);
-	qsort(r->it, r->n, sizeof(*r->it), item_cmp);
+	if (r->n) /* r->it is NULL while empty; qsort's pointer must not be */
+		qsort(r->it, r->n, sizeof(*r->it), item_cmp);
 	for (uint32_t i = 0; i < r->n; i++) {
 		const struct rtl_item *x = &r->it[i];
 		fprintf(out, "%s[%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%u,%" PRId64 "]",

@@ -217,6 +217,14 @@ struct pstate {
 
 #define T_GUIDS T_COUNT
 
+/* Byte offset of what expat is looking at, for messages.  Expat says -1 when
+ * it has no position (an empty file: "no element found" at offset 0). */
+static uint64_t byte_at(XML_Parser xp)
+{
+	XML_Index i = XML_GetCurrentByteIndex(xp);
+	return i < 0 ? 0 : (uint64_t)i;
+}
+
 static void warnf(struct pstate *ps, const char *fmt, const char *arg)
 {
 	char msg[256];
@@ -224,7 +232,7 @@ static void warnf(struct pstate *ps, const char *fmt, const char *arg)
 		 (unsigned long)XML_GetCurrentLineNumber(ps->xp));
 	size_t l = strlen(msg);
 	snprintf(msg + l, sizeof(msg) - l, fmt, arg);
-	ps->warn(ps->ctx, (uint64_t)XML_GetCurrentByteIndex(ps->xp), msg);
+	ps->warn(ps->ctx, byte_at(ps->xp), msg);
 }
 
 /* Local name of an element in the SyS-T namespace or in none; NULL else. */
@@ -491,14 +499,14 @@ static int pstate_feed(struct pstate *ps, const char *buf, size_t n, int final)
 				 (unsigned long)XML_GetCurrentLineNumber(ps->xp),
 				 (unsigned long)XML_GetCurrentColumnNumber(ps->xp) + 1,
 				 XML_ErrorString(XML_GetErrorCode(ps->xp)));
-			ps->warn(ps->ctx, (uint64_t)XML_GetCurrentByteIndex(ps->xp), msg);
+			ps->warn(ps->ctx, byte_at(ps->xp), msg);
 			return -1;
 		}
 		buf += chunk;
 		n -= (size_t)chunk;
 	} while (n);
 	if (ps->oom) {
-		ps->warn(ps->ctx, (uint64_t)XML_GetCurrentByteIndex(ps->xp), "collateral: out of memory");
+		ps->warn(ps->ctx, byte_at(ps->xp), "collateral: out of memory");
 		return -1;
 	}
 	return 0;

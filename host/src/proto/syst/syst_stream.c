@@ -205,14 +205,18 @@ static void skip_byte(struct syst_dec *d, uint64_t at)
 /* ------------------------------------------------------- containers */
 
 /* Do the k bytes at q start a length-prefixed record?  1 yes, 0 no, -1
- * cannot tell yet (fewer than 8 bytes). */
-static int record_starts(const uint8_t *q, size_t k)
+ * cannot tell yet: fewer than 8 bytes, or (unless final) not the whole
+ * record, since fits() can only guess from part of it and the answer must
+ * not depend on how the input was cut into chunks. */
+static int record_starts(const uint8_t *q, size_t k, int final)
 {
 	if (k < 8)
 		return -1;
 	uint32_t len = syst_get32(q);
 	if (len < 4 || len > SYST_MSG_MAX)
 		return 0;
+	if (k - 4 < len && !final)
+		return -1;
 	return fits(q + 4, k - 4 < len ? k - 4 : len, len, 0) > 0;
 }
 
@@ -229,8 +233,8 @@ static long oversized(struct syst_dec *d, const uint8_t *p, size_t n, uint32_t l
 	size_t ext = syst_msg_extent(p + 4, avail < len ? avail : len);
 	if (!ext || ext >= len)
 		return -1;
-	int next = record_starts(p + 4 + ext, avail - ext);
-	if (next < 0 && avail < len && !final)
+	int next = record_starts(p + 4 + ext, avail - ext, final);
+	if (next < 0 && !final)
 		return 0;
 	if (next > 0) {
 		syst_diag(d, SONDE_D_MALFORMED, at, 1,
@@ -270,12 +274,14 @@ static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 		 * short); only while resynchronising must a length fit a header */
 		int sane = len <= SYST_MSG_MAX && (len >= 4 || !d->skip_count);
 		if (d->skip_count && sane) {
-			/* resynchronising: the header must fit the length too */
+			/* resynchronising: the header must fit the length too,
+			 * judged on the whole container (fits() guesses from
+			 * fewer bytes, and the guess must not depend on how the
+			 * input was cut into chunks) */
 			size_t avail = n - pos - 4 < len ? n - pos - 4 : len;
-			int f = fits(p + pos + 4, avail, len, 0);
-			if (f < 0 && !final)
+			if (avail < len && !final)
 				break;
-			sane = f > 0;
+			sane = fits(p + pos + 4, avail, len, 0) > 0;
 		}
 		if (!sane) {
 			if (!d->skip_count)
@@ -415,7 +421,9 @@ static size_t process_hex(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 }
 
 /* Decode every complete unit in p[0..n); returns the bytes consumed.  What
- * is left is one unfinished unit, shorter than the buffer. */
+ * is left is one unfinished unit (after a container longer than its
+ * message, with the record that may follow the message: at most
+ * 2 * SYST_MSG_MAX + 8 bytes), shorter than the buffer. */
 static size_t process(struct syst_dec *d, const uint8_t *p, size_t n, int final, size_t scanned)
 {
 	if (d->mode == SYST_C_AUTO) {
