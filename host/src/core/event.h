@@ -133,6 +133,37 @@ struct sonde_event {
 	uint32_t seq;         /* the frame's sequence number if the protocol has one */
 };
 
+/* Records a decoder counted instead of delivering their events.  When no
+ * consumer of a pipeline needs the events of some kinds (struct sonde_out's
+ * tally_kinds: `sonde stats` reads its figures from here), a decoder may
+ * skip building them and count the records here instead.  It tallies a
+ * record only when
+ *   - its event would have had an exact time (ts_flags == SONDE_TS_VALID)
+ *     no earlier than that of any event delivered or record tallied before;
+ *   - an event of the same core with a valid time was delivered before it;
+ *   - all records tallied between two delivered events are of one core;
+ * so a consumer that keeps time only has to move its clock to 'last' on
+ * 'core' whenever 'n' has changed: before the next event or diagnostic it
+ * receives, and at the end. */
+struct sonde_tally {
+	uint64_t n;               /* records tallied */
+	uint64_t count[256];      /* per record id */
+	uint64_t at[256];         /* per record id: n after its latest record was tallied */
+	const char *name[256];    /* the name (rec_name) of its latest record, valid while the
+				   * decoder lives (a name that can change is in storage that
+				   * changes with the next record of that id) */
+	int have_time;
+	uint64_t first, last;     /* times of the first and the latest record tallied */
+	uint32_t core;            /* the latest one's core */
+};
+
+/* The bit of an event kind in a set of kinds (tally_kinds). */
+static inline uint32_t sonde_kind_bit(enum sonde_ev_kind k)
+{
+	return (uint32_t)1 << k;
+}
+#define SONDE_KINDS_ALL (((uint32_t)1 << SONDE_EV_KIND_COUNT) - 1)
+
 /* Stream-wide facts a decoder learns (TARGET_INFO and the like). */
 struct sonde_session {
 	const char *proto;    /* "sonde", "qs", "syst", "tband", ... */
@@ -155,6 +186,15 @@ struct sonde_session {
 	 * record of the session.  Timelines count from it. */
 	int have_origin;
 	uint64_t origin;
+	/* The records the decoder counted instead of delivering (set by the
+	 * pipe, core/pipe.c), NULL when it delivers every event. */
+	const struct sonde_tally *tally;
+	/* The names a decoder hands out with its events (rec_name, obj_name,
+	 * ...): 0 = the text at a name's pointer may change at any time, so
+	 * names are compared by their text; otherwise that text changes only
+	 * together with names_gen, so a consumer that saw a pointer under the
+	 * same names_gen has seen its text. */
+	uint64_t names_gen;
 };
 
 #endif /* SONDE_EVENT_H */

@@ -54,6 +54,77 @@ struct hdlc_framer {
 /* buf must hold max_len bytes and outlive the framer. */
 void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_fn fn, void *ctx);
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n);
+/* The same, but only up to the end of the next frame reported (or of the
+ * bytes): returns the bytes consumed.  For a decoder that takes the
+ * frames it can itself (hdlc_plain_frame) and leaves the others here. */
+size_t hdlc_feed_frame(struct hdlc_framer *f, const uint8_t *data, size_t n);
+
+/* 1 when the framer is between frames: the next byte fed starts one. */
+static inline int hdlc_idle(const struct hdlc_framer *f)
+{
+	return f->raw_len == 0;
+}
+
+/* n bytes of whole frames were taken from the input by the caller itself
+ * (hdlc_plain_frame) while the framer was idle: offsets move on. */
+static inline void hdlc_took(struct hdlc_framer *f, size_t n)
+{
+	f->offset += n;
+}
+
+/* A whole frame without escapes at data[0..): its length (the index of its
+ * flag, at most max), with the sum of its bytes in *sum; 0 when there is
+ * none: an escape or a flag at data[0], no flag within max + 1 bytes, or
+ * too near the end of the bytes (n) to look sixteen at a time.  Inline:
+ * the hot loop of the HDLC decoders.  SSE2 (every x86-64) finds the flag
+ * and sums sixteen bytes per step, a word at a time elsewhere. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline size_t hdlc_plain_frame(const uint8_t *data, size_t n, size_t max, uint8_t *sum)
+{
+	/* 16 bytes kept, then 16 cleared: a load at keep + 16 - k keeps the
+	 * first k bytes of a vector */
+	static const uint8_t keep[32] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+					  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	const __m128i flag = _mm_set1_epi8(0x7E), esc = _mm_set1_epi8(0x7D), zero = _mm_setzero_si128();
+	unsigned s = 0;
+	for (size_t k = 0; k + 16 <= n && k <= max; k += 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(data + k));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(w, flag), _mm_cmpeq_epi8(w, esc)));
+		if (m) {
+			unsigned at = (unsigned)__builtin_ctz(m);
+			size_t j = k + at;
+			if (data[j] != 0x7E || j == 0 || j > max)
+				return 0;
+			w = _mm_and_si128(w, _mm_loadu_si128((const __m128i *)(const void *)(keep + 16 - at)));
+			__m128i sad = _mm_sad_epu8(w, zero);
+			s += (unsigned)_mm_cvtsi128_si32(sad) + (unsigned)_mm_extract_epi16(sad, 4);
+			*sum = (uint8_t)s;
+			return j;
+		}
+		__m128i sad = _mm_sad_epu8(w, zero);
+		s += (unsigned)_mm_cvtsi128_si32(sad) + (unsigned)_mm_extract_epi16(sad, 4);
+	}
+	return 0;
+}
+#else
+static inline size_t hdlc_plain_frame(const uint8_t *data, size_t n, size_t max, uint8_t *sum)
+{
+	/* a byte at a time: correct everywhere, fast nowhere */
+	uint8_t s = 0;
+	for (size_t j = 0; j < n && j <= max; j++) {
+		if (data[j] == 0x7D)
+			return 0;
+		if (data[j] == 0x7E) {
+			*sum = s;
+			return j;
+		}
+		s = (uint8_t)(s + data[j]);
+	}
+	return 0;
+}
+#endif
 /* End of input: a partial frame is reported as HDLC_TRUNCATED. */
 void hdlc_finish(struct hdlc_framer *f);
 
