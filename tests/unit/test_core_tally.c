@@ -179,8 +179,16 @@ static void build(struct tstream *s, unsigned version)
 	t = high + 20000; /* past every time before (bursts move by < 40 ticks a record) */
 	ts_sync(s, t, TS_UNKNOWN);
 	burst(s, &t, 300);
-	/* another core */
+	/* another core, whose times are earlier than core 0's, and back */
 	info(s, 1, 0);
+	uint64_t core0 = t;
+	t -= 3000;
+	ts_sync(s, t, 3);
+	burst(s, &t, 50);
+	info(s, 0, 0);
+	burst(s, &t, 50);
+	t = core0 + 2000;
+	ts_sync(s, t, 3);
 	burst(s, &t, 200);
 	/* ends with records that are tallied */
 	for (int i = 0; i < 20; i++) {
@@ -274,6 +282,7 @@ static void compare(unsigned version)
 		assert_null(strstr(all, "\nestimated times        0\n"));
 		assert_non_null(strstr(all, "\n  pkt3 "));
 		assert_non_null(strstr(all, "RTOS tasks"));
+		assert_non_null(strstr(all, " timestamps went backwards"));
 		free(all);
 		free(tallied);
 	}

@@ -382,21 +382,29 @@ uint32_t an_tally_kinds(void)
 }
 
 /* Records were tallied since the last look: their time passed on their
- * core as if their events had come (struct sonde_tally's rules make that
- * a move forwards). */
+ * core as if their events had come (struct sonde_tally's rules: the core's
+ * latest time is the tally's 'hi', and the records that came earlier than
+ * a time before them are counted as such). */
 static void an_tally(struct an_model *m)
 {
 	const struct sonde_tally *t = m->tally;
+	uint64_t records = t->n - m->tally_seen, behind = t->behind - m->tally_behind;
 	m->tally_seen = t->n;
+	m->tally_behind = t->behind;
+	if (t->core >= AN_MAX_CORES) { /* each would have been counted, as an event */
+		m->other_cores += records;
+		return;
+	}
 	struct an_core *c = an_core_get(m, t->core);
 	if (!c)
 		return;
+	m->backwards += behind;
 	if (!c->have_time) {
 		c->have_time = 1;
-		c->first = c->last = t->last;
-	} else if (t->last >= c->last) {
-		an_charge(m, c, t->last);
-		c->last = t->last;
+		c->first = c->last = t->hi;
+	} else if (t->hi > c->last) {
+		an_charge(m, c, t->hi);
+		c->last = t->hi;
 	}
 }
 

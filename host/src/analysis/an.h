@@ -157,7 +157,7 @@ struct an_model {
 	/* the records the decoder tallied instead of delivering (their time
 	 * is charged as an event's would be), and how many were seen */
 	const struct sonde_tally *tally;
-	uint64_t tally_seen;
+	uint64_t tally_seen, tally_behind;
 	void *plug[16];
 	/* Set by the caller after an_new to receive every span as it ends;
 	 * NULL: none. */

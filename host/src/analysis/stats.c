@@ -150,11 +150,10 @@ void sonde_stats_totals(const struct sonde_stats *st, const struct sonde_session
 	if (!ty || !ty->n)
 		return;
 	t->records += ty->n;
-	/* tallied times are no earlier than any before them */
-	if (!t->have_time || ty->first < t->t_min)
-		t->t_min = ty->first;
-	if (!t->have_time || ty->last > t->t_max)
-		t->t_max = ty->last;
+	if (!t->have_time || ty->t_min < t->t_min)
+		t->t_min = ty->t_min;
+	if (!t->have_time || ty->t_max > t->t_max)
+		t->t_max = ty->t_max;
 	t->have_time = 1;
 }
 

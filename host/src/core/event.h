@@ -138,13 +138,14 @@ struct sonde_event {
  * tally_kinds: `sonde stats` reads its figures from here), a decoder may
  * skip building them and count the records here instead.  It tallies a
  * record only when
- *   - its event would have had an exact time (ts_flags == SONDE_TS_VALID)
- *     no earlier than that of any event delivered or record tallied before;
+ *   - its event would have had an exact time (ts_flags == SONDE_TS_VALID);
  *   - an event of the same core with a valid time was delivered before it;
  *   - all records tallied between two delivered events are of one core;
- * so a consumer that keeps time only has to move its clock to 'last' on
- * 'core' whenever 'n' has changed: before the next event or diagnostic it
- * receives, and at the end. */
+ * so a consumer that keeps time can catch up whenever 'n' has changed
+ * (before the next event or diagnostic it receives, and at the end): the
+ * latest record was at 'last', the latest time so far on 'core' is 'hi',
+ * and 'behind' records came earlier than a time before them on their core
+ * (after a TIME_SYNC that went back, a target reset). */
 struct sonde_tally {
 	uint64_t n;               /* records tallied */
 	uint64_t count[256];      /* per record id */
@@ -153,8 +154,11 @@ struct sonde_tally {
 				   * decoder lives (a name that can change is in storage that
 				   * changes with the next record of that id) */
 	int have_time;
-	uint64_t first, last;     /* times of the first and the latest record tallied */
-	uint32_t core;            /* the latest one's core */
+	uint64_t t_min, t_max;    /* the earliest and latest times of records tallied */
+	uint64_t last;            /* the time of the latest record tallied */
+	uint32_t core;            /*   its core */
+	uint64_t hi;              /*   the latest time of any event or record on that core so far */
+	uint64_t behind;          /* records tallied with a time earlier than 'hi' was before them */
 };
 
 /* The bit of an event kind in a set of kinds (tally_kinds). */

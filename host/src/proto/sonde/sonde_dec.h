@@ -77,12 +77,14 @@ struct sdec {
 	uint16_t len_lo[256], len_hi[256];
 	uint8_t timed[256];      /* 1: a timed record's id (its layout says so) */
 	/* Tallying instead of building events (struct sonde_tally's rules):
-	 * the ids whose events nobody needs, the latest time of any event
-	 * delivered or record tallied, and whether an event with a valid time
-	 * was delivered since the core last changed. */
+	 * the ids whose events nobody needs; per core, the latest time of any
+	 * event delivered or record tallied, and whether an event with a valid
+	 * time was delivered (the current core's in t_hi and timed_out). */
 	uint8_t tally_id[256];   /* SREC_TALLY_*: how, 0 = never */
 	uint64_t t_hi;
 	int timed_out;
+	uint64_t core_t_hi[256];
+	uint8_t core_timed_out[256];
 	uint32_t core;
 	struct sdict dict;
 	int dict_full_reported;
@@ -215,11 +217,18 @@ static inline void srec_emit(struct sdec *d, const struct sonde_event *ev)
 		d->out.event(d->out.ctx, ev);
 }
 
+/* May a record whose event nobody needs be tallied now (its time being
+ * exact, after an event of its core with a valid time)? */
+static inline int srec_may_tally_now(const struct sdec *d)
+{
+	return d->tflags == SONDE_TS_VALID && d->timed_out;
+}
+
 /* May record id, about to be processed at the current time, be tallied
  * instead of delivered (struct sonde_tally)? */
 static inline int srec_may_tally(const struct sdec *d, uint8_t id)
 {
-	return d->tally_id[id] && d->tflags == SONDE_TS_VALID && d->T >= d->t_hi && d->timed_out;
+	return d->tally_id[id] && srec_may_tally_now(d);
 }
 
 /* How a record id is tallied: by srec_tally_simple from its fields alone
@@ -233,16 +242,21 @@ static inline int srec_may_tally(const struct sdec *d, uint8_t id)
 static inline void srec_tally(struct sdec *d, uint8_t id)
 {
 	struct sonde_tally *t = d->out.tally;
+	uint64_t T = d->T;
 	t->n++;
 	t->count[id]++;
 	t->at[id] = t->n;
 	if (!t->have_time) {
 		t->have_time = 1;
-		t->first = d->T;
+		t->t_min = t->t_max = T;
 	}
-	t->last = d->T;
+	t->t_min = T < t->t_min ? T : t->t_min;
+	t->t_max = T > t->t_max ? T : t->t_max;
+	t->behind += T < d->t_hi;
+	d->t_hi = T > d->t_hi ? T : d->t_hi;
+	t->hi = d->t_hi;
+	t->last = T;
 	t->core = d->core;
-	d->t_hi = d->T;
 }
 
 /* sonde_state.c */

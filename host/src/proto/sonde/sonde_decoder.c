@@ -336,20 +336,17 @@ static inline int fast_frame(struct sdec *d, const uint8_t *b, size_t len, uint6
 	if (!d->timed[id] || seq != (uint8_t)(d->last_seq + 1))
 		return 0;
 	struct sts ts;
-	if (sts_split(d->version, b + 2, len - 3, &ts) != STS_OK || ts.n < d->len_lo[id] || ts.n > d->len_hi[id])
+	if (sts_split_frame(d->version, b, len, &ts) != STS_OK || ts.n < d->len_lo[id] || ts.n > d->len_hi[id])
 		return 0;
 	d->ses->frames++;
 	d->rejoin = 0;
 	d->last_seq = seq;
 	uint64_t fno = d->nframes++;
 	const uint8_t *q = b + 2 + ts.off;
-	if (d->tally_id[id] == SREC_TALLY_SIMPLE && d->tflags == SONDE_TS_VALID) {
-		uint64_t t = d->T + sts_forward(d->version, d->T, ts.v); /* srec_take_time, forwards */
-		if (t >= d->t_hi && d->timed_out) {
-			d->T = t;
-			srec_tally_simple(d, id, q);
-			return 1;
-		}
+	if (d->tally_id[id] == SREC_TALLY_SIMPLE && srec_may_tally_now(d)) {
+		d->T += sts_forward(d->version, d->T, ts.v); /* srec_take_time, forwards */
+		srec_tally_simple(d, id, q);
+		return 1;
 	}
 	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = fno, .esc = d->fr.esc_pos,
 				.nesc = d->fr.esc_n, .split = &ts };
@@ -368,25 +365,38 @@ static int fast_ok(const struct sdec *d)
 }
 
 /* The frames at data[0..n) that need nothing else, while the framer is
- * between frames: found in place (hdlc_plain_frame) and taken by
- * fast_frame.  Returns the bytes consumed: up to the first frame that needs
- * more (or that lies too near the end of the bytes), which is left to the
- * framer. */
+ * between frames: found in place and taken by fast_frame.  Returns the
+ * bytes consumed: up to the first frame that needs more (an escape, a bad
+ * checksum, ...: left to the framer), or near the end of the bytes.
+ *
+ * The flags of 64 bytes at a time are found at once (hdlc_scan64), so
+ * where a frame ends does not wait for the bytes of the frame before it. */
 static size_t fast_run(struct sdec *d, const uint8_t *data, size_t n)
 {
 	if (!fast_ok(d))
 		return 0;
-	uint64_t base = d->fr.offset;
-	size_t i = 0;
-	for (;;) {
-		uint8_t sum;
-		size_t len = hdlc_plain_frame(data + i, n - i, SDEC_FRAME_MAX, &sum);
-		if (len < 3 || sum != SONDE_GOOD_SUM || !fast_frame(d, data + i, len, base + i))
-			break;
-		i += len + 1;
+	const uint64_t base = d->fr.offset;
+	size_t pos = 0; /* where the next frame starts */
+	while (pos + 64 + 16 <= n) {
+		uint64_t flags, escs;
+		hdlc_scan64(data + pos, &flags, &escs);
+		const size_t w = pos; /* bit k: data[w + k] */
+		if (!flags)
+			break; /* a frame longer than 63 bytes */
+		do {
+			unsigned j = (unsigned)__builtin_ctzll(flags), p = (unsigned)(pos - w);
+			size_t len = j - p;
+			uint64_t inside = (((uint64_t)1 << j) - 1) & ~(((uint64_t)1 << p) - 1);
+			if (len < 3 || (escs & inside) || hdlc_sum(data + pos, len) != SONDE_GOOD_SUM ||
+			    !fast_frame(d, data + pos, len, base + pos))
+				goto out;
+			pos = w + j + 1;
+			flags &= flags - 1;
+		} while (flags);
 	}
-	hdlc_took(&d->fr, i);
-	return i;
+out:
+	hdlc_took(&d->fr, pos);
+	return pos;
 }
 
 /* ---- the framer's frames ---------------------------------------------------- */

@@ -147,8 +147,12 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 		sdec_target_reset(d);
 	d->addr_size = asz;
 	srec_set_lengths(d);
-	if (p[4] != d->core)
-		d->timed_out = 0; /* a new core: tally nothing before one of its events is delivered */
+	if (p[4] != d->core) { /* the tally's rules are kept per core */
+		d->core_t_hi[d->core] = d->t_hi;
+		d->core_timed_out[d->core] = (uint8_t)d->timed_out;
+		d->t_hi = d->core_t_hi[p[4]];
+		d->timed_out = d->core_timed_out[p[4]];
+	}
 	d->core = p[4];
 	struct sonde_session *s = d->ses;
 	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
