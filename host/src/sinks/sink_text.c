@@ -79,11 +79,7 @@ static void text_event(void *sink, const struct sonde_event *ev, const struct so
 	}
 	sbuf_char(b, ' ');
 	if (valid && s && s->ts_freq) {
-		char sec[32];
-		size_t n = sbuf_seconds_text(&t->clock, sec, ev->ts, s->ts_freq);
-		pad(b, est_n + n, 15);
-		sbuf_put(b, est, est_n);
-		sbuf_put(b, sec, n);
+		sbuf_seconds_right(b, &t->clock, ev->ts, s->ts_freq, est_n != 0, 15);
 	} else {
 		pad(b, 1, 15);
 		sbuf_char(b, '-');

@@ -125,6 +125,10 @@ struct sbuf_clock {
 size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq);
 /* The same into b. */
 void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq);
+/* The same (freq not 0), after a '~' when est, right-aligned in width
+ * characters with blanks: written in place, for a text column. */
+void sbuf_seconds_right(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq, int est,
+			unsigned width);
 /* A name as it is, but with control bytes as \xHH, so that a name from
  * the wire cannot break a line. */
 void sbuf_name(struct sbuf *b, const char *s);
