@@ -330,7 +330,8 @@ static enum sonde_diag_code status_code(enum hdlc_status st)
  * submit_frame, hold_or_process and srec_process would do with it, without
  * their other cases -- or, when its event is not needed, is tallied here
  * (srec_tally_simple).  Returns 0 (nothing done) for any other frame. */
-static inline int fast_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t offset)
+static inline __attribute__((always_inline)) int fast_frame(struct sdec *d, const uint8_t *b, size_t len,
+								uint64_t offset)
 {
 	uint8_t seq = b[0], id = b[1];
 	if (!d->timed[id] || seq != (uint8_t)(d->last_seq + 1))

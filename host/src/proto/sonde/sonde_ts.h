@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sonde_proto.h"
 
@@ -87,8 +88,11 @@ static inline enum sts_status sts_split_frame(unsigned version, const uint8_t *b
 	if (version == 1 || dlen == 0 || !w || w > dlen)
 		return sts_split(version, b + 2, dlen, s);
 	size_t from = len >= 5 ? len - 5 : 0;
-	uint32_t x = (uint32_t)b[from] | (uint32_t)b[from + 1] << 8 | (uint32_t)b[from + 2] << 16 |
-		     (uint32_t)b[from + 3] << 24;
+	uint32_t x;
+	memcpy(&x, b + from, 4); /* one load; the wire is little-endian */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
 	s->off = 0;
 	s->n = dlen - w;
 	s->width = w;
