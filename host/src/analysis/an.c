@@ -48,11 +48,16 @@ struct an_model *an_new(const struct an_config *cfg)
 static uint32_t an_find(struct an_model *m, enum an_kind kind, uint64_t id, const char *name, uint32_t core)
 {
 	uint32_t i;
-	/* entities are few (tasks, ISRs, two per core): a linear search from
-	 * the most recent is fast enough and keeps this file simple */
-	for (i = m->nent; i-- > 0;)
-		if (m->ent[i].kind == kind && m->ent[i].id == id)
-			break;
+	uint32_t *small = kind <= AN_ISR && id < 256 ? &m->small[kind][id] : NULL;
+	if (small && *small) {
+		i = *small - 1;
+	} else {
+		/* the other entities are few (two per core): a linear search from
+		 * the most recent */
+		for (i = m->nent; i-- > 0;)
+			if (m->ent[i].kind == kind && m->ent[i].id == id)
+				break;
+	}
 	if (i == UINT32_MAX) {
 		if (m->nent >= AN_MAX_ENTITIES) {
 			m->other_ents++;
@@ -68,6 +73,8 @@ static uint32_t an_find(struct an_model *m, enum an_kind kind, uint64_t id, cons
 		m->ent[i].id = id;
 		m->ent[i].core = core;
 		m->ent[i].prio = -1;
+		if (small)
+			*small = i + 1;
 	}
 	struct an_ent *e = &m->ent[i];
 	/* the text behind a pointer seen under the same names_gen is known */

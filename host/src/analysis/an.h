@@ -140,6 +140,8 @@ struct an_model {
 	uint64_t origin;          /* time 0 of windows and "start" columns */
 	struct an_ent *ent;
 	uint32_t nent, capent;
+	uint32_t small[2][256];   /* index + 1 of the task (AN_TASK) or ISR (AN_ISR) of an id
+				   * below 256, 0 none yet: most are, and every event looks one up */
 	uint32_t other_ents;      /* events of entities beyond AN_MAX_ENTITIES (ignored) */
 	struct an_core *core[AN_MAX_CORES];
 	uint64_t other_cores;     /* events of cores beyond AN_MAX_CORES (ignored) */
