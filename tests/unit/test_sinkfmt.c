@@ -45,7 +45,9 @@ static void check_right(uint64_t ticks, uint64_t freq, const char *want)
 	struct sbuf b;
 	sbuf_init(&b);
 	sbuf_char(&b, '|');
-	sbuf_seconds_right(&b, &c, ticks, freq, est, width);
+	char *o = sbuf_reserve(&b, width > 31 ? width : 31);
+	assert_non_null(o);
+	sbuf_commit(&b, sbuf_seconds_right(o, &c, ticks, freq, est, width));
 	snprintf(field, sizeof(field), "%s%s", est ? "~" : "", want);
 	snprintf(line, sizeof(line), "|%*s", (int)width, field);
 	if (b.n != strlen(line) || memcmp(b.p, line, b.n) != 0)

@@ -96,23 +96,20 @@ size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64
 	return k + 10;
 }
 
-void sbuf_seconds_right(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq, int est,
-			unsigned width)
+char *sbuf_seconds_right(char *o, struct sbuf_clock *c, uint64_t ticks, uint64_t freq, int est, unsigned width)
 {
 	uint32_t ns = seconds_of(c, ticks, freq);
 	unsigned nd = numfmt_ndigits(c->sec), len = (unsigned)(est != 0) + nd + 10;
-	unsigned pad = len < width ? width - len : 0;
-	if (b->n + pad + len > b->cap && sbuf_grow(b, pad + len) != 0)
-		return;
-	char *o = b->p + b->n;
-	memset(o, ' ', pad);
-	o += pad;
+	if (len < width) {
+		memset(o, ' ', width - len);
+		o += width - len;
+	}
 	if (est)
 		*o++ = '~';
 	numfmt_put_digits(o, c->sec, nd);
 	o[nd] = '.';
 	numfmt_put_digits(o + nd + 1, ns, 9);
-	b->n += pad + len;
+	return o + nd + 10;
 }
 
 void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
