@@ -1,13 +1,15 @@
 /*
  * test_core_numfmt.c -- the integer renderings of core/numfmt.h against
  * snprintf: every digit-count boundary, the extremes, and pseudo-random
- * values of every bit length.
+ * values of every bit length; right-aligned in every width, within the
+ * room promised.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -78,6 +80,38 @@ static void test_boundaries(void **state)
 	check_u((uint64_t)INT64_MIN);
 }
 
+/* Right-aligned in every width from 1 to 40, into a buffer of exactly the
+ * room the header promises (20, or width when more): AddressSanitizer
+ * sees any byte written beyond it. */
+static void check_pad(uint64_t v)
+{
+	for (unsigned width = 1; width <= 40; width++) {
+		size_t room = width > 20 ? width : 20;
+		char *got = malloc(room), want[64];
+		assert_non_null(got);
+		size_t n = numfmt_u64_pad(got, v, width, ' ');
+		snprintf(want, sizeof(want), "%*llu", (int)width, (unsigned long long)v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		free(got);
+	}
+}
+
+static void test_widths(void **state)
+{
+	(void)state;
+	uint64_t p = 1;
+	for (int i = 0; i < 20; i++) {
+		check_pad(p - 1);
+		check_pad(p);
+		if (i < 19)
+			p *= 10;
+	}
+	check_pad(UINT64_MAX);
+	for (int i = 0; i < 2000; i++)
+		check_pad(rng() >> (i % 64));
+}
+
 static void test_random(void **state)
 {
 	(void)state;
@@ -90,6 +124,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_widths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,10 @@ static void write_file(const struct tbuf *w)
 	close(fd);
 }
 
+/* Records counted by the statistics of the last decode_to, those the
+ * decoder tallied included. */
+static uint64_t records_total;
+
 /* Decode path with one sink into a memory buffer; returns the exit status. */
 static int decode_to(const char *format, char **text, struct sonde_stats *st)
 {
@@ -46,8 +50,12 @@ static int decode_to(const char *format, char **text, struct sonde_stats *st)
 	assert_int_equal(sonde_source_open_file(&src, path), 0);
 	int rc = sonde_pipe_run(&p, &src, "auto");
 	src.close(&src);
-	if (st)
+	if (st) {
 		assert_int_equal(sonde_stats_print(st, &p, out), 0);
+		struct sonde_stats_totals t;
+		sonde_stats_totals(st, &p.session, &t);
+		records_total = t.records;
+	}
 	sonde_pipe_destroy(&p);
 	fclose(out);
 	return rc;
@@ -192,7 +200,10 @@ static void test_stats_and_status(void **state)
 	struct sonde_stats st;
 	sonde_stats_init(&st);
 	assert_int_equal(decode_to(NULL, &text, &st), SONDE_EXIT_OK);
-	assert_int_equal(st.records, 9);
+	assert_int_equal(records_total, 9);
+	/* the statistics alone need no event of the simple records: the
+	 * decoder tallied them (test_core_tally.c compares the figures) */
+	assert_true(st.records < 9);
 	assert_non_null(strstr(text, "\nprotocol               sonde v2\n"));
 	assert_non_null(strstr(text, "\nframes                 9\n"));
 	assert_non_null(strstr(text, "\n  DICT                 2          (id 0x04)\n"));

@@ -2,8 +2,9 @@
  * test_sinkfmt.c -- renderings shared by the text, JSONL and CSV sinks
  * against plain reference computations: seconds with the remembered second
  * (times forwards, backwards, far jumps, clocks that do and do not divide
- * 1e9, a clock change), names with control bytes at every place, and
- * C-quoted and JSON strings made of pieces of every kind.
+ * 1e9, a clock change), also right-aligned in a column after an optional
+ * '~'; names with control bytes at every place, and C-quoted and JSON
+ * strings made of pieces of every kind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +34,28 @@ static void ref_seconds(char *out, size_t cap, uint64_t ticks, uint64_t freq)
 	snprintf(out, cap, "%llu.%09llu", (unsigned long long)(ticks / freq), (unsigned long long)ns);
 }
 
+/* The same seconds right-aligned in a text column after an optional '~'
+ * (sbuf_seconds_right), with its own clock that sees the same times. */
+static void check_right(uint64_t ticks, uint64_t freq, const char *want)
+{
+	static struct sbuf_clock c;
+	char field[48], line[64];
+	int est = (int)(ticks & 1);
+	unsigned width = 15 + (unsigned)(ticks >> 1) % 16;
+	struct sbuf b;
+	sbuf_init(&b);
+	sbuf_char(&b, '|');
+	char *o = sbuf_reserve(&b, width > 31 ? width : 31);
+	assert_non_null(o);
+	sbuf_commit(&b, sbuf_seconds_right(o, &c, ticks, freq, est, width));
+	snprintf(field, sizeof(field), "%s%s", est ? "~" : "", want);
+	snprintf(line, sizeof(line), "|%*s", (int)width, field);
+	if (b.n != strlen(line) || memcmp(b.p, line, b.n) != 0)
+		fail_msg("ticks %llu at %llu Hz, width %u: '%.*s', expected '%s'", (unsigned long long)ticks,
+			 (unsigned long long)freq, width, (int)b.n, b.p, line);
+	sbuf_free(&b);
+}
+
 static void check_seconds(struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
 {
 	char got[40], want[40];
@@ -42,6 +65,7 @@ static void check_seconds(struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
 	if (strcmp(got, want) != 0)
 		fail_msg("ticks %llu at %llu Hz: %s, expected %s", (unsigned long long)ticks,
 			 (unsigned long long)freq, got, want);
+	check_right(ticks, freq, want);
 }
 
 static void test_seconds(void **state)

@@ -48,11 +48,16 @@ struct an_model *an_new(const struct an_config *cfg)
 static uint32_t an_find(struct an_model *m, enum an_kind kind, uint64_t id, const char *name, uint32_t core)
 {
 	uint32_t i;
-	/* entities are few (tasks, ISRs, two per core): a linear search from
-	 * the most recent is fast enough and keeps this file simple */
-	for (i = m->nent; i-- > 0;)
-		if (m->ent[i].kind == kind && m->ent[i].id == id)
-			break;
+	uint32_t *small = kind <= AN_ISR && id < 256 ? &m->small[kind][id] : NULL;
+	if (small && *small) {
+		i = *small - 1;
+	} else {
+		/* the other entities are few (two per core): a linear search from
+		 * the most recent */
+		for (i = m->nent; i-- > 0;)
+			if (m->ent[i].kind == kind && m->ent[i].id == id)
+				break;
+	}
 	if (i == UINT32_MAX) {
 		if (m->nent >= AN_MAX_ENTITIES) {
 			m->other_ents++;
@@ -68,14 +73,21 @@ static uint32_t an_find(struct an_model *m, enum an_kind kind, uint64_t id, cons
 		m->ent[i].id = id;
 		m->ent[i].core = core;
 		m->ent[i].prio = -1;
+		if (small)
+			*small = i + 1;
 	}
 	struct an_ent *e = &m->ent[i];
-	if (name && name[0] && (!e->name || strcmp(e->name, name) != 0)) {
-		char *c = strdup(name);
-		if (c) {
-			free(e->name);
-			e->name = c;
+	/* the text behind a pointer seen under the same names_gen is known */
+	if (name && (name != e->seen || !m->names_gen || m->names_gen != e->seen_gen)) {
+		if (name[0] && (!e->name || strcmp(e->name, name) != 0)) {
+			char *c = strdup(name);
+			if (c) {
+				free(e->name);
+				e->name = c;
+			}
 		}
+		e->seen = name;
+		e->seen_gen = m->names_gen;
 	}
 	return i;
 }
@@ -360,10 +372,55 @@ static void an_task_event(struct an_model *m, struct an_core *c, const struct so
 	}
 }
 
+uint32_t an_tally_kinds(void)
+{
+	for (size_t i = 0; an_plugins[i] && i < 16; i++)
+		if (an_plugins[i]->event)
+			return 0; /* a plugin may want any event */
+	return SONDE_KINDS_ALL &
+	       ~(sonde_kind_bit(SONDE_EV_DROPS) | sonde_kind_bit(SONDE_EV_ISR_ENTER) |
+		 sonde_kind_bit(SONDE_EV_ISR_EXIT) | sonde_kind_bit(SONDE_EV_TASK_CREATE) |
+		 sonde_kind_bit(SONDE_EV_TASK_IN) | sonde_kind_bit(SONDE_EV_TASK_OUT) |
+		 sonde_kind_bit(SONDE_EV_TASK_READY) | sonde_kind_bit(SONDE_EV_IDLE));
+}
+
+/* Records were tallied since the last look: their time passed on their
+ * core as if their events had come (struct sonde_tally's rules: the core's
+ * latest time is the tally's 'hi', and the records that came earlier than
+ * a time before them are counted as such). */
+static void an_tally(struct an_model *m)
+{
+	const struct sonde_tally *t = m->tally;
+	uint64_t records = t->n - m->tally_seen, behind = t->behind - m->tally_behind;
+	m->tally_seen = t->n;
+	m->tally_behind = t->behind;
+	if (t->core >= AN_MAX_CORES) { /* each would have been counted, as an event */
+		m->other_cores += records;
+		return;
+	}
+	struct an_core *c = an_core_get(m, t->core);
+	if (!c)
+		return;
+	m->backwards += behind;
+	if (!c->have_time) {
+		c->have_time = 1;
+		c->first = c->last = t->hi;
+	} else if (t->hi > c->last) {
+		an_charge(m, c, t->hi);
+		c->last = t->hi;
+	}
+}
+
 void an_event(struct an_model *m, const struct sonde_event *ev, const struct sonde_session *s)
 {
 	if (m->finished)
 		return;
+	if (s && s->tally) {
+		m->tally = s->tally;
+		if (m->tally->n != m->tally_seen)
+			an_tally(m);
+	}
+	m->names_gen = s ? s->names_gen : 0;
 	if (s) {
 		m->ts_freq = s->ts_freq;
 		if (!m->have_origin && s->have_origin) {
@@ -428,6 +485,8 @@ void an_event(struct an_model *m, const struct sonde_event *ev, const struct son
 
 void an_diag(struct an_model *m, const struct sonde_diag *d)
 {
+	if (m->tally && m->tally->n != m->tally_seen)
+		an_tally(m);
 	switch (d->code) {
 	case SONDE_D_BAD_CHECKSUM: case SONDE_D_SEQ_GAP: case SONDE_D_TOO_SHORT: case SONDE_D_TOO_LONG:
 	case SONDE_D_ABORTED: case SONDE_D_GARBAGE: case SONDE_D_TRUNCATED: case SONDE_D_MALFORMED:
@@ -445,6 +504,8 @@ void an_finish(struct an_model *m)
 {
 	if (m->finished)
 		return;
+	if (m->tally && m->tally->n != m->tally_seen)
+		an_tally(m);
 	for (uint32_t k = 0; k < AN_MAX_CORES; k++) {
 		struct an_core *c = m->core[k];
 		if (!c)

@@ -53,6 +53,8 @@ struct an_ent {
 	uint64_t id;          /* task/ISR id; the core for IDLE/NOTASK */
 	uint32_t core;        /* IDLE/NOTASK: their core; else the first seen */
 	char *name;           /* from the decoder, NULL if none */
+	const char *seen;     /* the pointer of the name last seen, */
+	uint64_t seen_gen;    /*   under this names_gen (struct sonde_session) */
 	int32_t prio;         /* tasks: from TASK_CREATE, -1 unknown */
 	uint64_t cpu;         /* CPU time charged */
 	uint64_t count;       /* runs (switch-ins) or activations */
@@ -134,10 +136,13 @@ extern const struct an_plugin_ops *const an_plugins[]; /* an_plugins.c */
 struct an_model {
 	struct an_config cfg;
 	uint64_t ts_freq;
+	uint64_t names_gen;       /* the session's (struct sonde_session), 0 = unknown */
 	int have_origin;
 	uint64_t origin;          /* time 0 of windows and "start" columns */
 	struct an_ent *ent;
 	uint32_t nent, capent;
+	uint32_t small[2][256];   /* index + 1 of the task (AN_TASK) or ISR (AN_ISR) of an id
+				   * below 256, 0 none yet: most are, and every event looks one up */
 	uint32_t other_ents;      /* events of entities beyond AN_MAX_ENTITIES (ignored) */
 	struct an_core *core[AN_MAX_CORES];
 	uint64_t other_cores;     /* events of cores beyond AN_MAX_CORES (ignored) */
@@ -152,6 +157,10 @@ struct an_model {
 	uint32_t merges;          /* times the windows were merged in pairs */
 	uint64_t cells, max_cells;
 	int finished;
+	/* the records the decoder tallied instead of delivering (their time
+	 * is charged as an event's would be), and how many were seen */
+	const struct sonde_tally *tally;
+	uint64_t tally_seen, tally_behind;
 	void *plug[16];
 	/* Set by the caller after an_new to receive every span as it ends;
 	 * NULL: none. */
@@ -160,6 +169,9 @@ struct an_model {
 };
 
 struct an_model *an_new(const struct an_config *cfg);
+/* The kinds of events the model does without (struct sonde_listener's
+ * tally_kinds): those that change nothing but the time. */
+uint32_t an_tally_kinds(void);
 void an_event(struct an_model *m, const struct sonde_event *ev, const struct sonde_session *s);
 void an_diag(struct an_model *m, const struct sonde_diag *d);
 /* End of input: close what is open (as incomplete). */

@@ -30,10 +30,17 @@ void rtos_stats_free(struct rtos_stats *rs)
 	rtos_stats_init(rs);
 }
 
+/* Keep name (cut to fit) in dst[n]; nothing when there is none.  Every
+ * task event names its task: a plain copy, compared first. */
 static void set_name(char *dst, size_t n, const char *name)
 {
-	if (name && name[0])
-		snprintf(dst, n, "%s", name);
+	if (!name || !name[0])
+		return;
+	size_t k = strnlen(name, n - 1);
+	if (memcmp(dst, name, k) == 0 && dst[k] == '\0')
+		return;
+	memcpy(dst, name, k);
+	dst[k] = '\0';
 }
 
 /* The entry of (core, id) in a table of at most RTOS_STATS_MAX, created on
@@ -211,14 +218,31 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 	}
 }
 
+/* The time of the latest record, tallied ones included. */
+static uint64_t latest(const struct rtos_stats *rs)
+{
+	return rs->tally && rs->tally->n != rs->tally_seen ? rs->tally->last : rs->last_ts;
+}
+
+/* Records tallied since the last event: the latest of them is the latest
+ * record. */
+static void catch_up(struct rtos_stats *rs, const struct sonde_session *s)
+{
+	if (s && s->tally)
+		rs->tally = s->tally;
+	rs->last_ts = latest(rs);
+	if (rs->tally)
+		rs->tally_seen = rs->tally->n;
+}
+
 static void rtos_event(void *ctx, const struct sonde_event *ev, const struct sonde_session *s)
 {
 	struct rtos_stats *rs = ctx;
-	uint64_t ts = (ev->ts_flags & SONDE_TS_VALID) ? ev->ts : rs->last_ts;
 	struct rtos_task *t;
 	struct rtos_obj *o;
 
-	(void)s;
+	catch_up(rs, s);
+	uint64_t ts = (ev->ts_flags & SONDE_TS_VALID) ? ev->ts : rs->last_ts;
 	rs->last_ts = ts;
 	switch (ev->kind) {
 	case SONDE_EV_TASK_CREATE:
@@ -270,7 +294,7 @@ static void rtos_diag(void *ctx, const struct sonde_diag *d, const struct sonde_
 {
 	struct rtos_stats *rs = ctx;
 
-	(void)s;
+	catch_up(rs, s);
 	if (d->code != SONDE_D_SEQ_GAP)
 		return;
 	for (size_t i = 0; i < rs->ntasks; i++) {
@@ -288,7 +312,12 @@ static void rtos_diag(void *ctx, const struct sonde_diag *d, const struct sonde_
 
 struct sonde_listener rtos_stats_listener(struct rtos_stats *rs)
 {
-	struct sonde_listener l = { .event = rtos_event, .diag = rtos_diag, .ctx = rs, .no_text = 1 };
+	uint32_t needed = sonde_kind_bit(SONDE_EV_TASK_CREATE) | sonde_kind_bit(SONDE_EV_TASK_IN) |
+			  sonde_kind_bit(SONDE_EV_TASK_OUT) | sonde_kind_bit(SONDE_EV_TASK_READY) |
+			  sonde_kind_bit(SONDE_EV_IDLE) | sonde_kind_bit(SONDE_EV_OBJ_OP) |
+			  sonde_kind_bit(SONDE_EV_OBJECT) | sonde_kind_bit(SONDE_EV_TASK_PRIO);
+	struct sonde_listener l = { .event = rtos_event, .diag = rtos_diag, .ctx = rs, .no_text = 1,
+				    .tally_kinds = SONDE_KINDS_ALL & ~needed };
 	return l;
 }
 
@@ -315,6 +344,7 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 {
 	const char *unit = freq ? "us" : "ticks";
 	char buf[32];
+	uint64_t last = latest(rs);
 
 	if (!rs->seen)
 		return 0;
@@ -327,8 +357,8 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 		uint64_t st[RTOS_ST_COUNT];
 
 		memcpy(st, t->in_state, sizeof(st));
-		if (t->since_valid && rs->last_ts >= t->since)
-			st[t->st] += rs->last_ts - t->since;
+		if (t->since_valid && last >= t->since)
+			st[t->st] += last - t->since;
 		fprintf(out, "%-16s", label(buf, sizeof(buf), t->name, t->key.id));
 		put_us(out, 12, st[RTOS_ST_RUNNING], freq);
 		put_us(out, 12, st[RTOS_ST_READY], freq);

@@ -67,6 +67,10 @@ struct rtos_stats {
 	uint64_t running[8];       /* per core (0..7): index + 1 of the running task, 0 none */
 	uint64_t idle[8];          /* per core: id + 1 of the idle task (OBJECT), 0 unknown */
 	uint64_t last_ts;
+	/* the records the decoder tallied instead of delivering (none of the
+	 * kinds above): the latest may be later than the latest event */
+	const struct sonde_tally *tally;
+	uint64_t tally_seen;
 };
 
 void rtos_stats_init(struct rtos_stats *rs);

@@ -18,8 +18,10 @@ struct sonde_stats_type {
 	uint32_t rec_id;
 	char *name;          /* copy of the latest name seen */
 	size_t name_cap;     /* bytes allocated for it */
-	const char *last;    /* the pointer it was copied from */
+	const char *seen;    /* the pointer of the name last seen, */
+	uint64_t seen_gen;   /*   under this names_gen (struct sonde_session) */
 	uint64_t count;
+	uint64_t tally_at;   /* the session's tally's n when its latest event came */
 };
 
 struct sonde_stats {
@@ -36,6 +38,15 @@ struct sonde_stats {
 	int have_time;
 	uint64_t t_min, t_max; /* over exact times */
 };
+
+/* The figures that take in the records the decoder tallied instead of
+ * delivering (struct sonde_tally, via s->tally). */
+struct sonde_stats_totals {
+	uint64_t records;
+	int have_time;
+	uint64_t t_min, t_max;
+};
+void sonde_stats_totals(const struct sonde_stats *st, const struct sonde_session *s, struct sonde_stats_totals *t);
 
 void sonde_stats_init(struct sonde_stats *st);
 void sonde_stats_free(struct sonde_stats *st);

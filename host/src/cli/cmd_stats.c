@@ -119,7 +119,8 @@ static int add_an(struct an_bind *b, struct an_model *an, const char *window, st
 {
 	b->an = an;
 	b->window = window;
-	struct sonde_listener l = { .event = an_l_event, .diag = an_l_diag, .ctx = b, .no_text = 1 };
+	struct sonde_listener l = { .event = an_l_event, .diag = an_l_diag, .ctx = b, .no_text = 1,
+				    .tally_kinds = an_tally_kinds() };
 	return an && sonde_pipe_add_listener(p, &l) == 0 ? 0 : SONDE_EXIT_USAGE;
 }
 
@@ -142,15 +143,17 @@ static int stats_setup(void *ctx, struct sonde_pipe *p, FILE *out)
 static void stats_json(const struct sonde_stats *st, const struct sonde_pipe *p, FILE *out)
 {
 	const struct sonde_session *s = &p->session;
+	struct sonde_stats_totals t;
+	sonde_stats_totals(st, s, &t);
 	fprintf(out,
 		"{\"type\":\"stats\",\"bytes\":%" PRIu64 ",\"frames\":%" PRIu64 ",\"records\":%" PRIu64
 		",\"diagnostics\":%" PRIu64 ",\"sequence_gaps\":%" PRIu64 ",\"gap_frames\":%" PRIu64
 		",\"overwritten\":%" PRIu64 ",\"refused\":%" PRIu64 ",\"link_lost\":%" PRIu64
 		",\"estimated\":%" PRIu64 ",\"ts_freq\":%" PRIu64,
-		p->bytes, s->frames, st->records, st->ndiags, st->gaps, st->gap_frames, s->drops_overwritten,
+		p->bytes, s->frames, t.records, st->ndiags, st->gaps, st->gap_frames, s->drops_overwritten,
 		s->drops_refused, s->lost_link, st->estimated, s->ts_freq);
-	if (st->have_time)
-		fprintf(out, ",\"t_min\":%" PRIu64 ",\"t_max\":%" PRIu64, st->t_min, st->t_max);
+	if (t.have_time)
+		fprintf(out, ",\"t_min\":%" PRIu64 ",\"t_max\":%" PRIu64, t.t_min, t.t_max);
 	fprintf(out, "}\n");
 }
 

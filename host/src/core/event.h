@@ -133,6 +133,41 @@ struct sonde_event {
 	uint32_t seq;         /* the frame's sequence number if the protocol has one */
 };
 
+/* Records a decoder counted instead of delivering their events.  When no
+ * consumer of a pipeline needs the events of some kinds (struct sonde_out's
+ * tally_kinds: `sonde stats` reads its figures from here), a decoder may
+ * skip building them and count the records here instead.  It tallies a
+ * record only when
+ *   - its event would have had an exact time (ts_flags == SONDE_TS_VALID);
+ *   - an event of the same core with a valid time was delivered before it;
+ *   - all records tallied between two delivered events are of one core;
+ * so a consumer that keeps time can catch up whenever 'n' has changed
+ * (before the next event or diagnostic it receives, and at the end): the
+ * latest record was at 'last', the latest time so far on 'core' is 'hi',
+ * and 'behind' records came earlier than a time before them on their core
+ * (after a TIME_SYNC that went back, a target reset). */
+struct sonde_tally {
+	uint64_t n;               /* records tallied */
+	uint64_t count[256];      /* per record id */
+	uint64_t at[256];         /* per record id: n after its latest record was tallied */
+	const char *name[256];    /* the name (rec_name) of its latest record, valid while the
+				   * decoder lives (a name that can change is in storage that
+				   * changes with the next record of that id) */
+	int have_time;
+	uint64_t t_min, t_max;    /* the earliest and latest times of records tallied */
+	uint64_t last;            /* the time of the latest record tallied */
+	uint32_t core;            /*   its core */
+	uint64_t hi;              /*   the latest time of any event or record on that core so far */
+	uint64_t behind;          /* records tallied with a time earlier than 'hi' was before them */
+};
+
+/* The bit of an event kind in a set of kinds (tally_kinds). */
+static inline uint32_t sonde_kind_bit(enum sonde_ev_kind k)
+{
+	return (uint32_t)1 << k;
+}
+#define SONDE_KINDS_ALL (((uint32_t)1 << SONDE_EV_KIND_COUNT) - 1)
+
 /* Stream-wide facts a decoder learns (TARGET_INFO and the like). */
 struct sonde_session {
 	const char *proto;    /* "sonde", "qs", "syst", "tband", ... */
@@ -155,6 +190,15 @@ struct sonde_session {
 	 * record of the session.  Timelines count from it. */
 	int have_origin;
 	uint64_t origin;
+	/* The records the decoder counted instead of delivering (set by the
+	 * pipe, core/pipe.c), NULL when it delivers every event. */
+	const struct sonde_tally *tally;
+	/* The names a decoder hands out with its events (rec_name, obj_name,
+	 * ...): 0 = the text at a name's pointer may change at any time, so
+	 * names are compared by their text; otherwise that text changes only
+	 * together with names_gen, so a consumer that saw a pointer under the
+	 * same names_gen has seen its text. */
+	uint64_t names_gen;
 };
 
 #endif /* SONDE_EVENT_H */

@@ -213,8 +213,15 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
 	p->session.proto = p->dec->name;
+	/* Events of a kind that no sink, selection or symbolizer sees and no
+	 * listener wants need not be built: the decoder may tally them. */
+	uint32_t tally_kinds = p->nsinks || p->select || p->symbols ? 0 : SONDE_KINDS_ALL;
+	for (size_t i = 0; i < p->nlisteners; i++)
+		tally_kinds &= p->listeners[i].tally_kinds;
+	p->session.tally = tally_kinds ? &p->tally : NULL;
 	struct sonde_out out = { .event = pipe_event, .diag = pipe_diag, .ctx = p, .session = &p->session,
-				 .skip_native = !p->native, .skip_text = !p->text && !p->select };
+				 .skip_native = !p->native, .skip_text = !p->text && !p->select,
+				 .tally_kinds = tally_kinds, .tally = tally_kinds ? &p->tally : NULL };
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
 		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);

@@ -37,6 +37,10 @@ struct sonde_listener {
 	void (*diag)(void *ctx, const struct sonde_diag *d, const struct sonde_session *s);
 	void *ctx;
 	int no_text; /* 1: never reads sonde_event.text (see sonde_out.skip_text) */
+	/* Kinds of events this listener does without: it reads what it needs
+	 * of them from the session's tally (struct sonde_tally).  0: it wants
+	 * every event. */
+	uint32_t tally_kinds;
 };
 
 #define SONDE_PIPE_MAX_SINKS 8
@@ -65,6 +69,7 @@ struct sonde_pipe {
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;
 	struct sonde_session session;
+	struct sonde_tally tally;       /* session.tally when the decoder may tally */
 	struct {
 		const struct sonde_sink_ops *ops;
 		void *sink;

@@ -67,6 +67,13 @@ struct sonde_out {
 	 * it; its arguments are still decoded and checked.  0 (the default of
 	 * an initialiser that omits it): format it. */
 	int skip_text;
+	/* Kinds of events nobody needs delivered (sonde_kind_bit): a decoder
+	 * may count such records in *tally instead of building their events,
+	 * under the rules of struct sonde_tally.  0 (the default of an
+	 * initialiser that omits it): deliver every event; tally is then
+	 * NULL. */
+	uint32_t tally_kinds;
+	struct sonde_tally *tally;
 };
 
 struct sonde_decoder_ops {

@@ -8,9 +8,11 @@
  * frame, even right after an escape, so a stray 0x7D costs one frame, not
  * two.
  *
- * hdlc_feed is the hot loop of every HDLC decoder, so ordinary bytes take a
- * tight path with the framer's state in locals, eight at a time on
- * little-endian hosts; flags and escapes (about 1% of real traffic) leave it.
+ * hdlc_feed is the hot loop of every HDLC decoder: a whole frame without
+ * escapes is found sixteen bytes at a time (hdlc_plain_frame, framer_hdlc.h)
+ * and handed over in place; inside other frames ordinary bytes take a tight
+ * path with the framer's state in locals, eight at a time on little-endian
+ * hosts; flags and escapes leave it.
  */
 #include "framer_hdlc.h"
 
@@ -76,9 +78,8 @@ static void end_of_frame(struct hdlc_framer *f)
 		frame_done(f, HDLC_OK);
 }
 
-/* Eight bytes at a time where the host allows it: most bytes are neither
- * flag nor escape, and a frame's bytes are copied and summed a word at a
- * time.  special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
+/* Eight bytes at a time on little-endian hosts, inside a frame that is
+ * copied: special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
  * (the lowest set lane is exact; lanes above it may be false alarms, which
  * the byte path sorts out); byte_sum() adds the eight bytes modulo 256. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
@@ -98,34 +99,13 @@ static inline uint8_t byte_sum(uint64_t w)
 	uint64_t s = (w & lo) + ((w >> 8) & lo);  /* four 16-bit lanes, each <= 510 */
 	return (uint8_t)((s * 0x0001000100010001ull) >> 48);
 }
-
-/* A whole frame at data[0..) with no escape in it, ended by its flag before
- * data[n]: its length (the flag's index), with its byte sum in *sum; else
- * 0 (an escape or a flag at data[0], no flag within max + 1 bytes, or too
- * near the end of the chunk to look a word at a time). */
-static inline size_t plain_frame(const uint8_t *data, size_t n, size_t max, uint8_t *sum)
-{
-	uint8_t s = 0;
-	for (size_t k = 0; k + 8 <= n && k <= max; k += 8) {
-		uint64_t w;
-		memcpy(&w, data + k, 8);
-		uint64_t m = special_mask(w);
-		if (m) {
-			size_t j = k + ((unsigned)__builtin_ctzll(m) >> 3);
-			if (data[j] != SONDE_FLAG || j == 0 || j > max)
-				return 0;
-			*sum = (uint8_t)(s + byte_sum(w & ((1ull << (8 * (j - k))) - 1)));
-			return j;
-		}
-		s = (uint8_t)(s + byte_sum(w));
-	}
-	return 0;
-}
 #else
 #define HDLC_WORDS 0
 #endif
 
-void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
+/* Feed data[0..n); with one set, stop after the first frame reported.
+ * Returns the bytes consumed. */
+static inline size_t feed(struct hdlc_framer *f, const uint8_t *data, size_t n, int one)
 {
 	/* The state lives in locals while the chunk is scanned; the frame's
 	 * wire length is the distance from its first byte (f->start), so
@@ -138,21 +118,21 @@ void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
 	int in = f->raw_len > 0; /* inside a frame */
 	size_t i = 0;
 	while (i < n) {
-#if HDLC_WORDS
 		/* Between frames: a whole good frame without escapes goes to the
 		 * callback straight from the input, neither copied nor summed a
 		 * byte at a time.  Anything else takes the byte path below. */
 		if (!in) {
 			uint8_t fs;
-			size_t len_f = plain_frame(data + i, n - i, max, &fs);
+			size_t len_f = hdlc_plain_frame(data + i, n - i, max, &fs);
 			if (len_f >= 3 && fs == SONDE_GOOD_SUM) {
 				f->offset = base + i + len_f + 1;
 				f->on_frame(f->ctx, HDLC_OK, data + i, len_f, base + i, len_f + 1);
 				i += len_f + 1;
+				if (one)
+					return i;
 				continue;
 			}
 		}
-#endif
 		if (in && !f->esc) {
 			/* ordinary bytes of a frame that has room */
 #if HDLC_WORDS
@@ -195,6 +175,8 @@ special:; /* a label must label a statement, not a declaration (C11; clang refus
 				len = 0;
 				sum = 0;
 				in = 0;
+				if (one)
+					return i;
 			}
 			continue;
 		}
@@ -222,6 +204,17 @@ special:; /* a label must label a statement, not a declaration (C11; clang refus
 	f->sum = sum;
 	f->offset = base + n;
 	f->raw_len = in ? (size_t)(base + n - f->start) : 0;
+	return n;
+}
+
+void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n)
+{
+	feed(f, data, n, 0);
+}
+
+size_t hdlc_feed_frame(struct hdlc_framer *f, const uint8_t *data, size_t n)
+{
+	return feed(f, data, n, 1);
 }
 
 void hdlc_finish(struct hdlc_framer *f)

@@ -54,6 +54,108 @@ struct hdlc_framer {
 /* buf must hold max_len bytes and outlive the framer. */
 void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_fn fn, void *ctx);
 void hdlc_feed(struct hdlc_framer *f, const uint8_t *data, size_t n);
+/* The same, but only up to the end of the next frame reported (or of the
+ * bytes): returns the bytes consumed.  For a decoder that takes the
+ * frames it can itself (hdlc_plain_frame) and leaves the others here. */
+size_t hdlc_feed_frame(struct hdlc_framer *f, const uint8_t *data, size_t n);
+
+/* 1 when the framer is between frames: the next byte fed starts one. */
+static inline int hdlc_idle(const struct hdlc_framer *f)
+{
+	return f->raw_len == 0;
+}
+
+/* n bytes of whole frames were taken from the input by the caller itself
+ * (hdlc_plain_frame) while the framer was idle: offsets move on. */
+static inline void hdlc_took(struct hdlc_framer *f, size_t n)
+{
+	f->offset += n;
+}
+
+/* Frames found in place, for the hot loops of the HDLC decoders (inline;
+ * SSE2, which every x86-64 has, looks at sixteen bytes per instruction,
+ * plain C a byte at a time elsewhere):
+ *
+ * hdlc_scan64: where the flags and escapes are among the 64 bytes at
+ *   data[0..64): bit k of *flags is set when data[k] is 0x7E, of *escs
+ *   when it is 0x7D.  Frames are found from these masks without waiting
+ *   for one another's bytes.
+ * hdlc_sum: the sum of the n bytes at data[0..n) modulo 256;
+ *   data[0..n+16) must be readable.
+ * hdlc_plain_frame: a whole frame without escapes at data[0..): its
+ *   length (the index of its flag, at most max), with the sum of its bytes
+ *   in *sum; 0 when there is none: an escape or a flag at data[0], no flag
+ *   within max + 1 bytes, or too near the end of the bytes (n) to look 64
+ *   at a time. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline void hdlc_scan64(const uint8_t *data, uint64_t *flags, uint64_t *escs)
+{
+	const __m128i flag = _mm_set1_epi8(0x7E), esc = _mm_set1_epi8(0x7D);
+	uint64_t f = 0, e = 0;
+	for (unsigned k = 0; k < 64; k += 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(data + k));
+		f |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, flag)) << k;
+		e |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, esc)) << k;
+	}
+	*flags = f;
+	*escs = e;
+}
+
+static inline unsigned hdlc_sum(const uint8_t *data, size_t n)
+{
+	/* 16 bytes kept, then 16 cleared: a load at keep + 16 - k keeps the
+	 * first k bytes of a vector */
+	static const uint8_t keep[32] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+					  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	const __m128i zero = _mm_setzero_si128();
+	__m128i acc = zero;
+	size_t k = 0;
+	for (; k + 16 <= n; k += 16)
+		acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_loadu_si128((const __m128i *)(const void *)(data + k)), zero));
+	__m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(data + k)),
+				  _mm_loadu_si128((const __m128i *)(const void *)(keep + 16 - (n - k))));
+	acc = _mm_add_epi64(acc, _mm_sad_epu8(w, zero));
+	return (unsigned)(_mm_cvtsi128_si32(acc) + _mm_extract_epi16(acc, 4)) & 0xFFu;
+}
+#else
+static inline void hdlc_scan64(const uint8_t *data, uint64_t *flags, uint64_t *escs)
+{
+	uint64_t f = 0, e = 0;
+	for (unsigned k = 0; k < 64; k++) {
+		f |= (uint64_t)(data[k] == 0x7E) << k;
+		e |= (uint64_t)(data[k] == 0x7D) << k;
+	}
+	*flags = f;
+	*escs = e;
+}
+
+static inline unsigned hdlc_sum(const uint8_t *data, size_t n)
+{
+	unsigned s = 0;
+	for (size_t k = 0; k < n; k++)
+		s += data[k];
+	return s & 0xFFu;
+}
+#endif
+
+static inline size_t hdlc_plain_frame(const uint8_t *data, size_t n, size_t max, uint8_t *sum)
+{
+	for (size_t k = 0; k + 64 + 16 <= n && k <= max; k += 64) {
+		uint64_t f, e;
+		hdlc_scan64(data + k, &f, &e);
+		uint64_t special = f | e;
+		if (special) {
+			size_t j = k + (size_t)__builtin_ctzll(special);
+			if (data[j] != 0x7E || j == 0 || j > max)
+				return 0;
+			*sum = (uint8_t)hdlc_sum(data, j);
+			return j;
+		}
+	}
+	return 0;
+}
 /* End of input: a partial frame is reported as HDLC_TRUNCATED. */
 void hdlc_finish(struct hdlc_framer *f);
 

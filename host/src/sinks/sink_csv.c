@@ -89,22 +89,28 @@ static void csv_event(void *sink, const struct sonde_event *ev, const struct son
 	const struct sonde_ev_desc *dd = sonde_ev_desc(ev->kind);
 	int valid = (ev->ts_flags & SONDE_TS_VALID) != 0;
 
-	sbuf_u64(b, ev->offset);
-	sbuf_char(b, ',');
-	sbuf_u64(b, ev->frame);
-	sbuf_char(b, ',');
-	sbuf_u64(b, ev->seq);
-	sbuf_char(b, ',');
+	/* the numeric columns: five numbers of up to 20 digits, the seconds
+	 * (up to 30 characters) and separators */
+	char *o = sbuf_reserve(b, 5 * 21 + 31 + 2);
+	if (!o)
+		return;
+	o += numfmt_u64(o, ev->offset);
+	*o++ = ',';
+	o += numfmt_u64(o, ev->frame);
+	*o++ = ',';
+	o += numfmt_u64(o, ev->seq);
+	*o++ = ',';
 	if (valid)
-		sbuf_u64(b, ev->ts);
-	sbuf_char(b, ',');
+		o += numfmt_u64(o, ev->ts);
+	*o++ = ',';
 	if (valid && s && s->ts_freq)
-		sbuf_seconds(b, &c->clock, ev->ts, s->ts_freq);
-	sbuf_char(b, ',');
-	sbuf_char(b, (ev->ts_flags & SONDE_TS_ESTIMATED) ? '1' : '0');
-	sbuf_char(b, ',');
-	sbuf_u64(b, ev->core);
-	sbuf_char(b, ',');
+		o += sbuf_seconds_text(&c->clock, o, ev->ts, s->ts_freq);
+	*o++ = ',';
+	*o++ = (ev->ts_flags & SONDE_TS_ESTIMATED) ? '1' : '0';
+	*o++ = ',';
+	o += numfmt_u64(o, ev->core);
+	*o++ = ',';
+	sbuf_commit(b, o);
 	put_str(b, dd->name);
 	sbuf_char(b, ',');
 	sbuf_u64(b, ev->rec_id);

@@ -120,26 +120,32 @@ static void jsonl_event(void *sink, const struct sonde_event *ev, const struct s
 	const struct sonde_ev_desc *dd = sonde_ev_desc(ev->kind);
 	int valid = (ev->ts_flags & SONDE_TS_VALID) != 0;
 
-	sbuf_str(b, "{\"offset\":");
-	sbuf_u64(b, ev->offset);
-	sbuf_str(b, ",\"frame\":");
-	sbuf_u64(b, ev->frame);
-	sbuf_str(b, ",\"seq\":");
-	sbuf_u64(b, ev->seq);
-	sbuf_str(b, ",\"ts\":");
+	/* the fixed keys (64 characters), five numbers of up to 20 digits,
+	 * the seconds (room for 32) and "false" */
+	char *o = sbuf_reserve(b, 64 + 5 * 20 + 32 + 5);
+	if (!o)
+		return;
+	o = sbuf_cat(o, "{\"offset\":");
+	o += numfmt_u64(o, ev->offset);
+	o = sbuf_cat(o, ",\"frame\":");
+	o += numfmt_u64(o, ev->frame);
+	o = sbuf_cat(o, ",\"seq\":");
+	o += numfmt_u64(o, ev->seq);
+	o = sbuf_cat(o, ",\"ts\":");
 	if (valid)
-		sbuf_u64(b, ev->ts);
+		o += numfmt_u64(o, ev->ts);
 	else
-		sbuf_str(b, "null");
-	sbuf_str(b, ",\"seconds\":");
+		o = sbuf_cat(o, "null");
+	o = sbuf_cat(o, ",\"seconds\":");
 	if (valid && s && s->ts_freq)
-		sbuf_seconds(b, &j->clock, ev->ts, s->ts_freq);
+		o += sbuf_seconds_text(&j->clock, o, ev->ts, s->ts_freq);
 	else
-		sbuf_str(b, "null");
-	sbuf_str(b, ",\"estimated\":");
-	sbuf_str(b, (ev->ts_flags & SONDE_TS_ESTIMATED) ? "true" : "false");
-	sbuf_str(b, ",\"core\":");
-	sbuf_u64(b, ev->core);
+		o = sbuf_cat(o, "null");
+	o = sbuf_cat(o, ",\"estimated\":");
+	o = sbuf_cat(o, (ev->ts_flags & SONDE_TS_ESTIMATED) ? "true" : "false");
+	o = sbuf_cat(o, ",\"core\":");
+	o += numfmt_u64(o, ev->core);
+	sbuf_commit(b, o);
 	sbuf_str(b, ",\"kind\":");
 	sbuf_char(b, '"'); /* kind names are plain identifiers */
 	sbuf_str(b, dd->name);

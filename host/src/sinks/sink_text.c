@@ -34,12 +34,14 @@ static void *text_create(FILE *out, sonde_opts opts)
 	return t;
 }
 
-/* Blanks so that a field of len characters ends at column width. */
-static void pad(struct sbuf *b, size_t len, size_t width)
+/* Blanks at o so that a field of len characters ends at column width
+ * (at most 16; o has room for 16); returns where the field begins. */
+static char *pad(char *o, size_t len, size_t width)
 {
-	static const char blanks[] = "                ";
-	if (len < width)
-		sbuf_put(b, blanks, width - len);
+	if (len >= width)
+		return o;
+	memcpy(o, "                ", 16);
+	return o + (width - len);
 }
 
 static void put_obj(struct sbuf *b, const struct sonde_event *ev)
@@ -65,30 +67,33 @@ static void text_event(void *sink, const struct sonde_event *ev, const struct so
 	struct sbuf *b = &t->line;
 	const struct sonde_ev_desc *dd = sonde_ev_desc(ev->kind);
 	int valid = (ev->ts_flags & SONDE_TS_VALID) != 0;
-	const char *est = (ev->ts_flags & SONDE_TS_ESTIMATED) ? "~" : "";
 
-	/* the time columns, right-aligned; widths known before writing */
-	size_t est_n = est[0] ? 1 : 0;
+	/* the time columns, right-aligned; widths known before writing: the
+	 * ticks (up to 21 characters), the seconds (up to 31), two blanks */
+	int est = (ev->ts_flags & SONDE_TS_ESTIMATED) != 0;
+	char *o = sbuf_reserve(b, 64);
+	if (!o)
+		return;
 	if (valid) {
-		pad(b, est_n + numfmt_ndigits(ev->ts), 12);
-		sbuf_put(b, est, est_n);
-		sbuf_u64(b, ev->ts);
+		unsigned nd = numfmt_ndigits(ev->ts);
+		o = pad(o, (size_t)est + nd, 12);
+		if (est)
+			*o++ = '~';
+		numfmt_put_digits(o, ev->ts, nd);
+		o += nd;
 	} else {
-		pad(b, 1, 12);
-		sbuf_char(b, '-');
+		o = pad(o, 1, 12);
+		*o++ = '-';
 	}
-	sbuf_char(b, ' ');
+	*o++ = ' ';
 	if (valid && s && s->ts_freq) {
-		char sec[32];
-		size_t n = sbuf_seconds_text(&t->clock, sec, ev->ts, s->ts_freq);
-		pad(b, est_n + n, 15);
-		sbuf_put(b, est, est_n);
-		sbuf_put(b, sec, n);
+		o = sbuf_seconds_right(o, &t->clock, ev->ts, s->ts_freq, est, 15);
 	} else {
-		pad(b, 1, 15);
-		sbuf_char(b, '-');
+		o = pad(o, 1, 15);
+		*o++ = '-';
 	}
-	sbuf_char(b, ' ');
+	*o++ = ' ';
+	sbuf_commit(b, o);
 	sbuf_name(b, ev->rec_name ? ev->rec_name : dd->name);
 
 	if (dd->obj_key) {

@@ -66,10 +66,10 @@ static uint32_t frac_ns(uint64_t r, uint64_t freq)
 	return (uint32_t)((unsigned __int128)r * 1000000000u / freq);
 }
 
-size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq)
+/* ticks in whole seconds (c->sec, from the clock) and nanoseconds (freq
+ * not 0). */
+static uint32_t seconds_of(struct sbuf_clock *c, uint64_t ticks, uint64_t freq)
 {
-	if (!freq)
-		return 0;
 	if (c->freq != freq) {
 		c->freq = freq;
 		c->mul = 1000000000u % freq == 0 ? (uint32_t)(1000000000u / freq) : 0;
@@ -82,10 +82,34 @@ size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64
 		c->start = c->sec * freq;
 		r = ticks - c->start;
 	}
+	return c->mul ? (uint32_t)(r * c->mul) : frac_ns(r, freq);
+}
+
+size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq)
+{
+	if (!freq)
+		return 0;
+	uint32_t ns = seconds_of(c, ticks, freq);
 	size_t k = numfmt_u64(out, c->sec);
 	out[k] = '.';
-	numfmt_u64_pad(out + k + 1, c->mul ? r * c->mul : frac_ns(r, freq), 9, '0');
+	numfmt_u64_pad(out + k + 1, ns, 9, '0');
 	return k + 10;
+}
+
+char *sbuf_seconds_right(char *o, struct sbuf_clock *c, uint64_t ticks, uint64_t freq, int est, unsigned width)
+{
+	uint32_t ns = seconds_of(c, ticks, freq);
+	unsigned nd = numfmt_ndigits(c->sec), len = (unsigned)(est != 0) + nd + 10;
+	if (len < width) {
+		memset(o, ' ', width - len);
+		o += width - len;
+	}
+	if (est)
+		*o++ = '~';
+	numfmt_put_digits(o, c->sec, nd);
+	o[nd] = '.';
+	numfmt_put_digits(o + nd + 1, ns, 9);
+	return o + nd + 10;
 }
 
 void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq)

@@ -59,6 +59,33 @@ static inline void sbuf_char(struct sbuf *b, char c)
 		return;
 	b->p[b->n++] = c;
 }
+
+/* A run of writes whose total is bounded (the numbers and keys that begin
+ * every line): room for 'more' bytes is made once, the pieces are written
+ * through a cursor, and sbuf_commit ends the run at the cursor.  Besides
+ * the one check instead of one per piece, the cursor stays in a register:
+ * after a store through b->p the compiler must assume b->n changed and
+ * load it again.  NULL when out of memory (b->oom set, the output is cut). */
+static inline char *sbuf_reserve(struct sbuf *b, size_t more)
+{
+	if (b->n + more > b->cap && sbuf_grow(b, more) != 0)
+		return NULL;
+	return b->p + b->n;
+}
+
+static inline void sbuf_commit(struct sbuf *b, const char *end)
+{
+	b->n = (size_t)(end - b->p);
+}
+
+/* s (a literal: its strlen folds away) at the cursor o; returns the new
+ * cursor. */
+static inline char *sbuf_cat(char *o, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(o, s, n);
+	return o + n;
+}
 /* Eight bytes at a time: bit 7 of each byte lane of the result flags a
  * byte equal to c (sbuf_word_has) or below c (sbuf_word_below, c <= 0x80).
  * The result is non-zero exactly when some byte is one; the lowest flagged
@@ -125,6 +152,10 @@ struct sbuf_clock {
 size_t sbuf_seconds_text(struct sbuf_clock *c, char *out, uint64_t ticks, uint64_t freq);
 /* The same into b. */
 void sbuf_seconds(struct sbuf *b, struct sbuf_clock *c, uint64_t ticks, uint64_t freq);
+/* The same (freq not 0), after a '~' when est, right-aligned in width
+ * characters with blanks, at the cursor o (sbuf_reserve; room for width
+ * or 31, whichever is more) of a text column; returns the new cursor. */
+char *sbuf_seconds_right(char *o, struct sbuf_clock *c, uint64_t ticks, uint64_t freq, int est, unsigned width);
 /* A name as it is, but with control bytes as \xHH, so that a name from
  * the wire cannot break a line. */
 void sbuf_name(struct sbuf *b, const char *s);

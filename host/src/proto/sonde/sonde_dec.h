@@ -30,9 +30,12 @@
 
 /* A frame on its way through srec_process. */
 struct sdec_frame {
+	/* offset and frame apart: both are copied into every event, and read
+	 * together they became one 16-byte load of two 8-byte stores just
+	 * made, which the CPU cannot forward (a stall of the whole path) */
 	const uint8_t *b;        /* SEQ, ID, DATA..., CHK */
-	size_t len;
 	uint64_t offset;         /* of its first byte */
+	size_t len;
 	uint64_t frame;          /* number in the input */
 	const uint16_t *esc;     /* un-escaped indexes of escaped bytes */
 	size_t nesc;
@@ -72,6 +75,16 @@ struct sdec {
 	/* valid lengths of each record's own fields in this version and
 	 * address size (srec_len_ok, as a table: srec_set_lengths) */
 	uint16_t len_lo[256], len_hi[256];
+	uint8_t timed[256];      /* 1: a timed record's id (its layout says so) */
+	/* Tallying instead of building events (struct sonde_tally's rules):
+	 * the ids whose events nobody needs; per core, the latest time of any
+	 * event delivered or record tallied, and whether an event with a valid
+	 * time was delivered (the current core's in t_hi and timed_out). */
+	uint8_t tally_id[256];   /* SREC_TALLY_*: how, 0 = never */
+	uint64_t t_hi;
+	int timed_out;
+	uint64_t core_t_hi[256];
+	uint8_t core_timed_out[256];
 	uint32_t core;
 	struct sdict dict;
 	int dict_full_reported;
@@ -87,6 +100,9 @@ struct sdec {
 	char text[SLOG_TEXT_MAX];
 	char user_names[64][12];
 	struct sfields fields[64];  /* user records' names and field names */
+	const char *user_rec[64];   /* each one's name (user_name, sonde_records.c) */
+	uint8_t user_named[64];     /*   from the dictionary, with its fields */
+	uint64_t user_gen[64];      /*   as of this generation of the dictionary */
 };
 
 /* sonde_layout.c */
@@ -126,6 +142,33 @@ int srec_time_field(unsigned version, uint8_t id, const uint8_t *data, size_t dl
 /* sonde_records.c */
 /* Turn one good frame into its event (and diagnostics). */
 void srec_process(struct sdec *d, const struct sdec_frame *f);
+/* The same for a frame whose time is taken (srec_take_time, for a timed
+ * record) and whose own fields q[0..n), at DATA index off, have a length
+ * its layout accepts: what srec_process does after its checks, and what
+ * the arrival side's fast path (sonde_decoder.c) calls directly.  d->cur
+ * must be f. */
+void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *q, size_t n, size_t off);
+
+/* Fill d->tally_id from d->out (at create). */
+void srec_set_tally(struct sdec *d);
+/* Tally a record of SREC_TALLY_SIMPLE whose time is taken (d->T): the
+ * stacks change as for its event, given its fields q. */
+void srec_tally_simple(struct sdec *d, uint8_t id, const uint8_t *q);
+
+/* The 64-bit time of a timed record whose timestamp field holds v
+ * (protocol §5; §10 for version 1).  Inline: every timed record takes it. */
+static inline void srec_take_time(struct sdec *d, const struct sdec_frame *f, uint32_t v)
+{
+	if (f->forced) {
+		d->T = f->t;
+		d->tflags = f->tflags;
+	} else if (d->tflags & SONDE_TS_VALID) {
+		d->T += sts_forward(d->version, d->T, v);
+	} else { /* cannot happen when the hold logic did its job; stay safe */
+		d->T = sts_forward(d->version, 0, v);
+		d->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
+	}
+}
 
 /* Building an event, for sonde_records.c and the record families decoded
  * in their own files (sonde_rtosrec.c); inline, since every record takes
@@ -162,11 +205,58 @@ static inline struct sonde_arg *srec_add_arg(struct sdec *d, struct sonde_event 
 	return a;
 }
 
-/* Delivered: */
+/* Delivered (and what the tally's rules need to know of it noted): */
 static inline void srec_emit(struct sdec *d, const struct sonde_event *ev)
 {
+	if (ev->ts_flags & SONDE_TS_VALID) {
+		if (ev->ts > d->t_hi)
+			d->t_hi = ev->ts;
+		d->timed_out = 1;
+	}
 	if (d->out.event)
 		d->out.event(d->out.ctx, ev);
+}
+
+/* May a record whose event nobody needs be tallied now (its time being
+ * exact, after an event of its core with a valid time)? */
+static inline int srec_may_tally_now(const struct sdec *d)
+{
+	return d->tflags == SONDE_TS_VALID && d->timed_out;
+}
+
+/* May record id, about to be processed at the current time, be tallied
+ * instead of delivered (struct sonde_tally)? */
+static inline int srec_may_tally(const struct sdec *d, uint8_t id)
+{
+	return d->tally_id[id] && srec_may_tally_now(d);
+}
+
+/* How a record id is tallied: by srec_tally_simple from its fields alone
+ * (what it changes is the stacks), or by srec_record (a LOG, whose
+ * arguments are checked with the frame at hand for the diagnostic's
+ * offset). */
+#define SREC_TALLY_SIMPLE 1
+#define SREC_TALLY_RECORD 2
+
+/* Tallied: */
+static inline void srec_tally(struct sdec *d, uint8_t id)
+{
+	struct sonde_tally *t = d->out.tally;
+	uint64_t T = d->T;
+	t->n++;
+	t->count[id]++;
+	t->at[id] = t->n;
+	if (!t->have_time) {
+		t->have_time = 1;
+		t->t_min = t->t_max = T;
+	}
+	t->t_min = T < t->t_min ? T : t->t_min;
+	t->t_max = T > t->t_max ? T : t->t_max;
+	t->behind += T < d->t_hi;
+	d->t_hi = T > d->t_hi ? T : d->t_hi;
+	t->hi = d->t_hi;
+	t->last = T;
+	t->core = d->core;
 }
 
 /* sonde_state.c */

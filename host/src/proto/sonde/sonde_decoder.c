@@ -322,9 +322,91 @@ static enum sonde_diag_code status_code(enum hdlc_status st)
 	}
 }
 
+/* ---- the fast path ------------------------------------------------------- */
+
+/* The common case, decided on arrival: a good frame in sequence, of a
+ * timed record whose timestamp field and length are right, while the time
+ * runs (fast_ok).  It goes straight to the record parser -- what on_frame,
+ * submit_frame, hold_or_process and srec_process would do with it, without
+ * their other cases -- or, when its event is not needed, is tallied here
+ * (srec_tally_simple).  Returns 0 (nothing done) for any other frame. */
+static inline __attribute__((always_inline)) int fast_frame(struct sdec *d, const uint8_t *b, size_t len,
+								uint64_t offset)
+{
+	uint8_t seq = b[0], id = b[1];
+	if (!d->timed[id] || seq != (uint8_t)(d->last_seq + 1))
+		return 0;
+	struct sts ts;
+	if (sts_split_frame(d->version, b, len, &ts) != STS_OK || ts.n < d->len_lo[id] || ts.n > d->len_hi[id])
+		return 0;
+	d->ses->frames++;
+	d->rejoin = 0;
+	d->last_seq = seq;
+	uint64_t fno = d->nframes++;
+	const uint8_t *q = b + 2 + ts.off;
+	if (d->tally_id[id] == SREC_TALLY_SIMPLE && srec_may_tally_now(d)) {
+		d->T += sts_forward(d->version, d->T, ts.v); /* srec_take_time, forwards */
+		srec_tally_simple(d, id, q);
+		return 1;
+	}
+	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = fno, .esc = d->fr.esc_pos,
+				.nesc = d->fr.esc_n, .split = &ts };
+	d->cur = &f;
+	srec_take_time(d, &f, ts.v);
+	srec_record(d, &f, id, q, ts.n, ts.off);
+	return 1;
+}
+
+/* fast_frame may take frames: the time runs (known, nothing held, a
+ * supported version) and the sequence has begun.  Only frames fast_frame
+ * does not take change that. */
+static int fast_ok(const struct sdec *d)
+{
+	return d->t_known && !d->rejected && !shold_count(&d->hold) && d->have_seq;
+}
+
+/* The frames at data[0..n) that need nothing else, while the framer is
+ * between frames: found in place and taken by fast_frame.  Returns the
+ * bytes consumed: up to the first frame that needs more (an escape, a bad
+ * checksum, ...: left to the framer), or near the end of the bytes.
+ *
+ * The flags of 64 bytes at a time are found at once (hdlc_scan64), so
+ * where a frame ends does not wait for the bytes of the frame before it. */
+static size_t fast_run(struct sdec *d, const uint8_t *data, size_t n)
+{
+	if (!fast_ok(d))
+		return 0;
+	const uint64_t base = d->fr.offset;
+	size_t pos = 0; /* where the next frame starts */
+	while (pos + 64 + 16 <= n) {
+		uint64_t flags, escs;
+		hdlc_scan64(data + pos, &flags, &escs);
+		const size_t w = pos; /* bit k: data[w + k] */
+		if (!flags)
+			break; /* a frame longer than 63 bytes */
+		do {
+			unsigned j = (unsigned)__builtin_ctzll(flags), p = (unsigned)(pos - w);
+			size_t len = j - p;
+			uint64_t inside = (((uint64_t)1 << j) - 1) & ~(((uint64_t)1 << p) - 1);
+			if (len < 3 || (escs & inside) || hdlc_sum(data + pos, len) != SONDE_GOOD_SUM ||
+			    !fast_frame(d, data + pos, len, base + pos))
+				goto out;
+			pos = w + j + 1;
+			flags &= flags - 1;
+		} while (flags);
+	}
+out:
+	hdlc_took(&d->fr, pos);
+	return pos;
+}
+
+/* ---- the framer's frames ---------------------------------------------------- */
+
 static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t len, uint64_t offset, size_t raw)
 {
 	struct sdec *d = ctx;
+	if (st == HDLC_OK && fast_ok(d) && fast_frame(d, b, len, offset))
+		return;
 	uint64_t fno = d->nframes++;
 	d->ses->frames++;
 	if (st != HDLC_OK) {
@@ -398,9 +480,14 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	d->addr_size = (unsigned)asz;
 	d->assumed = (unsigned)version;
 	sdec_set_version(d, d->assumed, 0);
+	srec_set_tally(d);
 	hdlc_init(&d->fr, d->frbuf, sizeof(d->frbuf), on_frame, d);
 	hdlc_track_escapes(&d->fr, d->escbuf, SDEC_FRAME_MAX);
 	sdict_init(&d->dict);
+	/* names are static, dictionary entries (a new one is a new copy) or a
+	 * user record's name parsed from one: their text changes only with
+	 * the dictionary */
+	d->ses->names_gen = d->dict.gen;
 	sstk_init(&d->stk);
 	srtos_reset(&d->rtos);
 	for (int i = 0; i < 64; i++)
@@ -408,10 +495,18 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	return d;
 }
 
+/* Frames that need nothing else are taken here (fast_run); each other
+ * one goes through the framer and on_frame. */
 static void sdec_feed(void *dec, const uint8_t *buf, size_t n)
 {
 	struct sdec *d = dec;
-	hdlc_feed(&d->fr, buf, n);
+	size_t i = 0;
+	while (i < n) {
+		if (hdlc_idle(&d->fr))
+			i += fast_run(d, buf + i, n - i);
+		if (i < n)
+			i += hdlc_feed_frame(&d->fr, buf + i, n - i);
+	}
 }
 
 /* The input continues after a break (a reconnected link): in stream order

@@ -10,10 +10,12 @@
 void sdict_init(struct sdict *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->gen = 1;
 }
 
 void sdict_clear(struct sdict *d)
 {
+	d->gen++;
 	for (size_t i = 0; i < d->cap; i++) {
 		free(d->tab[i].name);
 		d->tab[i].name = NULL;
@@ -95,6 +97,7 @@ int sdict_set(struct sdict *d, unsigned kind, uint32_t id, const char *name, siz
 	else
 		d->n++;
 	d->bytes = d->bytes - old + len + 1;
+	d->gen++;
 	s->key = key;
 	s->name = copy;
 	if (id < 256)

@@ -27,6 +27,7 @@ struct sdict {
 	size_t n;
 	size_t bytes;
 	const char *small[SDICT_KINDS][256];
+	uint64_t gen;   /* generation: changes with every entry set and every clear (from 1) */
 };
 
 void sdict_init(struct sdict *d);

@@ -89,6 +89,8 @@ void srec_set_lengths(struct sdec *d)
 		srec_len_ok(d->version, (uint8_t)id, 0, d->addr_size, &lo, &hi);
 		d->len_lo[id] = (uint16_t)lo;
 		d->len_hi[id] = hi > UINT16_MAX ? UINT16_MAX : (uint16_t)hi; /* frames hold at most 1021 */
+		const struct srec_layout *l = srec_layout((uint8_t)id);
+		d->timed[id] = l && l->timed;
 	}
 }
 

@@ -41,21 +41,6 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)sargs_le(p, 4);
 }
 
-/* The 64-bit time of a timed record whose timestamp field holds v
- * (protocol §5; §10 for version 1). */
-static void take_time(struct sdec *d, const struct sdec_frame *f, uint32_t v)
-{
-	if (f->forced) {
-		d->T = f->t;
-		d->tflags = f->tflags;
-	} else if (d->tflags & SONDE_TS_VALID) {
-		d->T += sts_forward(d->version, d->T, v);
-	} else { /* cannot happen when the hold logic did its job; stay safe */
-		d->T = sts_forward(d->version, 0, v);
-		d->tflags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
-	}
-}
-
 /* Name of an object id: its own kind first, then the generic OBJECT kind
  * (all objects share one id space, protocol §4). */
 static const char *obj_name(const struct sdec *d, unsigned kind, uint32_t id)
@@ -94,19 +79,29 @@ static void resolve_args(struct sdec *d, struct sonde_arg *a, size_t n)
 }
 
 /* Decode the typed arguments from field index first to the end of the
- * fields; report a malformed list at the exact byte.  Returns the number
- * of arguments. */
+ * fields into d->args; report a malformed list at the exact byte, as a
+ * record named name.  Returns the number of arguments, *bad 1 when the
+ * list was malformed. */
+static size_t check_args(struct sdec *d, const struct fields *fl, size_t first, const char *name, int *bad)
+{
+	size_t at;
+	char why[128];
+	size_t n = sargs_decode(fl->p + first, fl->n - first, d->addr_size, d->args, SARGS_MAX, &at, why,
+				sizeof(why));
+	*bad = at != SIZE_MAX;
+	if (*bad)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + fl->off + first + at, 1, "%s: %s", name, why);
+	return n;
+}
+
+/* The same into the event, the arguments' names resolved. */
 static size_t take_args(struct sdec *d, const struct fields *fl, size_t first, struct sonde_event *ev)
 {
-	size_t bad;
-	char why[128];
-	size_t n = sargs_decode(fl->p + first, fl->n - first, d->addr_size, d->args, SARGS_MAX, &bad, why,
-				sizeof(why));
+	int bad;
+	size_t n = check_args(d, fl, first, ev->rec_name, &bad);
 	resolve_args(d, d->args, n);
-	if (bad != SIZE_MAX) {
+	if (bad)
 		ev->flags |= SONDE_EVF_MALFORMED;
-		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + fl->off + first + bad, 1, "%s: %s", ev->rec_name, why);
-	}
 	ev->args = d->args;
 	ev->nargs = n;
 	return n;
@@ -152,6 +147,12 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 		sdec_target_reset(d);
 	d->addr_size = asz;
 	srec_set_lengths(d);
+	if (p[4] != d->core) { /* the tally's rules are kept per core */
+		d->core_t_hi[d->core] = d->t_hi;
+		d->core_timed_out[d->core] = (uint8_t)d->timed_out;
+		d->t_hi = d->core_t_hi[p[4]];
+		d->timed_out = d->core_timed_out[p[4]];
+	}
 	d->core = p[4];
 	struct sonde_session *s = d->ses;
 	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
@@ -260,7 +261,9 @@ static void dict(struct sdec *d, const struct sdec_frame *f)
 			     dlen - (5 + nlen + 1));
 		return;
 	}
-	if (sdict_set(&d->dict, kind, id, (const char *)p + 5, nlen) != 0 && !d->dict_full_reported) {
+	int full = sdict_set(&d->dict, kind, id, (const char *)p + 5, nlen) != 0;
+	d->ses->names_gen = d->dict.gen;
+	if (full && !d->dict_full_reported) {
 		d->dict_full_reported = 1;
 		sdec_diag_at(d, SONDE_D_OTHER, 0, 1,
 			     "dictionary full (%u entries, %u MiB of names): later entries are ignored",
@@ -369,6 +372,84 @@ static const char *reason_name(unsigned r)
 	return r < 4 ? names[r] : NULL;
 }
 
+/* The name of user record USER_FIRST + k: from its dictionary entry
+ * without the field list (sfields.h), or USER_0xNN.  Worked out again only
+ * when the dictionary changed (its generation). */
+static const char *user_name(struct sdec *d, unsigned k)
+{
+	if (d->user_gen[k] != d->dict.gen) {
+		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, SONDE_REC_USER_FIRST + k);
+		d->user_rec[k] = name ? sfields_name(&d->fields[k], name) : d->user_names[k];
+		d->user_named[k] = name != NULL;
+		d->user_gen[k] = d->dict.gen;
+	}
+	return d->user_rec[k];
+}
+
+/* ---- tallied records -------------------------------------------------------- */
+
+void srec_tally_simple(struct sdec *d, uint8_t id, const uint8_t *q)
+{
+	uint8_t isr;
+	struct sstk_call call;
+	int known;
+	switch (id) {
+	case SONDE_REC_ISR_ENTER:
+		sstk_isr_enter(&d->stk, q[0]);
+		break;
+	case SONDE_REC_ISR_EXIT:
+		sstk_isr_exit(&d->stk, &isr, &known);
+		break;
+	case SONDE_REC_TASK_IN:
+		sstk_task_in(&d->stk, q[0]);
+		break;
+	case SONDE_REC_TASK_OUT:
+		sstk_task_out(&d->stk, q[0], q[1] == SONDE_TASK_DELETED);
+		break;
+	case SONDE_REC_IDLE:
+		sstk_idle(&d->stk);
+		break;
+	case SONDE_REC_FUNC_ENTER:
+		sstk_func_enter(&d->stk, le16(q), 0);
+		break;
+	case SONDE_REC_FUNC_ENTER_A:
+		sstk_func_enter(&d->stk, sargs_le(q, d->addr_size), 1);
+		break;
+	case SONDE_REC_FUNC_EXIT:
+		sstk_func_exit(&d->stk, &call, &known);
+		break;
+	default:
+		break;
+	}
+	srec_tally(d, id);
+}
+
+/* Which records may be tallied, and how (SREC_TALLY_*), for the kinds of
+ * events out->tally_kinds says nobody needs. */
+void srec_set_tally(struct sdec *d)
+{
+	static const enum sonde_ev_kind kinds[] = {
+		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
+		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
+		[SONDE_REC_TASK_OUT] = SONDE_EV_TASK_OUT,     [SONDE_REC_TASK_READY] = SONDE_EV_TASK_READY,
+		[SONDE_REC_IDLE] = SONDE_EV_IDLE,             [SONDE_REC_MARK] = SONDE_EV_MARK,
+		[SONDE_REC_MARK_BEGIN] = SONDE_EV_MARK_BEGIN, [SONDE_REC_MARK_END] = SONDE_EV_MARK_END,
+		[SONDE_REC_COUNTER] = SONDE_EV_COUNTER,       [SONDE_REC_FUNC_ENTER] = SONDE_EV_FUNC_ENTER,
+		[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
+		[SONDE_REC_LOG] = SONDE_EV_LOG,
+	};
+	memset(d->tally_id, 0, sizeof(d->tally_id));
+	if (!d->out.tally)
+		return;
+	if (d->out.tally_kinds & sonde_kind_bit(SONDE_EV_RECORD)) /* names as they come (user_name) */
+		memset(d->tally_id + SONDE_REC_USER_FIRST, SREC_TALLY_RECORD, SONDE_REC_USER_LAST - SONDE_REC_USER_FIRST + 1);
+	for (unsigned id = SONDE_REC_ISR_ENTER; id <= SONDE_REC_LOG; id++) {
+		if (d->out.tally_kinds & sonde_kind_bit(kinds[id]))
+			d->tally_id[id] = id == SONDE_REC_LOG ? SREC_TALLY_RECORD : SREC_TALLY_SIMPLE;
+		d->out.tally->name[id] = srec_layout((uint8_t)id)->name;
+	}
+}
+
 /* ---- the dispatcher ------------------------------------------------------ */
 
 /* A record of the wrong length.  Version 1 and untimed records are
@@ -442,14 +523,18 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 	int len_ok = st == STS_OK && ts.n >= d->len_lo[id] && ts.n <= d->len_hi[id];
 	/* the same rule as the arrival side's (srec_time_field) */
 	if (l->timed && st == STS_OK && (len_ok || d->version != 1))
-		take_time(d, f, ts.v);
+		srec_take_time(d, f, ts.v);
 	if (!len_ok) {
 		bad_length(d, l, id, dlen, &ts);
 		return;
 	}
-	const struct fields fl = { p + ts.off, ts.n, ts.off };
-	const uint8_t *q = fl.p;
+	srec_record(d, f, id, p + ts.off, ts.n, ts.off);
+}
 
+void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *q, size_t n, size_t off)
+{
+	const struct fields fl = { q, n, off };
+	const struct srec_layout *l = srec_layout(id);
 	struct sonde_event ev;
 	switch (id) {
 	case SONDE_REC_TARGET_INFO:
@@ -493,14 +578,35 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 		srec_emit(d, &ev);
 		return;
 	}
+	if (id >= SONDE_REC_ISR_ENTER && id <= SONDE_REC_LOG && srec_may_tally(d, id)) {
+		/* the record is what its event would have said, minus the
+		 * event: the stacks change, a malformed LOG is reported */
+		int bad;
+		if (id != SONDE_REC_LOG) {
+			srec_tally_simple(d, id, q);
+			return;
+		}
+		check_args(d, &fl, 3, "LOG", &bad);
+		srec_tally(d, id);
+		return;
+	}
 	if (id >= SONDE_REC_USER_FIRST) {
-		srec_ev_init(d, &ev, f, SONDE_EV_RECORD, NULL);
-		const char *name = sdict_get(&d->dict, SONDE_DICT_RECORD, id);
-		struct sfields *names = &d->fields[id - SONDE_REC_USER_FIRST];
-		ev.rec_name = name ? sfields_name(names, name) : d->user_names[id - SONDE_REC_USER_FIRST];
+		unsigned k = id - SONDE_REC_USER_FIRST;
+		const char *name = user_name(d, k);
+		/* tallied with its arguments checked all the same, unless its
+		 * name is the dictionary's own (a name too long for the field
+		 * list's storage) and may go with the next DICT */
+		if (srec_may_tally(d, id) && name != sdict_get(&d->dict, SONDE_DICT_RECORD, id)) {
+			int bad;
+			check_args(d, &fl, 0, name, &bad);
+			d->out.tally->name[id] = name;
+			srec_tally(d, id);
+			return;
+		}
+		srec_ev_init(d, &ev, f, SONDE_EV_RECORD, name);
 		take_args(d, &fl, 0, &ev);
-		if (name)
-			sfields_apply(names, d->args, ev.nargs);
+		if (d->user_named[k])
+			sfields_apply(&d->fields[k], d->args, ev.nargs);
 		srec_emit(d, &ev);
 		return;
 	}

@@ -40,6 +40,7 @@ void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_
 void sdec_target_reset(struct sdec *d)
 {
 	sdict_clear(&d->dict);
+	d->ses->names_gen = d->dict.gen;
 	d->dict_full_reported = 0;
 	sstk_reset(&d->stk);
 	srtos_reset(&d->rtos);

@@ -7,6 +7,11 @@
 #include "sonde_proto.h"
 #include "sonde_ts.h"
 
+enum sts_status sts_split_cold(unsigned version, const uint8_t *data, size_t dlen, struct sts *s)
+{
+	return sts_split(version, data, dlen, s);
+}
+
 uint64_t sts_back_to_sync(unsigned version, uint32_t v, uint64_t abs, uint32_t since_prev)
 {
 	if (version == 1)

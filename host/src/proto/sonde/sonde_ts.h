@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sonde_proto.h"
 
@@ -71,6 +72,36 @@ static inline enum sts_status sts_split(unsigned version, const uint8_t *data, s
 	s->n = dlen - w;
 	s->width = w;
 	s->v = v & ((1u << (7 * w)) - 1); /* the tag bits off */
+	return STS_OK;
+}
+
+/* sts_split out of line, for the unusual cases of sts_split_frame: with
+ * sts_split inlined there the compiler no longer inlines sts_split_frame
+ * into the decoder's hot path. */
+enum sts_status sts_split_cold(unsigned version, const uint8_t *data, size_t dlen, struct sts *s);
+
+/* The same for a whole frame b[0..len) (SEQ, ID, DATA, CHK), for the
+ * decoder's hot path: the version-2 field is read without a branch on its
+ * width (which follows the size of the delta, so no branch predictor could
+ * guess it), from the four bytes that end with it -- or, in a frame of four
+ * bytes, the frame itself.  The unusual cases go to sts_split_cold. */
+static inline enum sts_status sts_split_frame(unsigned version, const uint8_t *b, size_t len, struct sts *s)
+{
+	static const uint8_t width[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 0 }; /* by the top nibble */
+	size_t dlen = len - 3, last = len - 2; /* the field's last byte: b[last] */
+	size_t w = width[b[last] >> 4];
+	if (version == 1 || dlen == 0 || !w || w > dlen)
+		return sts_split_cold(version, b + 2, dlen, s);
+	size_t from = len >= 5 ? len - 5 : 0;
+	uint32_t x;
+	memcpy(&x, b + from, 4); /* one load; the wire is little-endian */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap32(x);
+#endif
+	s->off = 0;
+	s->n = dlen - w;
+	s->width = w;
+	s->v = (x >> (8 * (last + 1 - w - from))) & ((1u << (7 * w)) - 1);
 	return STS_OK;
 }
 
