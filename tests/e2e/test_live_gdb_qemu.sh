@@ -149,7 +149,9 @@ wait_for 5 has_text "$WORK/live3.err" "^link " || kill -TERM "$live" 2>/dev/null
 rc=0
 wait "$live" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/live3.err"; fail "reconnect: sonde live exit status $rc"; }
-grep -Eq "^link +gdb://127.0.0.1:$pport, [0-9.]+ s, connected 2 times$" "$WORK/live3.err" ||
+# two connections at least: a poll that times out on a loaded machine
+# drops the link too, and the figures below must hold all the same
+grep -Eq "^link +gdb://127.0.0.1:$pport, [0-9.]+ s, connected ([2-9]|[1-9][0-9]+) times$" "$WORK/live3.err" ||
 	{ cat "$WORK/live3.err"; fail "reconnect: the summary does not show two connections"; }
 python3 "$CHECK" "$WORK/raw3.bin" >"$WORK/check3.log" || true
 read -r R O F N <<<"$(fw_figures "$WORK/check3.log")"
