@@ -424,27 +424,29 @@ void srec_tally_simple(struct sdec *d, uint8_t id, const uint8_t *q)
 	srec_tally(d, id);
 }
 
+/* The event kind of each record with a fixed layout, up to LOG (0: none). */
+static const enum sonde_ev_kind rec_kinds[SONDE_REC_LOG + 1] = {
+	[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
+	[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
+	[SONDE_REC_TASK_OUT] = SONDE_EV_TASK_OUT,     [SONDE_REC_TASK_READY] = SONDE_EV_TASK_READY,
+	[SONDE_REC_IDLE] = SONDE_EV_IDLE,             [SONDE_REC_MARK] = SONDE_EV_MARK,
+	[SONDE_REC_MARK_BEGIN] = SONDE_EV_MARK_BEGIN, [SONDE_REC_MARK_END] = SONDE_EV_MARK_END,
+	[SONDE_REC_COUNTER] = SONDE_EV_COUNTER,       [SONDE_REC_FUNC_ENTER] = SONDE_EV_FUNC_ENTER,
+	[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
+	[SONDE_REC_LOG] = SONDE_EV_LOG,
+};
+
 /* Which records may be tallied, and how (SREC_TALLY_*), for the kinds of
  * events out->tally_kinds says nobody needs. */
 void srec_set_tally(struct sdec *d)
 {
-	static const enum sonde_ev_kind kinds[] = {
-		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
-		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
-		[SONDE_REC_TASK_OUT] = SONDE_EV_TASK_OUT,     [SONDE_REC_TASK_READY] = SONDE_EV_TASK_READY,
-		[SONDE_REC_IDLE] = SONDE_EV_IDLE,             [SONDE_REC_MARK] = SONDE_EV_MARK,
-		[SONDE_REC_MARK_BEGIN] = SONDE_EV_MARK_BEGIN, [SONDE_REC_MARK_END] = SONDE_EV_MARK_END,
-		[SONDE_REC_COUNTER] = SONDE_EV_COUNTER,       [SONDE_REC_FUNC_ENTER] = SONDE_EV_FUNC_ENTER,
-		[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
-		[SONDE_REC_LOG] = SONDE_EV_LOG,
-	};
 	memset(d->tally_id, 0, sizeof(d->tally_id));
 	if (!d->out.tally)
 		return;
 	if (d->out.tally_kinds & sonde_kind_bit(SONDE_EV_RECORD)) /* names as they come (user_name) */
 		memset(d->tally_id + SONDE_REC_USER_FIRST, SREC_TALLY_RECORD, SONDE_REC_USER_LAST - SONDE_REC_USER_FIRST + 1);
 	for (unsigned id = SONDE_REC_ISR_ENTER; id <= SONDE_REC_LOG; id++) {
-		if (d->out.tally_kinds & sonde_kind_bit(kinds[id]))
+		if (d->out.tally_kinds & sonde_kind_bit(rec_kinds[id]))
 			d->tally_id[id] = id == SONDE_REC_LOG ? SREC_TALLY_RECORD : SREC_TALLY_SIMPLE;
 		d->out.tally->name[id] = srec_layout((uint8_t)id)->name;
 	}
@@ -562,16 +564,6 @@ void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const u
 		srtos_record(d, f, id, fl.p, fl.n, fl.off);
 		return;
 	}
-	static const enum sonde_ev_kind kinds[SONDE_REC_LOG + 1] = {
-		[SONDE_REC_ISR_ENTER] = SONDE_EV_ISR_ENTER,   [SONDE_REC_ISR_EXIT] = SONDE_EV_ISR_EXIT,
-		[SONDE_REC_TASK_CREATE] = SONDE_EV_TASK_CREATE, [SONDE_REC_TASK_IN] = SONDE_EV_TASK_IN,
-		[SONDE_REC_TASK_OUT] = SONDE_EV_TASK_OUT,     [SONDE_REC_TASK_READY] = SONDE_EV_TASK_READY,
-		[SONDE_REC_IDLE] = SONDE_EV_IDLE,             [SONDE_REC_MARK] = SONDE_EV_MARK,
-		[SONDE_REC_MARK_BEGIN] = SONDE_EV_MARK_BEGIN, [SONDE_REC_MARK_END] = SONDE_EV_MARK_END,
-		[SONDE_REC_COUNTER] = SONDE_EV_COUNTER,       [SONDE_REC_FUNC_ENTER] = SONDE_EV_FUNC_ENTER,
-		[SONDE_REC_FUNC_ENTER_A] = SONDE_EV_FUNC_ENTER, [SONDE_REC_FUNC_EXIT] = SONDE_EV_FUNC_EXIT,
-		[SONDE_REC_LOG] = SONDE_EV_LOG,
-	};
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS) {
 		srec_ev_init(d, &ev, f, SONDE_EV_RECORD, l->name);
 		reply(d, f, &fl, &ev);
@@ -610,7 +602,7 @@ void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const u
 		srec_emit(d, &ev);
 		return;
 	}
-	srec_ev_init(d, &ev, f, kinds[id], l->name);
+	srec_ev_init(d, &ev, f, rec_kinds[id], l->name);
 	uint8_t obj = fl.n ? q[0] : 0;
 	switch (id) {
 	case SONDE_REC_ISR_ENTER:
