@@ -4,6 +4,7 @@
 #include "rtos_desc.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "sonde_proto.h"
 
@@ -110,15 +111,34 @@ const char *rtos_op_name(uint32_t op, uint64_t kind)
 	return op < SONDE_OP_COUNT ? ops[op] : NULL;
 }
 
+/* Append s to buf (length *k, capacity n), cut to fit.  The Perfetto
+ * export names a slice with this for every kernel event: snprintf was a
+ * noticeable part of its time. */
+static void put(char *buf, size_t n, size_t *k, const char *s)
+{
+	size_t l = strlen(s);
+	if (l > n - 1 - *k)
+		l = n - 1 - *k;
+	memcpy(buf + *k, s, l);
+	*k += l;
+	buf[*k] = '\0';
+}
+
 const char *rtos_op_text(char *buf, size_t n, uint32_t op, uint64_t kind)
 {
 	const char *name = rtos_op_name(op, kind);
 	int isr = (op & SONDE_OP_F_ISR) != 0, failed = (op & SONDE_OP_F_FAILED) != 0;
+	size_t k = 0;
 
-	if (name)
-		snprintf(buf, n, "%s%s%s%s%s", name, isr || failed ? " (" : "", isr ? "ISR" : "",
-			 isr && failed ? ", " : "", failed ? "failed)" : isr ? ")" : "");
-	else
+	if (!n)
+		return buf;
+	buf[0] = '\0';
+	if (!name) {
 		snprintf(buf, n, "op %u", (unsigned)(op & SONDE_OP_MASK));
+		return buf;
+	}
+	put(buf, n, &k, name);
+	if (isr || failed)
+		put(buf, n, &k, isr && failed ? " (ISR, failed)" : isr ? " (ISR)" : " (failed)");
 	return buf;
 }

@@ -99,7 +99,7 @@ struct pfw {
 
 /* Room for more bytes in the output (grown, never flushed, inside a packet:
  * the open messages refer to it by offset). */
-static int pb_room(struct pfw *w, size_t more)
+static __attribute__((noinline)) int pb_room(struct pfw *w, size_t more)
 {
 	if (w->n + more <= w->cap)
 		return 0;
@@ -116,9 +116,15 @@ static int pb_room(struct pfw *w, size_t more)
 	return 0;
 }
 
-static void pb_varint(struct pfw *w, uint64_t v)
+/* The most called function of the writer (every tag, every number):
+ * inline, the buffer's growth out of line, and one byte without a loop. */
+static inline void pb_varint(struct pfw *w, uint64_t v)
 {
-	if (pb_room(w, 10) == 0)
+	if (w->n + VARINT_MAX > w->cap && pb_room(w, VARINT_MAX) != 0)
+		return;
+	if (v < 0x80)
+		w->b[w->n++] = (uint8_t)v;
+	else
 		w->n += varint_put(w->b + w->n, v);
 }
 

@@ -179,8 +179,17 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 	tmap_args_event(m, ev);
 	if (ev->flags & SONDE_EVF_LEVEL)
 		tmap_arg_i(m, "level", ev->value);
-	snprintf(name, sizeof(name), "%s %s", rtos_op_text(opbuf, sizeof(opbuf), ev->op, ev->obj2),
-		 obj_label(ev, lb, sizeof(lb)));
+	/* "give (ISR) Mutex #3": by hand, it is done for every kernel event */
+	const char *op = rtos_op_text(opbuf, sizeof(opbuf), ev->op, ev->obj2), *obj = obj_label(ev, lb, sizeof(lb));
+	size_t lo = strlen(op), lj = strlen(obj);
+	if (lo > sizeof(name) - 2)
+		lo = sizeof(name) - 2;
+	if (lj > sizeof(name) - 2 - lo)
+		lj = sizeof(name) - 2 - lo;
+	memcpy(name, op, lo);
+	name[lo] = ' ';
+	memcpy(name + lo + 1, obj, lj);
+	name[lo + 1 + lj] = '\0';
 	tmap_emit(m, TMAP_INSTANT, ns, ctx, "rtos", name, 0);
 }
 
