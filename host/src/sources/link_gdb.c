@@ -50,6 +50,11 @@ struct link_gdb {
 	int valid;               /* the last poll found a valid block */
 	int broken;              /* the connection failed after a poll had read bytes:
 				  * they were delivered, the next read reports it */
+	/* A read offset the link could not write (the connection went after
+	 * the bytes were read): the up buffer at desc moved from rd_from to
+	 * rd_to in the host's eyes, maybe not in the target's. */
+	int pend;
+	uint32_t pend_cb, pend_desc, pend_buf, pend_size, pend_from, pend_to;
 	char state[256];         /* the last note about the block, not repeated */
 	uint8_t q[GDB_DOWN_QUEUE];
 	size_t nq;
@@ -289,6 +294,26 @@ int link_gdb_connect(struct sonde_link *l)
 	return 0;
 }
 
+/* The first poll after a connection lost with a read offset unwritten:
+ * 1 when the target still has the bytes the host already delivered (its
+ * read offset is where that poll found it, and they are still in the
+ * buffer -- a ring's writer never overwrites unread bytes), with up->rd
+ * moved past them, to be written before anything is read; else 0 (the
+ * write had arrived, or the target was reset).  Without this the bytes
+ * came twice, and a capture showed more frames than the target wrote. */
+static int delivered_before(struct link_gdb *g, struct rtt_desc *up)
+{
+	if (!g->pend)
+		return 0;
+	g->pend = 0;
+	uint32_t k = (g->pend_to + g->pend_size - g->pend_from) % g->pend_size;
+	if (g->cb != g->pend_cb || up->addr != g->pend_desc || up->buf != g->pend_buf || up->size != g->pend_size ||
+	    up->rd != g->pend_from || rtt_used(up) < k)
+		return 0;
+	up->rd = g->pend_to;
+	return 1;
+}
+
 /* The poll proper, the target stopped: bytes read into buf, or -1. */
 static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf, size_t n)
 {
@@ -343,6 +368,8 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 		g->valid = 1;
 	}
 	g->up_size = up.size;
+	uint32_t target_rd = up.rd;
+	int rewrite = delivered_before(g, &up);
 	uint32_t used = rtt_used(&up);
 	g->full_polls += used == up.size - 1u;
 	if (g->after_wait) {
@@ -360,13 +387,23 @@ static ssize_t poll_block(struct sonde_link *l, struct link_gdb *g, uint8_t *buf
 		if (gdb_rsp_read(&g->rsp, (uint64_t)up.buf + up.rd, buf, first) != 0 ||
 		    (k > first && gdb_rsp_read(&g->rsp, up.buf, buf + first, k - first) != 0))
 			return link_fail(l, "reading the up buffer: %s", g->rsp.why);
+	}
+	if (k || rewrite) {
 		/* From here on the bytes are delivered whatever happens: when the
-		 * read offset cannot be written the target keeps them and may send
-		 * them again after a reconnection (repeated, never lost). */
+		 * read offset cannot be written, the next connection writes it
+		 * before it reads (delivered_before). */
+		uint32_t new_rd = (uint32_t)((up.rd + k) % up.size);
 		uint8_t rd[4];
-		rtt_put_le32(rd, (uint32_t)((up.rd + k) % up.size));
+		rtt_put_le32(rd, new_rd);
 		if (gdb_rsp_write(&g->rsp, (uint64_t)up.addr + 16, rd, 4) != 0) {
 			link_fail(l, "writing the up buffer's read offset: %s", g->rsp.why);
+			g->pend = 1;
+			g->pend_cb = g->cb;
+			g->pend_desc = up.addr;
+			g->pend_buf = up.buf;
+			g->pend_size = up.size;
+			g->pend_from = target_rd;
+			g->pend_to = new_rd;
 			g->broken = 1;
 			return (ssize_t)k;
 		}
