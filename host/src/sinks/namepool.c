@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define NAMEPOOL_BLOCK 65536u
+#define NAMEPOOL_RECENT 64u     /* addresses remembered by namepool_intern_str */
 
 struct namepool_entry {
 	const char *s;
@@ -30,6 +31,12 @@ struct namepool {
 	uint32_t *slot;             /* hash table of ids, 0 = empty */
 	uint32_t slot_mask;
 	struct namepool_block *blocks;
+	/* by a hash of the address: the id of the string last interned from
+	 * there (the string there may have changed since: compared) */
+	struct namepool_recent {
+		const char *at;
+		uint32_t id;
+	} recent[NAMEPOOL_RECENT];
 };
 
 static uint32_t namepool_hash(const char *s, size_t n)
@@ -154,6 +161,22 @@ uint32_t namepool_intern(struct namepool *np, const char *s, size_t n, int *adde
 	np->slot[i] = ++np->count;
 	*added = 1;
 	return np->count;
+}
+
+uint32_t namepool_intern_str(struct namepool *np, const char *s, int *added)
+{
+	struct namepool_recent *r = &np->recent[((uintptr_t)s >> 3) % NAMEPOOL_RECENT];
+
+	if (r->at == s && r->id && strcmp(np->ent[r->id - 1].s, s) == 0) {
+		*added = 0;
+		return r->id;
+	}
+	uint32_t id = namepool_intern(np, s, strlen(s), added);
+	if (id) {
+		r->at = s;
+		r->id = id;
+	}
+	return id;
 }
 
 const char *namepool_str(const struct namepool *np, uint32_t id)

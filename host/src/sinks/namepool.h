@@ -24,6 +24,12 @@ void namepool_free(struct namepool *np);
  * Returns 0 when s is absent and the pool is full (or out of memory). */
 uint32_t namepool_intern(struct namepool *np, const char *s, size_t n, int *added);
 
+/* The same for a NUL-terminated s.  The exporters pass the same strings
+ * again and again (a category, "Running", an argument's name): the last
+ * string seen at each of a few addresses is remembered and checked by one
+ * comparison, without hashing. */
+uint32_t namepool_intern_str(struct namepool *np, const char *s, int *added);
+
 /* The stored copy (NUL-terminated) of id, which must be one returned by
  * namepool_intern(). */
 const char *namepool_str(const struct namepool *np, uint32_t id);

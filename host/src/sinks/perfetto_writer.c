@@ -35,6 +35,7 @@
 #define PFW_NAMES_MAX   65536u      /* interned strings per table */
 #define PFW_NAMES_BYTES (8u << 20)
 #define PFW_FLUSH       (256u << 10) /* write the output in pieces of this size */
+#define PFW_CATS        16u          /* categories remembered by address */
 
 /* Field numbers and values of perfetto_trace.proto. */
 enum {
@@ -90,6 +91,16 @@ struct pfw {
 	/* the output: whole packets, written out once PFW_FLUSH bytes are held */
 	uint8_t *b;
 	size_t n, cap;
+	/* the iid of each trackmap name id seen (tmap_slice.name_id), 0 unknown:
+	 * a repeated name is not hashed again */
+	uint32_t *iid_of;
+	uint32_t n_iid_of;
+	/* categories (string constants, tmap_slice.cat) by address */
+	struct pfw_cat {
+		const char *s;
+		uint64_t iid;
+	} cats[PFW_CATS];
+	uint32_t n_cats;
 	uint8_t *sched_seen;         /* per track uuid: its thread was announced */
 	size_t sched_seen_n;
 	struct pfw_stats st;
@@ -211,7 +222,7 @@ static uint64_t pfw_iid(struct pfw *w, enum pfw_table tab, const char *s)
 
 	if (!w->intern)
 		return 0;
-	id = namepool_intern(w->pool[tab], s, strlen(s), &added);
+	id = namepool_intern_str(w->pool[tab], s, &added);
 	if (!id) {
 		w->st.inlined++;
 		return 0;
@@ -233,6 +244,44 @@ static uint64_t pfw_iid(struct pfw *w, enum pfw_table tab, const char *s)
 	}
 	w->fresh[tab][w->n_fresh[tab]++] = (struct pfw_new){ id, namepool_str(w->pool[tab], id) };
 	return id;
+}
+
+/* The iid of a slice's name, remembered by its trackmap id when it has one. */
+static uint64_t pfw_name_iid(struct pfw *w, const struct tmap_slice *s)
+{
+	uint32_t id = s->name_id;
+
+	if (id && id < w->n_iid_of && w->iid_of[id])
+		return w->iid_of[id];
+	uint64_t iid = pfw_iid(w, PFW_NAME, s->name);
+	if (!id || !iid || iid > UINT32_MAX)
+		return iid;
+	if (id >= w->n_iid_of) {
+		/* the trackmap's table is bounded, so this is too */
+		uint32_t n = w->n_iid_of ? w->n_iid_of : 64;
+		while (n <= id)
+			n *= 2;
+		uint32_t *p = realloc(w->iid_of, (size_t)n * sizeof(*p));
+		if (!p)
+			return iid;
+		memset(p + w->n_iid_of, 0, (size_t)(n - w->n_iid_of) * sizeof(*p));
+		w->iid_of = p;
+		w->n_iid_of = n;
+	}
+	w->iid_of[id] = (uint32_t)iid;
+	return iid;
+}
+
+/* The iid of a category: a few string constants, known by their address. */
+static uint64_t pfw_cat_iid(struct pfw *w, const char *cat)
+{
+	for (uint32_t i = 0; i < w->n_cats; i++)
+		if (w->cats[i].s == cat)
+			return w->cats[i].iid;
+	uint64_t iid = pfw_iid(w, PFW_CAT, cat);
+	if (iid && w->n_cats < PFW_CATS)
+		w->cats[w->n_cats++] = (struct pfw_cat){ cat, iid };
+	return iid;
 }
 
 /* ---- packets ------------------------------------------------------------ */
@@ -400,9 +449,9 @@ static void pfw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct t
 
 	/* interning first, in the order the entries are defined */
 	if (s->name && !s->name_is_text)
-		name_iid = pfw_iid(w, PFW_NAME, s->name);
+		name_iid = pfw_name_iid(w, s);
 	if (s->cat)
-		cat_iid = pfw_iid(w, PFW_CAT, s->cat);
+		cat_iid = pfw_cat_iid(w, s->cat);
 
 	size_t p = pfw_begin(w, 1, ns);
 	size_t te = pb_open(w, F_TP_TRACK_EVENT);
@@ -578,5 +627,6 @@ void pfw_free(struct pfw *w)
 	}
 	free(w->b);
 	free(w->sched_seen);
+	free(w->iid_of);
 	free(w);
 }

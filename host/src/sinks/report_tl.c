@@ -310,7 +310,7 @@ static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tm
 		}
 		struct rtl_open *o = &l->stk[l->depth++];
 		o->t0 = ns;
-		o->name = s->name ? namepool_intern(r->names, s->name, strlen(s->name), &added) : 0;
+		o->name = s->name ? namepool_intern_str(r->names, s->name, &added) : 0;
 		o->args = rtl_args(r, s->args, s->nargs);
 		o->cat = rtl_cat(s->cat);
 		return;

@@ -64,7 +64,7 @@ void sw_free(struct sw *w)
 uint32_t sw_frame(struct sw *w, const char *name)
 {
 	int added;
-	uint32_t id = namepool_intern(w->names, name, strlen(name), &added);
+	uint32_t id = namepool_intern_str(w->names, name, &added);
 
 	if (id)
 		return id - 1;

@@ -88,8 +88,11 @@ static void tmap_state(struct tmap *m, struct tmap_node *task, uint64_t ns, cons
 			tmap_emit_end(m, ns, sn, sn->state_name ? namepool_str(m->names, sn->state_name) : "state");
 		sn->state_open = 0;
 		if (state) {
-			sn->state_name = namepool_intern(m->names, state, strlen(state), &added);
-			tmap_emit(m, TMAP_BEGIN, ns, sn, "state", state, 0);
+			sn->state_name = namepool_intern_str(m->names, state, &added);
+			if (sn->state_name)
+				tmap_emit_id(m, TMAP_BEGIN, ns, sn, "state", sn->state_name);
+			else
+				tmap_emit(m, TMAP_BEGIN, ns, sn, "state", state, 0);
 			sn->state_open = 1;
 		}
 	}

@@ -67,9 +67,13 @@ struct tmap_track {
 
 /* A slice begin, slice end or instant. */
 struct tmap_slice {
-	const char *cat;      /* category (a short fixed word); NULL on an end */
+	const char *cat;      /* category: a string constant (writers may know it
+			       * by its address); NULL on an end */
 	const char *name;     /* NULL on an end */
 	int name_is_text;     /* a message, unlikely to repeat: not worth interning */
+	uint32_t name_id;     /* when not 0: the name's id in this trackmap's name
+			       * table, which always names the same string, so a
+			       * writer may remember what it made of it */
 	const struct sonde_arg *args; /* annotations; see tmap_arg_name() */
 	size_t nargs;
 	const char *ended;    /* TMAP_END: the name of the slice it ends, for

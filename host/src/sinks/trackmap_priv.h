@@ -45,6 +45,7 @@ struct tmap_node {
 	uint64_t obj;
 	struct tmap_core *core;
 	char *name;                /* owned; t.name points here */
+	uint32_t name_gen;         /* counts the changes of name */
 	struct tmap_frame *stk;    /* open slices (the root slice not counted) */
 	uint32_t depth, cap;
 	uint32_t hidden;           /* slices deeper than max_depth: counted only */
@@ -117,6 +118,9 @@ void tmap_arg_str(struct tmap *m, const char *name, const char *s);
 void tmap_args_event(struct tmap *m, const struct sonde_event *ev);
 void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
 	       const char *cat, const char *name, int is_text);
+/* The same, named by an id in m->names (writers may cache what it maps to). */
+void tmap_emit_id(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
+		  const char *cat, uint32_t name_id);
 /* A slice end naming the slice it ends. */
 void tmap_emit_end(struct tmap *m, uint64_t ns, struct tmap_node *n, const char *ended);
 void tmap_push(struct tmap *m, struct tmap_node *n, enum tmap_fkind kind, uint64_t obj,

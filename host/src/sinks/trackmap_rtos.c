@@ -34,12 +34,25 @@
 
 #define TMAP_FLOWS_MAX 64u
 
+#define TMAP_OPNAMES 4 /* operation names remembered per object */
+
 struct tmap_robj {
 	uint64_t flows[TMAP_FLOWS_MAX]; /* ring of pending sends' flow ids */
 	uint32_t head, n;
 	struct tmap_node *holder;       /* mutexes: the holder track */
 	int held;                       /* a holder slice is open */
 	uint32_t held_name;             /* its name (the holder task) in tmap.names, 0 none */
+	/* The names of the last operations' instants ("give Mutex #3") in
+	 * tmap.names, and what each was made of: an object sees a few
+	 * operations again and again (give, take), and then neither the
+	 * text nor its interning is done again. */
+	struct tmap_opname {
+		uint32_t name;          /* 0: unused */
+		uint32_t op, gen;
+		uint64_t kind;
+		int named;
+	} ops[TMAP_OPNAMES];
+	uint32_t next_op;               /* the entry replaced next */
 };
 
 const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t n, enum tmap_tstate *st)
@@ -169,7 +182,7 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 		if (base == SONDE_OP_RECEIVE && c->cur && c->cur->role == R_TASK && !c->isr_depth) {
 			tmap_emit(m, TMAP_BEGIN, ns, h, "rtos", c->cur->name, 0);
 			o->robj->held = 1;
-			o->robj->held_name = namepool_intern(m->names, c->cur->name, strlen(c->cur->name), &added);
+			o->robj->held_name = namepool_intern_str(m->names, c->cur->name, &added);
 		}
 	}
 	if (ok && (base == SONDE_OP_SEND))
@@ -179,7 +192,19 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 	tmap_args_event(m, ev);
 	if (ev->flags & SONDE_EVF_LEVEL)
 		tmap_arg_i(m, "level", ev->value);
-	/* "give (ISR) Mutex #3": by hand, it is done for every kernel event */
+	/* The label is the event's object name when it has one, which
+	 * tmap_obj_track has just made the track's name (a change of it
+	 * changes name_gen), else "Kind #id" from the kind and the id. */
+	struct tmap_robj *r = o->robj;
+	int named = ev->obj_name && ev->obj_name[0];
+	for (int i = 0; i < TMAP_OPNAMES; i++) {
+		const struct tmap_opname *e = &r->ops[i];
+		if (e->name && e->op == ev->op && e->kind == ev->obj2 && e->named == named && e->gen == o->name_gen) {
+			tmap_emit_id(m, TMAP_INSTANT, ns, ctx, "rtos", e->name);
+			return;
+		}
+	}
+	/* "give (ISR) Mutex #3": by hand, it is done for every new name */
 	const char *op = rtos_op_text(opbuf, sizeof(opbuf), ev->op, ev->obj2), *obj = obj_label(ev, lb, sizeof(lb));
 	size_t lo = strlen(op), lj = strlen(obj);
 	if (lo > sizeof(name) - 2)
@@ -190,7 +215,15 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 	name[lo] = ' ';
 	memcpy(name + lo + 1, obj, lj);
 	name[lo + 1 + lj] = '\0';
-	tmap_emit(m, TMAP_INSTANT, ns, ctx, "rtos", name, 0);
+	int added;
+	uint32_t id = namepool_intern(m->names, name, lo + 1 + lj, &added);
+	if (!id) { /* the table is full */
+		tmap_emit(m, TMAP_INSTANT, ns, ctx, "rtos", name, 0);
+		return;
+	}
+	r->ops[r->next_op] = (struct tmap_opname){ id, ev->op, o->name_gen, ev->obj2, named };
+	r->next_op = (r->next_op + 1) % TMAP_OPNAMES;
+	tmap_emit_id(m, TMAP_INSTANT, ns, ctx, "rtos", id);
 }
 
 static void task_prio(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)

@@ -97,19 +97,31 @@ void tmap_args_event(struct tmap *m, const struct sonde_event *ev)
 
 /* ---- output ------------------------------------------------------------- */
 
-void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
-	       const char *cat, const char *name, int is_text)
+static void tmap_emit_slice(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
+			    const char *cat, const char *name, int is_text, uint32_t name_id)
 {
-	struct tmap_slice s = { cat, name, is_text, m->args, m->nargs, NULL, m->flow_out, m->flow_in };
+	struct tmap_slice s = { cat, name, is_text, name_id, m->args, m->nargs, NULL, m->flow_out, m->flow_in };
 
 	m->ops->slice(m->w, type, ns, &n->t, &s);
 	m->nargs = 0;
 	m->flow_out = m->flow_in = 0;
 }
 
+void tmap_emit(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
+	       const char *cat, const char *name, int is_text)
+{
+	tmap_emit_slice(m, type, ns, n, cat, name, is_text, 0);
+}
+
+void tmap_emit_id(struct tmap *m, enum tmap_type type, uint64_t ns, struct tmap_node *n,
+		  const char *cat, uint32_t name_id)
+{
+	tmap_emit_slice(m, type, ns, n, cat, namepool_str(m->names, name_id), 0, name_id);
+}
+
 void tmap_emit_end(struct tmap *m, uint64_t ns, struct tmap_node *n, const char *ended)
 {
-	struct tmap_slice s = { NULL, NULL, 0, m->args, m->nargs, ended, 0, 0 };
+	struct tmap_slice s = { NULL, NULL, 0, 0, m->args, m->nargs, ended, 0, 0 };
 
 	m->ops->slice(m->w, TMAP_END, ns, &n->t, &s);
 	m->nargs = 0;
@@ -155,8 +167,8 @@ void tmap_push(struct tmap *m, struct tmap_node *n, enum tmap_fkind kind, uint64
 	f->kind = (uint8_t)kind;
 	f->obj = obj;
 	f->addr = (uint8_t)addr;
-	f->name_id = namepool_intern(m->names, name, strlen(name), &added);
-	tmap_emit(m, TMAP_BEGIN, ns, n, cat, name, 0);
+	f->name_id = namepool_intern_str(m->names, name, &added);
+	tmap_emit_slice(m, TMAP_BEGIN, ns, n, cat, name, 0, f->name_id);
 }
 
 /* Close the innermost open slice; the annotations built so far go with it. */
@@ -200,7 +212,8 @@ void tmap_resume(struct tmap *m, struct tmap_node *n, uint64_t ns, const struct 
 	tmap_emit(m, TMAP_BEGIN, ns, n, "sched", n->role == R_IDLE ? "Idle" : "Running", 0);
 	for (uint32_t i = 0; i < n->depth; i++) {
 		tmap_arg_bool(m, "resumed");
-		tmap_emit(m, TMAP_BEGIN, ns, n, "func", tmap_frame_name(m, &n->stk[i], buf, sizeof(buf)), 0);
+		tmap_emit_slice(m, TMAP_BEGIN, ns, n, "func", tmap_frame_name(m, &n->stk[i], buf, sizeof(buf)), 0,
+				n->stk[i].name_id);
 	}
 	n->running = 1;
 }

@@ -106,6 +106,7 @@ static int tmap_set_name(struct tmap_node *n, const char *name)
 	free(n->name);
 	n->name = s;
 	n->t.name = s;
+	n->name_gen++;
 	return 0;
 }
 
@@ -231,7 +232,6 @@ struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_
 	enum tmap_kind kind = role == R_COUNTER || role == R_QUEUE ? TMAP_COUNTER
 			      : role == R_TASK ? TMAP_THREAD : TMAP_SLICES;
 	char buf[64], sbuf[TMAP_NAME_MAX + 8];
-	const char *name = tmap_label(buf, sizeof(buf), what[role], ev->obj_name, ev->obj, 0);
 
 	if (n) {
 		if (ev->obj_name && ev->obj_name[0] && strncmp(n->name, ev->obj_name, TMAP_NAME_MAX)
@@ -247,7 +247,8 @@ struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_
 	}
 	if (role == R_TASK && m->nnodes + 2 > m->max_tracks)
 		return NULL;    /* a task needs its state track too */
-	n = tmap_node_new(m, c, role, c->id, ev->obj, kind, name);
+	n = tmap_node_new(m, c, role, c->id, ev->obj, kind,
+			  tmap_label(buf, sizeof(buf), what[role], ev->obj_name, ev->obj, 0));
 	if (n && role == R_TASK) {
 		snprintf(sbuf, sizeof(sbuf), "%s state", n->name);
 		n->state = tmap_node_new(m, c, R_TSTATE, c->id, ev->obj, TMAP_SLICES, sbuf);
