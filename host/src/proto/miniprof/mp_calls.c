@@ -117,7 +117,7 @@ static struct call heap_pop(struct mp_calls *c)
 
 static void ev_init(struct sonde_event *ev, enum sonde_ev_kind kind, const struct call *k)
 {
-	memset(ev, 0, sizeof(*ev));
+	sonde_event_clear(ev);
 	ev->kind = kind;
 	ev->rec_id = MP_RSP_PROFILE_DATA;
 	if (kind == SONDE_EV_FUNC_ENTER)

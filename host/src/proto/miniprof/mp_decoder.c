@@ -48,7 +48,7 @@ static void dec_diag(struct mp_dec *d, enum sonde_diag_code code, uint64_t off, 
 
 static void ev_init(struct sonde_event *ev, enum sonde_ev_kind kind, const struct mp_packet *pk)
 {
-	memset(ev, 0, sizeof(*ev));
+	sonde_event_clear(ev);
 	ev->kind = kind;
 	ev->rec_id = pk->type;
 	ev->rec_name = mp_rsp_name(pk->type);

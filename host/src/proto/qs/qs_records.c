@@ -474,7 +474,9 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	if (!r.missing)
 		read_fields(d, &r, rw->fields, &fl);
 
-	struct sonde_event ev = { .kind = rw->kind };
+	struct sonde_event ev;
+	sonde_event_clear(&ev);
+	ev.kind = rw->kind;
 	qs_set_ts(d, &ev, has_ts && !(r.missing && r.pos == 0), raw_ts);
 	/* a dictionary record first replaces its entry: names resolved below
 	 * must not point to the entry it replaces */

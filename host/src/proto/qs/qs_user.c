@@ -250,7 +250,10 @@ void qs_decode_user(struct qs_dec *d, const struct qs_frame *f)
 	struct qs_rd r;
 	qs_rd_init(&r, f->data, f->len);
 	uint64_t raw_ts = qs_rd_uint(&r, d->sz.ts, NULL);
-	struct sonde_event ev = { .kind = SONDE_EV_RECORD, .rec_name = name };
+	struct sonde_event ev;
+	sonde_event_clear(&ev);
+	ev.kind = SONDE_EV_RECORD;
+	ev.rec_name = name;
 	qs_set_ts(d, &ev, !r.missing, raw_ts);
 
 	struct qs_line *l = &d->line;

@@ -123,7 +123,9 @@ static int check_payload(struct syst_msg *m)
 
 void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 {
-	memset(m, 0, sizeof(*m));
+	static const struct syst_msg blank; /* not memset: see sonde_event_clear() */
+
+	*m = blank;
 	m->raw = p;
 	m->raw_len = n;
 	if (n < 4) {

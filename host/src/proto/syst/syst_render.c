@@ -436,7 +436,7 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	r.cl = NULL;
 	r.cat = NULL;
 	r.status = r.m.status;
-	memset(&r.ev, 0, sizeof(r.ev));
+	sonde_event_clear(&r.ev);
 	r.ev.offset = off;
 	r.ev.frame = d->msgno;
 	r.ev.args = d->args;

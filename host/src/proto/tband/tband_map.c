@@ -621,7 +621,7 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	if (rec->desc->id == 0x00)
 		tband_set_core(d, rec->v[0].u);
 
-	memset(&ev, 0, sizeof(ev));
+	sonde_event_clear(&ev);
 	ev.flags = rec->err != TBAND_OK ? SONDE_EVF_MALFORMED : 0;
 	ev.core = d->core;
 	ev.rec_id = rec->desc->id;
