@@ -77,14 +77,10 @@ struct mrun {
 	char protos[160];
 };
 
+/* s is one or more decimal digits and nothing else. */
 static int is_number(const char *s)
 {
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
+	return s[0] && s[strspn(s, "0123456789")] == '\0';
 }
 
 static int parse_u32(const char *s, uint32_t *v)

@@ -135,14 +135,10 @@ int link_serial_parse_flow(const char *s, enum link_serial_flow *f, char *err, s
 	return 0;
 }
 
+/* s is one or more decimal digits and nothing else. */
 static int all_digits(const char *s)
 {
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
+	return s[0] && s[strspn(s, "0123456789")] == '\0';
 }
 
 int link_serial_parse(struct link_serial_cfg *cfg, const char *spec, char *err, size_t errlen)
