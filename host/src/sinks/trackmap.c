@@ -454,6 +454,7 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 		return;
 	}
 	m->last_core = c->id;
+	m->names_gen = s ? s->names_gen : 0;
 	ns = tmap_event_ns(m, c, ev, s);
 
 	switch (ev->kind) {

@@ -46,6 +46,8 @@ struct tmap_node {
 	struct tmap_core *core;
 	char *name;                /* owned; t.name points here */
 	uint32_t name_gen;         /* counts the changes of name */
+	const char *seen_name;     /* an event's name found equal to name, */
+	uint64_t seen_gen;         /*   under this names_gen (struct sonde_session) */
 	struct tmap_frame *stk;    /* open slices (the root slice not counted) */
 	uint32_t depth, cap;
 	uint32_t hidden;           /* slices deeper than max_depth: counted only */
@@ -87,6 +89,7 @@ struct tmap {
 	int freq_noted;
 	uint64_t flow_out, flow_in; /* for the next slice written (tmap_emit) */
 	uint64_t next_flow;
+	uint64_t names_gen;        /* the session's of the event being mapped, 0 unknown */
 	struct tmap_stats st;
 };
 

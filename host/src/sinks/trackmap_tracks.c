@@ -234,7 +234,13 @@ struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_
 	char buf[64], sbuf[TMAP_NAME_MAX + 8];
 
 	if (n) {
-		if (ev->obj_name && ev->obj_name[0] && strncmp(n->name, ev->obj_name, TMAP_NAME_MAX)
+		/* the text behind a pointer seen under the same names_gen is
+		 * the one compared then: not compared again */
+		if (!ev->obj_name || (ev->obj_name == n->seen_name && m->names_gen && m->names_gen == n->seen_gen))
+			return n;
+		n->seen_name = ev->obj_name;
+		n->seen_gen = m->names_gen;
+		if (ev->obj_name[0] && strncmp(n->name, ev->obj_name, TMAP_NAME_MAX)
 		    && tmap_set_name(n, ev->obj_name) == 0) {
 			m->ops->track(m->w, &n->t);
 			if (n->state) {
