@@ -80,7 +80,7 @@ struct tband_dec {
 	char str[3 * TBAND_FRAME_MAX + 1];   /* the string field, valid UTF-8 */
 	uint8_t raw[TBAND_FRAME_MAX];
 	uint8_t payload[TBAND_FRAME_MAX];
-	char native[];                       /* tband_json_size(TBAND_FRAME_MAX) */
+	char native[];                       /* tband_json_size(sizeof(str) - 1) */
 };
 
 /* Report a problem at input offset 'offset' (frame 'frame'); the message

@@ -141,7 +141,7 @@ static void *tband_create(const struct sonde_out *out, sonde_opts opts)
 	struct tband_dec *d;
 	uint64_t v;
 
-	d = calloc(1, sizeof(*d) + tband_json_size(TBAND_FRAME_MAX));
+	d = calloc(1, sizeof(*d) + tband_json_size(sizeof(d->str) - 1));
 	if (!d)
 		return NULL;
 	d->out = *out;

@@ -12,126 +12,105 @@
 #include "core/numfmt.h"
 #include "tband_json.h"
 
-/* A bounded append buffer; the caller sizes it with tband_json_size(), so
- * running out of room means a bug, and we cut rather than overflow. */
-struct tband_jbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void jb_mem(struct tband_jbuf *b, const char *s, size_t n)
-{
-	if (b->n + n >= b->cap)
-		n = b->cap - 1 - b->n;
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-}
-
-static void jb_u64(struct tband_jbuf *b, uint64_t v)
-{
-	char t[24];
-	jb_mem(b, t, numfmt_u64(t, v));
-}
-
-static void jb_i64(struct tband_jbuf *b, int64_t v)
-{
-	char t[24];
-	jb_mem(b, t, numfmt_i64(t, v));
-}
-
-/* A JSON string as serde_json writes it: '"' and '\\' escaped, control
+/* The line is written through a cursor with no check per piece: the
+ * caller's buffer holds tband_json_size(str_len) bytes, which covers the
+ * longest line of any event with a string of that length plus the slack
+ * the fixed-size copies below write past its end (checked once per line).
+ *
+ * A JSON string as serde_json writes it: '"' and '\\' escaped, control
  * characters as \b \t \n \f \r or \u00xx (lower-case hex), everything else
- * (DEL and non-ASCII included) verbatim.  Runs of plain bytes are copied
- * at once. */
-static void jb_json_string(struct tband_jbuf *b, const char *s, size_t n)
+ * (DEL and non-ASCII included) verbatim. */
+static char *jc_string(char *o, const uint8_t *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t run = 0;
 
-	jb_mem(b, "\"", 1);
+	*o++ = '"';
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char e[6] = { '\\', 0, '0', '0', 0, 0 };
+		unsigned char c = s[i];
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		jb_mem(b, s + run, i - run);
-		run = i + 1;
-		if (c == '"' || c == '\\') {
-			e[1] = (char)c;
-			jb_mem(b, e, 2);
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*o++ = (char)c;
 			continue;
 		}
+		*o++ = '\\';
 		switch (c) {
-		case '\b': e[1] = 'b'; break;
-		case '\t': e[1] = 't'; break;
-		case '\n': e[1] = 'n'; break;
-		case '\f': e[1] = 'f'; break;
-		case '\r': e[1] = 'r'; break;
-		default: break;
-		}
-		if (e[1]) {
-			jb_mem(b, e, 2);
-		} else {
-			e[1] = 'u';
-			e[4] = hex[c >> 4];
-			e[5] = hex[c & 15];
-			jb_mem(b, e, 6);
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\t': *o++ = 't'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\r': *o++ = 'r'; break;
+		default:
+			memcpy(o, "u00", 3);
+			o[3] = hex[c >> 4];
+			o[4] = hex[c & 15];
+			o += 5;
+			break;
 		}
 	}
-	jb_mem(b, s + run, n - run);
-	jb_mem(b, "\"", 1);
+	*o++ = '"';
+	return o;
 }
 
-/* The constant text of one event's line, around its values:
- *   timed:    head ts kind field[0] v0 field[1] v1 ... tail
- *             {"Base":{"ts":  10  ,"kind":{"IsrEnter":{  "isr_id":  0  }}}}
- *   metadata: head field[0] v0 ... tail   ('kind' empty)
- *             {"BaseMetadata":{"IsrName":{  "isr_id":  0  ,"name":  "ISR0"  }}}
- * Built once per event id on first use (the tool decodes on one thread),
- * so a line is a handful of copies and numbers. */
+/* The constant text of one event's line, in the pieces between its values
+ * (the timestamp, then each field):
+ *   timed:    piece[0] ts piece[1] v0 piece[2] v1 ... piece[nvals]
+ *             {"Base":{"ts":  10  ,"kind":{"IsrEnter":{"isr_id":  0  }}}}
+ *   metadata: piece[0] v0 piece[1] v1 ... piece[nvals]
+ *             {"BaseMetadata":{"IsrName":{"isr_id":  0  ,"name":  "ISR0"  }}}
+ * Built once per event id on first use (the tool decodes on one thread).
+ * Each piece is copied as TBAND_JPIECE bytes, whatever its length: a copy
+ * of a constant size is a few vector moves where one of a variable size is
+ * a call to memcpy, and a line has up to five pieces. */
+#define TBAND_JPIECE 64
+#define TBAND_JVALS (TBAND_MAX_FIELDS + 1)
+
 struct tband_jfrag {
 	uint8_t built;
-	uint8_t head_n, kind_n, tail_n;
-	uint8_t field_n[TBAND_MAX_FIELDS];
-	char head[64];
-	char kind[64];
-	char field[TBAND_MAX_FIELDS][40];
-	char tail[8];
+	uint8_t len[TBAND_JVALS + 1];
+	char piece[TBAND_JVALS + 1][TBAND_JPIECE];
 };
 
 static struct tband_jfrag tband_jfrags[256];
 
-static uint8_t jf_set(char *dst, size_t cap, const char *a, const char *b, const char *c)
+/* Append a, b, c to piece k (cut to TBAND_JPIECE bytes: the longest piece
+ * of the table is 56). */
+static void jf_add(struct tband_jfrag *f, unsigned k, const char *a, const char *b, const char *c)
 {
-	int k = snprintf(dst, cap, "%s%s%s", a, b, c);
-	return (uint8_t)(k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1);
+	const char *s[3] = { a, b, c };
+
+	for (unsigned i = 0; i < 3; i++) {
+		size_t n = strlen(s[i]);
+
+		if (n > (size_t)(TBAND_JPIECE - f->len[k]))
+			n = TBAND_JPIECE - f->len[k];
+		memcpy(f->piece[k] + f->len[k], s[i], n);
+		f->len[k] = (uint8_t)(f->len[k] + n);
+	}
 }
 
 static const struct tband_jfrag *tband_jfrag_of(const struct tband_evdesc *d)
 {
 	struct tband_jfrag *f = &tband_jfrags[d->id];
 	const char *group = d->group == TBAND_G_BASE ? "Base" : "FreeRTOS";
+	unsigned k = 0;
 
 	if (f->built)
 		return f;
 	if (d->meta) {
-		char g[24];
-
-		snprintf(g, sizeof(g), "%sMetadata", group);
-		f->head_n = jf_set(f->head, sizeof(f->head), "{\"", g, "\":{\"");
-		f->head_n = (uint8_t)(f->head_n +
-			jf_set(f->head + f->head_n, sizeof(f->head) - f->head_n, d->json, "\":{", ""));
-		f->kind_n = 0;
-		f->tail_n = jf_set(f->tail, sizeof(f->tail), "}}}", "", "");
+		jf_add(f, 0, "{\"", group, "Metadata\":{\"");
+		jf_add(f, 0, d->json, "\":{", "");
 	} else {
-		f->head_n = jf_set(f->head, sizeof(f->head), "{\"", group, "\":{\"ts\":");
-		f->kind_n = jf_set(f->kind, sizeof(f->kind), ",\"kind\":{\"", d->json, "\":{");
-		f->tail_n = jf_set(f->tail, sizeof(f->tail), "}}}}", "", "");
+		jf_add(f, 0, "{\"", group, "\":{\"ts\":");
+		jf_add(f, ++k, ",\"kind\":{\"", d->json, "\":{");
 	}
-	for (unsigned i = 0; i < d->nfields; i++)
-		f->field_n[i] = jf_set(f->field[i], sizeof(f->field[i]), i ? ",\"" : "\"",
-				       d->f[i].name, "\":");
+	for (unsigned i = 0; i < d->nfields; i++) {
+		if (i)
+			k++;
+		jf_add(f, k, i ? ",\"" : "\"", d->f[i].name, "\":");
+	}
+	jf_add(f, k + 1, d->meta ? "}}}" : "}}}}", "", "");
 	f->built = 1;
 	return f;
 }
@@ -156,54 +135,72 @@ size_t tband_utf8_lossy(const unsigned char *s, size_t n, char *buf)
 	return o;
 }
 
-size_t tband_json_size(size_t frame_len)
+size_t tband_json_size(size_t str_len)
 {
-	/* Fixed text (group, variant and field names, ts) is well under 256
-	 * bytes; a string byte costs at most 6 (\u00xx) and an invalid one 3
-	 * (U+FFFD); numbers are shorter than the bytes they were coded in
-	 * plus 20. */
-	return 256 + 3 * 20 + 6 * frame_len;
+	/* The pieces of constant text (TBAND_JVALS + 1 of at most
+	 * TBAND_JPIECE bytes, the last copy included), four numbers or
+	 * enumerator names of at most 24 bytes, the string's quotes and its
+	 * bytes at up to 6 each (\u00xx), the NUL. */
+	return (TBAND_JVALS + 1) * TBAND_JPIECE + TBAND_JVALS * 24 + 2 + 6 * str_len + 1;
 }
 
 size_t tband_json_render(const struct tband_rec *rec, char *buf, size_t cap)
 {
 	const struct tband_evdesc *d = rec->desc;
 	const struct tband_jfrag *f = tband_jfrag_of(d);
-	struct tband_jbuf b = { buf, 0, cap };
+	char *o = buf;
+	unsigned k = 0;
 
-	jb_mem(&b, f->head, f->head_n);
+	if (cap < tband_json_size(rec->str_len)) {
+		if (cap)
+			buf[0] = 0;
+		return 0;
+	}
+	memcpy(o, f->piece[0], TBAND_JPIECE);
+	o += f->len[0];
 	if (!d->meta) {
-		jb_u64(&b, rec->ts);
-		jb_mem(&b, f->kind, f->kind_n);
+		o += numfmt_u64(o, rec->ts);
+		k++;
+		memcpy(o, f->piece[k], TBAND_JPIECE);
+		o += f->len[k];
 	}
 	for (unsigned i = 0; i < d->nfields; i++) {
 		const char *kind;
 
-		jb_mem(&b, f->field[i], f->field_n[i]);
+		if (i) {
+			k++;
+			memcpy(o, f->piece[k], TBAND_JPIECE);
+			o += f->len[k];
+		}
 		switch (d->f[i].type) {
 		case TBAND_F_U8ENUM:
 			kind = tband_queue_kind_json(rec->v[i].u);
 			if (kind) {
-				jb_mem(&b, "\"", 1);
-				jb_mem(&b, kind, strlen(kind));
-				jb_mem(&b, "\"", 1);
+				size_t n = strlen(kind);
+
+				*o++ = '"';
+				memcpy(o, kind, n);
+				o += n;
+				*o++ = '"';
 			} else {
-				jb_u64(&b, rec->v[i].u);
+				o += numfmt_u64(o, rec->v[i].u);
 			}
 			break;
 		case TBAND_F_U32:
 		case TBAND_F_U64:
-			jb_u64(&b, rec->v[i].u);
+			o += numfmt_u64(o, rec->v[i].u);
 			break;
 		case TBAND_F_S64:
-			jb_i64(&b, rec->v[i].i);
+			o += numfmt_i64(o, rec->v[i].i);
 			break;
 		case TBAND_F_STR:
-			jb_json_string(&b, (const char *)rec->str, rec->str_len);
+			o = jc_string(o, rec->str, rec->str_len);
 			break;
 		}
 	}
-	jb_mem(&b, f->tail, f->tail_n);
-	buf[b.n] = 0;
-	return b.n;
+	k++;
+	memcpy(o, f->piece[k], TBAND_JPIECE);
+	o += f->len[k];
+	*o = 0;
+	return (size_t)(o - buf);
 }

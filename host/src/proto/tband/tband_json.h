@@ -11,16 +11,20 @@
 
 #include "tband_wire.h"
 
-/* Bytes needed (including the NUL) to render any frame of 'frame_len'
- * decoded bytes. */
-size_t tband_json_size(size_t frame_len);
+/* Bytes of buffer tband_json_render needs for a frame whose string field
+ * has str_len bytes (as rendered: after tband_utf8_lossy), 0 if it has
+ * none.  More than the longest line: the renderer copies its constant
+ * text in blocks of a fixed size and may write up to one block past the
+ * line's end. */
+size_t tband_json_size(size_t str_len);
 
 /*
  * Render rec (a record parsed without error or with a soft error) into
- * buf[0..cap), NUL-terminated; returns the length.  The string field is
- * copied as it is: a caller with a string that is not valid UTF-8 replaces
- * it first (tband_utf8_lossy).  An undefined enumerator is rendered as its
- * number.
+ * buf[0..cap), NUL-terminated; returns the length.  cap must be at least
+ * tband_json_size(rec->str_len): a smaller buffer (a bug) gets an empty
+ * line.  The string field is copied as it is: a caller with a string that
+ * is not valid UTF-8 replaces it first (tband_utf8_lossy).  An undefined
+ * enumerator is rendered as its number.
  */
 size_t tband_json_render(const struct tband_rec *rec, char *buf, size_t cap);
 
