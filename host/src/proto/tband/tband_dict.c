@@ -10,6 +10,7 @@ int tband_dict_init(struct tband_dict *d, unsigned cap_log2)
 {
 	d->cap = (size_t)1 << cap_log2;
 	d->used = 0;
+	memset(d->direct, 0, sizeof(d->direct));
 	d->tab = calloc(d->cap, sizeof(*d->tab));
 	return d->tab ? 0 : -1;
 }
@@ -21,6 +22,7 @@ void tband_dict_free(struct tband_dict *d)
 	free(d->tab);
 	d->tab = NULL;
 	d->cap = d->used = 0;
+	memset(d->direct, 0, sizeof(d->direct));
 }
 
 static size_t tband_dict_hash(enum tband_dkind kind, uint64_t id)
@@ -36,6 +38,8 @@ struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
 	size_t mask = d->cap - 1;
 	size_t i = tband_dict_hash(kind, id) & mask;
 
+	if (id < TBAND_DICT_DIRECT && (d->direct[kind][id] || !create))
+		return d->direct[kind][id];
 	for (;;) {
 		struct tband_dent *e = &d->tab[i];
 
@@ -54,6 +58,8 @@ struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
 	d->tab[i].id = id;
 	d->tab[i].qkind = -1;
 	d->tab[i].name = NULL;
+	if (id < TBAND_DICT_DIRECT)
+		d->direct[kind][id] = &d->tab[i];
 	return &d->tab[i];
 }
 
@@ -79,11 +85,4 @@ int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n)
 	p[n] = 0;
 	e->name = p;
 	return changed;
-}
-
-const char *tband_dict_name(struct tband_dict *d, enum tband_dkind kind, uint64_t id)
-{
-	struct tband_dent *e = tband_dict_get(d, kind, id, 0);
-
-	return e ? e->name : NULL;
 }

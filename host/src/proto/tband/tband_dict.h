@@ -31,10 +31,18 @@ struct tband_dent {
 	char *name;        /* NUL-terminated, NULL while unknown */
 };
 
+/* Ids below this are found without hashing: streams number their tasks,
+ * queues, ISRs and markers from 0, and every event looks one or two up. */
+#define TBAND_DICT_DIRECT 256
+#define TBAND_DICT_KINDS 5
+
 struct tband_dict {
 	struct tband_dent *tab;
 	size_t cap;        /* a power of two */
 	size_t used;
+	/* the entry of (kind, id) for id < TBAND_DICT_DIRECT, NULL while
+	 * there is none (entries never move or go) */
+	struct tband_dent *direct[TBAND_DICT_KINDS][TBAND_DICT_DIRECT];
 };
 
 /* cap_log2: the table has 2^cap_log2 slots, at most 3/4 of them used.
@@ -52,6 +60,12 @@ struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
 int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n);
 
 /* The name of (kind, id), or NULL. */
-const char *tband_dict_name(struct tband_dict *d, enum tband_dkind kind, uint64_t id);
+static inline const char *tband_dict_name(struct tband_dict *d, enum tband_dkind kind, uint64_t id)
+{
+	struct tband_dent *e = id < TBAND_DICT_DIRECT ? d->direct[kind][id]
+			     : tband_dict_get(d, kind, id, 0);
+
+	return e ? e->name : NULL;
+}
 
 #endif /* TBAND_DICT_H */

@@ -321,15 +321,14 @@ static void tband_time(struct tband_dec *d, const struct tband_rec *rec,
 		c->have_ts = 1;
 	}
 	ev->ts_flags = SONDE_TS_VALID | (d->ns_known ? 0 : SONDE_TS_ESTIMATED);
-	if (d->ns_per_ts && rec->ts > UINT64_MAX / d->ns_per_ts) {
+	/* not ts > UINT64_MAX / ns_per_ts: a division for every event */
+	if (__builtin_mul_overflow(rec->ts, d->ns_per_ts, &ev->ts)) {
 		snprintf(d->msg, sizeof(d->msg),
 			 "%s: timestamp %" PRIu64 " x %" PRIu64 " ns overflows 64 bits",
 			 rec->desc->name, rec->ts, d->ns_per_ts);
 		tband_diag_at(d, SONDE_D_TIME, 0);
 		ev->ts = UINT64_MAX;
 		ev->ts_flags |= SONDE_TS_ESTIMATED;
-	} else {
-		ev->ts = rec->ts * d->ns_per_ts;
 	}
 }
 
