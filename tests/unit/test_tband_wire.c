@@ -100,6 +100,68 @@ static void test_cobs_errors(void **state)
 	assert_int_equal(tband_cobs_decode(f2, 0, out, &bad), 0);
 }
 
+/* COBS-encode p[0..n) into enc (no delimiter); returns the length. */
+static size_t cobs_encode(const uint8_t *p, size_t n, uint8_t *enc)
+{
+	size_t code_at = 0, o = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == 0) {
+			enc[code_at] = (uint8_t)(o - code_at);
+			code_at = o++;
+			continue;
+		}
+		enc[o++] = p[i];
+		if (o - code_at == 0xFF && i + 1 < n) {
+			enc[code_at] = 0xFF;
+			code_at = o++;
+		}
+	}
+	enc[code_at] = (uint8_t)(o - code_at);
+	return o;
+}
+
+/* The fast decoder of zero-free frames gives what the general one gives
+ * (length, bytes, the index of a bad code byte): valid frames of payloads
+ * with zeros, runs of 254 and more non-zero bytes, and frames whose code
+ * bytes point past the end. */
+static void test_cobs_nz_same(void **state)
+{
+	static uint8_t pay[700], enc[720], a[720], b[720];
+	uint32_t x = 2463534242u;
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		size_t n, en, bad_a = 7777, bad_b = 7777;
+		long ra, rb;
+
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		n = round < 10000 ? x % 40 : x % 700;
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			/* zeros often in short payloads, rarely in long ones */
+			pay[i] = (uint8_t)(x % (round < 10000 ? 4 : 300) == 0 ? 0 : 1 + x % 255);
+		}
+		en = cobs_encode(pay, n, enc);
+		if (round % 3 == 2 && en > 1) {
+			/* corrupt one byte (never to 0x00: the frame has none) */
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			enc[x % en] = (uint8_t)(1 + (x >> 8) % 255);
+		}
+		ra = tband_cobs_decode(enc, en, a, &bad_a);
+		rb = tband_cobs_decode_nz(enc, en, b, &bad_b);
+		assert_int_equal(ra, rb);
+		if (ra >= 0)
+			assert_memory_equal(a, b, (size_t)ra);
+		else
+			assert_int_equal(bad_a, bad_b);
+		if (round % 3 != 2) {
+			assert_int_equal(ra, (long)n);
+			assert_memory_equal(a, pay, n);
+		}
+	}
+}
+
 static void test_cobs_raw_index(void **state)
 {
 	/* payload 01 02 00 04 00 05 <- 03 01 02 02 04 02 05 */
@@ -360,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_cobs_examples),
 		cmocka_unit_test(test_cobs_full_block_edge),
 		cmocka_unit_test(test_cobs_errors),
+		cmocka_unit_test(test_cobs_nz_same),
 		cmocka_unit_test(test_cobs_raw_index),
 		cmocka_unit_test(test_varlen_unsigned),
 		cmocka_unit_test(test_varlen_errors),

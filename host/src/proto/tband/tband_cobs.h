@@ -23,6 +23,15 @@
 long tband_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t *bad);
 
 /*
+ * The same for a frame known to hold no 0x00 (the caller split the stream
+ * on them), the usual case, faster: the decoded bytes are the encoded ones
+ * moved down by one, with a zero where each code byte after the first
+ * stood, so the frame is copied at once and only its code bytes are
+ * visited.  A frame with a full block (0xFF) takes tband_cobs_decode.
+ */
+long tband_cobs_decode_nz(const uint8_t *in, size_t n, uint8_t *out, size_t *bad);
+
+/*
  * Index in the encoded frame in[0..n) of decoded byte number 'pos' (pos may be
  * the decoded length: then the index just past the frame is returned).  Used
  * to report errors found in decoded data at their offset in the input.

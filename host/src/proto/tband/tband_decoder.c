@@ -115,7 +115,7 @@ static void tband_frame(struct tband_dec *d)
 		tband_diag(d, SONDE_D_TOO_LONG, d->frame_off, d->frame_no, d->raw_len);
 		return;
 	}
-	n = tband_cobs_decode(d->rawp, d->raw_n, d->payload, &bad);
+	n = tband_cobs_decode_nz(d->rawp, d->raw_n, d->payload, &bad); /* split on 0x00 */
 	if (n < 0) {
 		snprintf(d->msg, sizeof(d->msg),
 			 "bad COBS: code byte 0x%02x at frame byte %zu points past the "

@@ -5,6 +5,8 @@
  * Hand-written: the format is tband's own; the table is transcribed from the
  * fact sheet (../shared/notes/tband.md section 4), not from tband's sources.
  */
+#include <string.h>
+
 #include "tband_wire.h"
 
 #define F(n, t, r) { n, TBAND_F_##t, TBAND_REF_##r }
@@ -117,7 +119,8 @@ static const struct tband_evdesc tband_freertos[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct tband_evdesc *tband_event_find(unsigned id, enum tband_mode mode)
+/* tband_parse's copy is inlined: it runs for every frame. */
+static inline const struct tband_evdesc *tband_event_at(unsigned id, enum tband_mode mode)
 {
 	if (id < COUNT(tband_base))
 		return &tband_base[id];
@@ -132,6 +135,11 @@ const struct tband_evdesc *tband_event_find(unsigned id, enum tband_mode mode)
 		if (tband_freertos[i].id == id)
 			return &tband_freertos[i];
 	return NULL;
+}
+
+const struct tband_evdesc *tband_event_find(unsigned id, enum tband_mode mode)
+{
+	return tband_event_at(id, mode);
 }
 
 static const char *const tband_qkind_json[] = {
@@ -153,13 +161,19 @@ const char *tband_queue_kind_name(uint64_t kind)
 	return kind < COUNT(tband_qkind_name) ? tband_qkind_name[kind] : NULL;
 }
 
-enum tband_perr tband_varlen(const uint8_t *p, size_t n, size_t *pos,
-			     unsigned bits, uint64_t *out)
+/* tband_parse's copy is inlined: it runs for every field of every frame. */
+static inline enum tband_perr tband_varlen_at(const uint8_t *p, size_t n, size_t *pos,
+					      unsigned bits, uint64_t *out)
 {
 	/* 7 bits per byte, least significant group first, MSB = more. */
 	unsigned maxbytes = (bits + 6) / 7;
 	uint64_t v = 0;
 
+	/* one byte: ids, counts, small values */
+	if (*pos < n && p[*pos] < 0x80) {
+		*out = p[(*pos)++];
+		return TBAND_OK;
+	}
 	for (unsigned k = 0; k < maxbytes; k++) {
 		size_t at = *pos + k;
 		uint8_t b;
@@ -183,6 +197,12 @@ enum tband_perr tband_varlen(const uint8_t *p, size_t n, size_t *pos,
 		}
 	}
 	return TBAND_E_OVERFLOW; /* not reached: the last byte is checked above */
+}
+
+enum tband_perr tband_varlen(const uint8_t *p, size_t n, size_t *pos,
+			     unsigned bits, uint64_t *out)
+{
+	return tband_varlen_at(p, n, pos, bits, out);
 }
 
 int64_t tband_s64(uint64_t bin)
@@ -234,8 +254,19 @@ size_t tband_utf8_check(const uint8_t *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = tband_utf8_seq(s + i, n - i);
+		size_t k;
 
+		/* ASCII (most strings are) eight bytes at a time */
+		if (i + 8 <= n) {
+			uint64_t w;
+
+			memcpy(&w, s + i, 8);
+			if (!(w & 0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
+		k = s[i] < 0x80 ? 1 : tband_utf8_seq(s + i, n - i);
 		if (!k)
 			return i;
 		i += k;
@@ -273,7 +304,7 @@ enum tband_perr tband_parse(const uint8_t *p, size_t n, enum tband_mode mode,
 
 	if (n == 0)
 		return tband_fail(rec, TBAND_E_EMPTY, 0, NULL);
-	d = tband_event_find(p[0], mode);
+	d = tband_event_at(p[0], mode);
 	if (!d)
 		return tband_fail(rec, TBAND_E_UNKNOWN_ID, 0, "id");
 	rec->desc = d;
@@ -281,7 +312,7 @@ enum tband_perr tband_parse(const uint8_t *p, size_t n, enum tband_mode mode,
 	if (!d->meta) {
 		size_t at = pos;
 
-		e = tband_varlen(p, n, &pos, 64, &rec->ts);
+		e = tband_varlen_at(p, n, &pos, 64, &rec->ts);
 		if (e != TBAND_OK)
 			return tband_fail(rec, e, e == TBAND_E_TRUNCATED ? at : pos, "ts");
 	}
@@ -305,7 +336,7 @@ enum tband_perr tband_parse(const uint8_t *p, size_t n, enum tband_mode mode,
 		case TBAND_F_U32:
 		case TBAND_F_U64:
 		case TBAND_F_S64:
-			e = tband_varlen(p, n, &pos, f->type == TBAND_F_U32 ? 32 : 64, &v);
+			e = tband_varlen_at(p, n, &pos, f->type == TBAND_F_U32 ? 32 : 64, &v);
 			if (e != TBAND_OK)
 				return tband_fail(rec, e, e == TBAND_E_TRUNCATED ? at : pos,
 						  f->name);
