@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -397,6 +398,36 @@ static void render(const char *p, size_t n, const char *want)
 	assert_string_equal(buf, want);
 }
 
+/* Timestamps as decimal, whatever the one before them was (the renderer
+ * keeps the digits above the last six of the previous one): across powers
+ * of ten, with zeros in the low six digits, up and down, the extremes. */
+static void test_json_ts(void **state)
+{
+	static const uint64_t ts[] = {
+		0, 7, 999999, 1000000, 1000001, 1000000, 5000007, 5999999, 6000000, 5000000,
+		999999999999ull, 1000000000000ull, 1000000000000ull + 123, 42,
+		18446744073709551615ull, 18446744073709000000ull, 1000000000000000000ull,
+		123456789012345678ull, 123456789012999999ull, 123456789013000000ull,
+	};
+	struct tband_rec r;
+	char buf[1024], want[128];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.desc = tband_event_find(0x04, TBAND_MODE_FREERTOS); /* isr_enter */
+	for (size_t i = 0; i < LEN(ts); i++) {
+		int n;
+
+		r.ts = ts[i];
+		r.v[0].u = i;
+		n = snprintf(want, sizeof(want),
+			     "{\"Base\":{\"ts\":%llu,\"kind\":{\"IsrEnter\":{\"isr_id\":%zu}}}}",
+			     (unsigned long long)ts[i], i);
+		assert_int_equal(tband_json_render(&r, buf, sizeof(buf)), n);
+		assert_string_equal(buf, want);
+	}
+}
+
 static void test_json_render(void **state)
 {
 	(void)state;
@@ -432,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_event_table),
 		cmocka_unit_test(test_json_render),
+		cmocka_unit_test(test_json_ts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
