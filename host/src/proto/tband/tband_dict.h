@@ -59,11 +59,18 @@ struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
  * changed from a different earlier one, 0 otherwise, -1 out of memory. */
 int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n);
 
+/* The entry of (kind, id), or NULL: tband_dict_get without creating,
+ * inline for the ids of the direct table. */
+static inline struct tband_dent *tband_dict_find(struct tband_dict *d, enum tband_dkind kind,
+						 uint64_t id)
+{
+	return id < TBAND_DICT_DIRECT ? d->direct[kind][id] : tband_dict_get(d, kind, id, 0);
+}
+
 /* The name of (kind, id), or NULL. */
 static inline const char *tband_dict_name(struct tband_dict *d, enum tband_dkind kind, uint64_t id)
 {
-	struct tband_dent *e = id < TBAND_DICT_DIRECT ? d->direct[kind][id]
-			     : tband_dict_get(d, kind, id, 0);
+	struct tband_dent *e = tband_dict_find(d, kind, id);
 
 	return e ? e->name : NULL;
 }

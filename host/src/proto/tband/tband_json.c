@@ -218,7 +218,11 @@ size_t tband_json_render(const struct tband_rec *rec, char *buf, size_t cap)
 			break;
 		case TBAND_F_U32:
 		case TBAND_F_U64:
-			o += numfmt_u64(o, rec->v[i].u);
+			/* ids and counts: mostly one digit */
+			if (rec->v[i].u < 10)
+				*o++ = (char)('0' + rec->v[i].u);
+			else
+				o += numfmt_u64(o, rec->v[i].u);
 			break;
 		case TBAND_F_S64:
 			o += numfmt_i64(o, rec->v[i].i);

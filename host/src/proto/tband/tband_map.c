@@ -264,7 +264,7 @@ static uint64_t tband_objk(int qkind)
 static void tband_queue_op(struct tband_dec *d, struct sonde_event *ev, uint64_t queue, uint32_t op,
 			   int64_t level)
 {
-	struct tband_dent *e = tband_dict_get(&d->dict, TBAND_D_QUEUE, queue, 0);
+	struct tband_dent *e = tband_dict_find(&d->dict, TBAND_D_QUEUE, queue);
 
 	ev->kind = SONDE_EV_OBJ_OP;
 	ev->op = op;
@@ -342,9 +342,10 @@ static void tband_args(struct tband_dec *d, const struct tband_rec *rec, size_t 
 
 	for (unsigned i = 0; i < ds->nfields; i++) {
 		const struct tband_field *f = &ds->f[i];
+		static const struct sonde_arg blank; /* a copy, not a memset: see sonde_event_clear */
 		struct sonde_arg *a = &d->args[i];
 
-		memset(a, 0, sizeof(*a));
+		*a = blank;
 		a->name = f->name;
 		switch (f->type) {
 		case TBAND_F_U8ENUM:
@@ -549,7 +550,7 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 	case 0x70: /* queue_cur_length: a level, no operation */
 		ev->kind = SONDE_EV_QUEUE;
 		ev->value = (int64_t)b;
-		e = tband_dict_get(&d->dict, TBAND_D_QUEUE, a, 0);
+		e = tband_dict_find(&d->dict, TBAND_D_QUEUE, a);
 		if (e && e->qkind >= 0) {
 			ev->obj2 = tband_objk(e->qkind);
 			ev->obj2_name = rtos_kind_name(ev->obj2);
