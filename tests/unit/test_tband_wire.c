@@ -357,6 +357,42 @@ static void test_parse_errors(void **state)
 
 /* Every id of the event table: 12 base events, 35 FreeRTOS events
  * (notes §4), each found in the right mode with the right metadata flag. */
+/* tband_parse_padded (integers read eight bytes at a time) gives what
+ * tband_parse gives, on frames of every id with random field bytes: varlens
+ * of every length, cut short, too long for their type, garbage behind the
+ * frame. */
+static void test_parse_padded_same(void **state)
+{
+	static uint8_t buf[64 + TBAND_PAD];
+	uint32_t x = 88172645u;
+
+	(void)state;
+	for (int round = 0; round < 200000; round++) {
+		struct tband_rec a, b;
+		size_t n;
+
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		n = x % 24;
+		for (size_t i = 0; i < sizeof(buf); i++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			/* continuation bytes often, so that long varlens occur */
+			buf[i] = (uint8_t)((x >> 7) % 3 ? (x | 0x80) : x);
+		}
+		buf[0] = (uint8_t)(round % 2 ? 0x54 + x % 44 : x % 12);
+		assert_int_equal(tband_parse(buf, n, TBAND_MODE_FREERTOS, &a),
+				 tband_parse_padded(buf, n, TBAND_MODE_FREERTOS, &b));
+		assert_ptr_equal(a.desc, b.desc);
+		assert_int_equal(a.err, b.err);
+		assert_int_equal(a.err_pos, b.err_pos);
+		assert_ptr_equal(a.err_field, b.err_field);
+		assert_true(a.ts == b.ts);
+		for (int i = 0; i < TBAND_MAX_FIELDS; i++)
+			assert_true(a.v[i].u == b.v[i].u);
+		assert_ptr_equal(a.str, b.str);
+		assert_int_equal(a.str_len, b.str_len);
+	}
+}
+
 static void test_event_table(void **state)
 {
 	unsigned base = 0, rtos = 0, meta = 0;
@@ -461,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_strict),
 		cmocka_unit_test(test_parse_events),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_padded_same),
 		cmocka_unit_test(test_event_table),
 		cmocka_unit_test(test_json_render),
 		cmocka_unit_test(test_json_ts),

@@ -79,7 +79,7 @@ struct tband_dec {
 	char why[TBAND_NAME_MAX + 64];
 	char str[3 * TBAND_FRAME_MAX + 1];   /* the string field, valid UTF-8 */
 	uint8_t raw[TBAND_FRAME_MAX];
-	uint8_t payload[TBAND_FRAME_MAX];
+	uint8_t payload[TBAND_FRAME_MAX + TBAND_PAD];
 	char native[];                       /* tband_json_size(sizeof(str) - 1) */
 };
 

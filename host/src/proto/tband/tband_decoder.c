@@ -123,7 +123,7 @@ static void tband_frame(struct tband_dec *d)
 		tband_diag_at(d, SONDE_D_MALFORMED, bad);
 		return;
 	}
-	if (tband_parse(d->payload, (size_t)n, d->mode, &rec) != TBAND_OK) {
+	if (tband_parse_padded(d->payload, (size_t)n, d->mode, &rec) != TBAND_OK) {
 		tband_parse_error(d, &rec, (size_t)n);
 		if (!TBAND_PERR_SOFT(rec.err))
 			return;

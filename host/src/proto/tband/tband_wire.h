@@ -99,6 +99,13 @@ struct tband_rec {
 enum tband_perr tband_parse(const uint8_t *p, size_t n, enum tband_mode mode,
 			    struct tband_rec *rec);
 
+/* The same, faster, when p[n..n + TBAND_PAD) may be read too (a buffer
+ * with room behind the frame; the values there do not matter): integers
+ * are read eight bytes at a time. */
+#define TBAND_PAD 8
+enum tband_perr tband_parse_padded(const uint8_t *p, size_t n, enum tband_mode mode,
+				   struct tband_rec *rec);
+
 /* Read an unsigned varlen of at most 'bits' (32 or 64) bits at p[*pos..n);
  * advances *pos.  Returns TBAND_OK, TBAND_E_TRUNCATED or TBAND_E_OVERFLOW
  * (then *pos is where the offending byte is). */
