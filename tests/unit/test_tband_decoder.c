@@ -646,6 +646,58 @@ static void test_b6_task_marker_names_registered_under_task_0(void **state)
 	free(s);
 }
 
+/* A task-local marker's names follow every change of the names they are
+ * made of (the decoder keeps them between events): the marker renamed, its
+ * task renamed, the task's own name for it after the one under task 0, a
+ * name given again unchanged; and the markers of tasks whose numbers share
+ * a place in that table stay apart. */
+static void test_task_marker_names_follow_renames(void **state)
+{
+	static const char *const want[] = {
+		"t1: A", "t1: A", "t1: B", "u1: B", "u1: mine", "u1: mine", "t2: B",
+		"Task #17: B", "u1: mine",
+	};
+	struct stream *s = calloc(1, sizeof(*s));
+	struct log *l;
+	size_t k = 0;
+
+	(void)state;
+	frame(s, 0x5F, "us", 1ull, "t1");
+	frame(s, 0x5F, "us", 2ull, "t2");
+	frame(s, 0x7A, "uus", 3ull, 0ull, "A");          /* under task 0 */
+	frame(s, 0x54, "uu", 10ull, 1ull);
+	frame(s, 0x7B, "uus", 11ull, 3ull, "x");         /* t1: A */
+	frame(s, 0x7B, "uus", 12ull, 3ull, "x");         /* again */
+	frame(s, 0x7A, "uus", 3ull, 0ull, "B");          /* marker renamed */
+	frame(s, 0x7B, "uus", 13ull, 3ull, "x");
+	frame(s, 0x5F, "us", 1ull, "u1");                /* task renamed */
+	frame(s, 0x7B, "uus", 14ull, 3ull, "x");
+	frame(s, 0x7A, "uus", 3ull, 1ull, "mine");       /* t1's own name */
+	frame(s, 0x7B, "uus", 15ull, 3ull, "x");
+	frame(s, 0x5F, "us", 1ull, "u1");                /* the same again */
+	frame(s, 0x7B, "uus", 16ull, 3ull, "x");
+	frame(s, 0x54, "uu", 20ull, 2ull);
+	frame(s, 0x7B, "uus", 21ull, 3ull, "x");         /* t2: B (under task 0) */
+	frame(s, 0x54, "uu", 30ull, 17ull);
+	frame(s, 0x7B, "uus", 31ull, 3ull, "x");         /* task 17 has no name */
+	frame(s, 0x54, "uu", 40ull, 1ull);
+	frame(s, 0x7B, "uus", 41ull, 3ull, "x");
+	l = decode(s->b, s->n, NULL, 0);
+	assert_int_equal(l->ndg, 0);
+	for (size_t i = 0; i < l->nev && i < MAX_EV; i++) {
+		const struct ev *e = ev_at(l, i);
+
+		if (e->e.kind != SONDE_EV_MARK)
+			continue;
+		assert_true(k < sizeof(want) / sizeof(want[0]));
+		assert_string_equal(e->obj_name, want[k]);
+		k++;
+	}
+	assert_int_equal(k, sizeof(want) / sizeof(want[0]));
+	log_free(l);
+	free(s);
+}
+
 /* -o core=N sets the stream's core; core_id events switch it; ISR nesting,
  * the running task and the timestamp order are per core. */
 static void test_cores(void **state)
@@ -938,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_drops_and_frames_in_session),
 		cmocka_unit_test(test_freertos_tasks_and_queues),
 		cmocka_unit_test(test_b6_task_marker_names_registered_under_task_0),
+		cmocka_unit_test(test_task_marker_names_follow_renames),
 		cmocka_unit_test(test_cores),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_errors_reported_with_offset_and_frame),

@@ -50,6 +50,17 @@ struct tband_core {
 	int have_ts;
 };
 
+/* The names of a task-local marker as its events show them, kept while no
+ * name changes: the object's "<task>: <marker>" and the marker's own. */
+#define TBAND_TLNAMES 16
+struct tband_tlname {
+	uint64_t gen;        /* the dictionary's gen when made, 0 = empty */
+	uint32_t task, id;
+	uint8_t kind;        /* enum tband_dkind */
+	const char *marker;  /* the marker's name, NULL while unknown */
+	char text[2 * TBAND_NAME_MAX + 64];
+};
+
 struct tband_dec {
 	struct sonde_out out;
 	enum tband_mode mode;
@@ -75,7 +86,7 @@ struct tband_dec {
 	/* per-frame scratch */
 	struct sonde_arg args[TBAND_MAX_FIELDS];
 	char msg[256];
-	char objname[2 * TBAND_NAME_MAX + 64];
+	struct tband_tlname tlnames[TBAND_TLNAMES];
 	char why[TBAND_NAME_MAX + 64];
 	char str[3 * TBAND_FRAME_MAX + 1];   /* the string field, valid UTF-8 */
 	uint8_t raw[TBAND_FRAME_MAX];

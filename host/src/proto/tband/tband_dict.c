@@ -10,6 +10,7 @@ int tband_dict_init(struct tband_dict *d, unsigned cap_log2)
 {
 	d->cap = (size_t)1 << cap_log2;
 	d->used = 0;
+	d->gen = 1;
 	memset(d->direct, 0, sizeof(d->direct));
 	d->tab = calloc(d->cap, sizeof(*d->tab));
 	return d->tab ? 0 : -1;
@@ -63,7 +64,7 @@ struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
 	return &d->tab[i];
 }
 
-int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n)
+int tband_dict_set_name(struct tband_dict *d, struct tband_dent *e, const char *s, size_t n)
 {
 	int changed;
 	char *p;
@@ -84,5 +85,6 @@ int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = 0;
 	e->name = p;
+	d->gen++;
 	return changed;
 }

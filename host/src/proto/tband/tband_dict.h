@@ -40,6 +40,7 @@ struct tband_dict {
 	struct tband_dent *tab;
 	size_t cap;        /* a power of two */
 	size_t used;
+	uint64_t gen;      /* counts the changes of names, from 1 */
 	/* the entry of (kind, id) for id < TBAND_DICT_DIRECT, NULL while
 	 * there is none (entries never move or go) */
 	struct tband_dent *direct[TBAND_DICT_KINDS][TBAND_DICT_DIRECT];
@@ -55,9 +56,10 @@ void tband_dict_free(struct tband_dict *d);
 struct tband_dent *tband_dict_get(struct tband_dict *d, enum tband_dkind kind,
 				  uint64_t id, int create);
 
-/* Set the entry's name to s[0..n) (valid UTF-8).  Returns 1 if the name
- * changed from a different earlier one, 0 otherwise, -1 out of memory. */
-int tband_dict_set_name(struct tband_dent *e, const char *s, size_t n);
+/* Set the entry's name to s[0..n) (valid UTF-8); a name that differs from
+ * the one before counts in d->gen.  Returns 1 if the name changed from a
+ * different earlier one, 0 otherwise, -1 out of memory. */
+int tband_dict_set_name(struct tband_dict *d, struct tband_dent *e, const char *s, size_t n);
 
 /* The entry of (kind, id), or NULL: tband_dict_get without creating,
  * inline for the ids of the direct table. */

@@ -34,9 +34,12 @@ static size_t tband_txt(char *dst, size_t cap, size_t at, const char *s)
 static size_t tband_txt_u64(char *dst, size_t cap, size_t at, uint64_t v)
 {
 	char t[24];
+	size_t n = numfmt_u64(t, v);
 
-	t[numfmt_u64(t, v)] = 0;
-	return tband_txt(dst, cap, at, t);
+	if (at + n >= cap)
+		n = cap - 1 - at;
+	memcpy(dst + at, t, n);
+	return at + n;
 }
 
 /* A name, or prefix and the id when the name is unknown. */
@@ -91,7 +94,7 @@ static struct tband_dent *tband_learn(struct tband_dec *d, enum tband_dkind kind
 		}
 		return NULL;
 	}
-	if (name && tband_dict_set_name(e, name, strlen(name)) < 0)
+	if (name && tband_dict_set_name(&d->dict, e, name, strlen(name)) < 0)
 		return NULL;
 	return e;
 }
@@ -107,19 +110,31 @@ static const char *tband_marker_name(struct tband_dec *d, enum tband_dkind kind,
 	return mn ? mn : tband_name(d, kind, tband_tasklocal(0, id));
 }
 
-/* The same as the event model's object name: "<task>: <marker>", so the
- * markers of different tasks stay apart. */
-static const char *tband_tasklocal_name(struct tband_dec *d, enum tband_dkind kind,
-					uint32_t task, uint32_t id)
+/* The names of the task-local marker 'id' of 'task' (struct tband_tlname):
+ * the object's name is the same as the event model's, "<task>: <marker>",
+ * so the markers of different tasks stay apart.  Three look-ups (two
+ * hashed) and the text would be made again for every marker event: they
+ * are kept in a small table, valid while the dictionary's gen is. */
+static const struct tband_tlname *tband_tl_names(struct tband_dec *d, enum tband_dkind kind,
+						 uint32_t task, uint32_t id)
 {
-	const char *tn = tband_name(d, TBAND_D_TASK, task);
-	const char *mn = tband_marker_name(d, kind, task, id);
-	size_t at = tband_txt_name(d->objname, sizeof(d->objname), 0, tn, "Task #", task);
+	struct tband_tlname *t = &d->tlnames[(task * 5u + id * 3u + kind) % TBAND_TLNAMES];
+	const char *tn;
+	size_t at;
 
-	at = tband_txt(d->objname, sizeof(d->objname), at, ": ");
-	at = tband_txt_name(d->objname, sizeof(d->objname), at, mn, "#", id);
-	tband_txt_end(d->objname, at);
-	return d->objname;
+	if (t->gen == d->dict.gen && t->task == task && t->id == id && t->kind == kind)
+		return t;
+	t->gen = d->dict.gen;
+	t->task = task;
+	t->id = id;
+	t->kind = (uint8_t)kind;
+	t->marker = tband_marker_name(d, kind, task, id);
+	tn = tband_name(d, TBAND_D_TASK, task);
+	at = tband_txt_name(t->text, sizeof(t->text), 0, tn, "Task #", task);
+	at = tband_txt(t->text, sizeof(t->text), at, ": ");
+	at = tband_txt_name(t->text, sizeof(t->text), at, t->marker, "#", id);
+	tband_txt_end(t->text, at);
+	return t;
 }
 
 /* ---- task switch bookkeeping --------------------------------------------- */
@@ -360,8 +375,8 @@ static void tband_args(struct tband_dec *d, const struct tband_rec *rec, size_t 
 				a->type = f->type == TBAND_F_U32 ? SONDE_A_U32 : SONDE_A_U64;
 			} else if (tasklocal && f->ref != TBAND_REF_TASK) {
 				a->type = SONDE_A_OBJ;
-				a->resolved = tband_marker_name(d, tband_dkind_of(f->ref), task,
-								(uint32_t)a->v.u);
+				a->resolved = tband_tl_names(d, tband_dkind_of(f->ref), task,
+							     (uint32_t)a->v.u)->marker;
 			} else {
 				a->type = SONDE_A_OBJ;
 				a->resolved = tband_name(d, tband_dkind_of(f->ref), a->v.u);
@@ -581,13 +596,13 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 		if (ev->kind != SONDE_EV_MARK_END)
 			ev->text = d->str;
 		ev->obj = tband_tasklocal(cur, (uint32_t)a);
-		ev->obj_name = tband_tasklocal_name(d, TBAND_D_MARKER, cur, (uint32_t)a);
+		ev->obj_name = tband_tl_names(d, TBAND_D_MARKER, cur, (uint32_t)a)->text;
 		return cur;
 	case 0x7F: /* task_valmarker */
 		ev->kind = SONDE_EV_COUNTER;
 		ev->value = rec->v[1].i;
 		ev->obj = tband_tasklocal(cur, (uint32_t)a);
-		ev->obj_name = tband_tasklocal_name(d, TBAND_D_VALMARKER, cur, (uint32_t)a);
+		ev->obj_name = tband_tl_names(d, TBAND_D_VALMARKER, cur, (uint32_t)a)->text;
 		return cur;
 	default:
 		ev->kind = SONDE_EV_RECORD;
