@@ -160,9 +160,49 @@ static void copy_str(char *dst, size_t cap, const char *src, int *has)
 	snprintf(dst, cap, "%s", src ? src : "");
 }
 
+/* The session's promise about names (struct sonde_session names_gen): the
+ * text behind a name's pointer changes only together with names_gen.  Every
+ * name an event hands out is checked against what the same pointer showed
+ * before under the same names_gen. */
+#define MAX_SEEN 256
+static struct seen {
+	const char *p;
+	uint64_t gen;
+	char text[600];
+} seen[MAX_SEEN];
+static size_t nseen;
+
+static void check_name(const char *p, uint64_t gen)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < nseen && seen[i].p != p; i++)
+		;
+	if (i < nseen && gen && seen[i].gen == gen && strcmp(seen[i].text, p) != 0)
+		fail_msg("name at %p changed from \"%s\" to \"%s\" under names_gen %llu", (const void *)p,
+			 seen[i].text, p, (unsigned long long)gen);
+	if (i == nseen) {
+		if (nseen == MAX_SEEN)
+			return;
+		nseen++;
+	}
+	seen[i].p = p;
+	seen[i].gen = gen;
+	snprintf(seen[i].text, sizeof(seen[i].text), "%s", p);
+}
+
 static void log_event(void *ctx, const struct sonde_event *e)
 {
 	struct log *l = ctx;
+
+	check_name(e->rec_name, l->session.names_gen);
+	check_name(e->obj_name, l->session.names_gen);
+	check_name(e->obj2_name, l->session.names_gen);
+	check_name(e->ref_name, l->session.names_gen);
+	for (size_t i = 0; i < e->nargs; i++)
+		check_name(e->args[i].resolved, l->session.names_gen);
 
 	fprintf(l->mem, "E k%d f%u ts%llu/%u c%u id%u %s o%llx(%s) o2=%llu(%s) v%lld t=%s off%llu fr%llu n%zu %s\n",
 		e->kind, e->flags, (unsigned long long)e->ts, e->ts_flags, e->core, e->rec_id,
@@ -230,8 +270,10 @@ static struct log *decode(const uint8_t *p, size_t n, const char *const *opts, s
 	l->input_len = n;
 	l->mem = open_memstream(&l->text, &l->text_len);
 	assert_non_null(l->mem);
+	nseen = 0; /* pointers of another decoder's names mean nothing here */
 	dec = sonde_decoder_tband.create(&out, opts);
 	assert_non_null(dec);
+	assert_true(l->session.names_gen != 0);
 	for (size_t at = 0; at < n;) {
 		size_t k = chunk ? chunk : 1 + rng() % 64;
 

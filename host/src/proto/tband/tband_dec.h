@@ -70,6 +70,7 @@ struct tband_dec {
 	struct tband_core cores[TBAND_CORES];
 	struct tband_dict dict;
 	int dict_full_told;
+	uint64_t names_gen;          /* the session's (struct sonde_session), from 1 */
 	uint64_t drops_last;         /* last dropped_evt_cnt */
 
 	/* framing */

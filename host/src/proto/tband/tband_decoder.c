@@ -179,6 +179,9 @@ static void *tband_create(const struct sonde_out *out, sonde_opts opts)
 		d->out.session->ts_freq = 1000000000u; /* events carry ns */
 		d->out.session->buffer_mode = -1;
 	}
+	d->names_gen = 1;
+	if (d->out.session)
+		d->out.session->names_gen = d->names_gen;
 	return d;
 
 bad_option:

@@ -78,11 +78,26 @@ static const char *tband_name(struct tband_dec *d, enum tband_dkind kind, uint64
 	return tband_dict_name(&d->dict, kind, id);
 }
 
+/* The text behind a name the events hand out (rec_name, obj_name, ...)
+ * changed, or a pointer was handed out whose text may change: the
+ * session's names_gen says so, and consumers compare names again (struct
+ * sonde_session).  Names are the dictionary's strings (a change counts in
+ * its gen), the task-local marker names made from them, and a metadata
+ * event's own string (d->str). */
+static void tband_names_changed(struct tband_dec *d)
+{
+	d->names_gen++;
+	if (d->out.session)
+		d->out.session->names_gen = d->names_gen;
+}
+
 /* Remember a name; reports once when the table is full. */
 static struct tband_dent *tband_learn(struct tband_dec *d, enum tband_dkind kind,
 				      uint64_t id, const char *name)
 {
 	struct tband_dent *e = tband_dict_get(&d->dict, kind, id, 1);
+	uint64_t gen = d->dict.gen;
+	int rc;
 
 	if (!e) {
 		if (!d->dict_full_told) {
@@ -94,9 +109,12 @@ static struct tband_dent *tband_learn(struct tband_dec *d, enum tband_dkind kind
 		}
 		return NULL;
 	}
-	if (name && tband_dict_set_name(&d->dict, e, name, strlen(name)) < 0)
-		return NULL;
-	return e;
+	if (!name)
+		return e;
+	rc = tband_dict_set_name(&d->dict, e, name, strlen(name));
+	if (d->dict.gen != gen)
+		tband_names_changed(d);
+	return rc < 0 ? NULL : e;
 }
 
 /* The name of task-local marker 'id' of 'task'.  tband's target registers
@@ -124,6 +142,7 @@ static const struct tband_tlname *tband_tl_names(struct tband_dec *d, enum tband
 
 	if (t->gen == d->dict.gen && t->task == task && t->id == id && t->kind == kind)
 		return t;
+	tband_names_changed(d); /* the text of t->text changes */
 	t->gen = d->dict.gen;
 	t->task = task;
 	t->id = id;
@@ -587,6 +606,7 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 		tband_learn(d, rec->desc->id == 0x7A ? TBAND_D_MARKER : TBAND_D_VALMARKER,
 			    ev->obj, d->str);
 		ev->obj_name = d->str;
+		tband_names_changed(d);
 		return (uint32_t)b;
 	case 0x7B: /* task_evtmarker */
 	case 0x7C: /* task_evtmarker_begin */
