@@ -127,6 +127,7 @@ struct sonde_event {
 	 * systprint CSV row), when the decoder renders one; else NULL.  Sinks
 	 * named after a reference tool's format print this. */
 	const char *native;
+	size_t native_len;    /* strlen(native) when the decoder knows it; 0: not given */
 	/* where it came from, for messages and exports */
 	uint64_t offset;      /* byte offset of the frame's first byte in the input */
 	uint64_t frame;       /* frame number in the input, from 0 */

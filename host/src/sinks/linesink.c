@@ -18,12 +18,17 @@ struct linesink *linesink_new(FILE *out, const char *header)
 	return s;
 }
 
-void linesink_line(struct linesink *s, const char *text)
+static void linesink_put(struct linesink *s, const char *text, size_t n)
 {
-	sbuf_str(&s->b, text);
+	sbuf_put(&s->b, text, n);
 	sbuf_char(&s->b, '\n');
 	if (sbuf_spill(&s->b, s->out) != 0)
 		s->error = 1;
+}
+
+void linesink_line(struct linesink *s, const char *text)
+{
+	linesink_put(s, text, strlen(text));
 }
 
 void linesink_diag(struct linesink *s, const char *lead, const struct sonde_diag *d)
@@ -45,7 +50,7 @@ void linesink_native(void *sink, const struct sonde_event *ev, const struct sond
 {
 	(void)ses;
 	if (ev->native)
-		linesink_line(sink, ev->native);
+		linesink_put(sink, ev->native, ev->native_len ? ev->native_len : strlen(ev->native));
 }
 
 int linesink_flush(void *sink)

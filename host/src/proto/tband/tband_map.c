@@ -666,7 +666,7 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	if (!rec->desc->meta)
 		tband_time(d, rec, &ev);
 	if (!d->out.skip_native) {
-		tband_json_render(rec, d->native, tband_json_size(sizeof(d->str) - 1));
+		ev.native_len = tband_json_render(rec, d->native, tband_json_size(sizeof(d->str) - 1));
 		ev.native = d->native;
 	}
 	task = tband_map(d, rec, &ev);
