@@ -40,17 +40,18 @@ void syst_sb_printf(struct syst_sb *sb, const char *fmt, ...)
 
 void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper)
 {
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char tmp[64];
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		tmp[k++] = digits[p[i] >> 4];
-		tmp[k++] = digits[p[i] & 15];
-		if (k == sizeof(tmp)) {
-			syst_sb_put(sb, tmp, k);
-			k = 0;
-		}
+	char *out = n <= SIZE_MAX / 2 ? syst_sb_reserve(sb, 2 * n) : NULL;
+	if (out) {
+		syst_hex_bytes(out, p, n, upper);
+		syst_sb_commit(sb, 2 * n);
+		return;
 	}
-	syst_sb_put(sb, tmp, k);
+	char tmp[64]; /* near the end of the buffer: in pieces, cut where it is full */
+	while (n) {
+		size_t k = n < sizeof(tmp) / 2 ? n : sizeof(tmp) / 2;
+		syst_hex_bytes(tmp, p, k, upper);
+		syst_sb_put(sb, tmp, 2 * k);
+		p += k;
+		n -= k;
+	}
 }
-
