@@ -89,6 +89,7 @@ static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 		goto fail;
 	syst_sb_init(&d->tsb, d->text, SYST_TEXT_CAP);
 	syst_sb_init(&d->rsb, d->row, SYST_ROW_CAP);
+	syst_render_init(d);
 	return d;
 fail:
 	syst_destroy(d);

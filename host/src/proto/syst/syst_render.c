@@ -55,6 +55,19 @@ static uint32_t name_hash(const uint8_t *s, size_t n)
 	return h;
 }
 
+void syst_render_init(struct syst_dec *d)
+{
+	for (unsigned i = 0; i < 8; i++) {
+		d->sev_names[i].s = syst_severity_name(i);
+		d->sev_names[i].n = strlen(d->sev_names[i].s);
+	}
+	for (unsigned i = 0; i <= SYST_MISSING_COLLATERAL; i++) {
+		d->status_names[i].s = syst_status_name((enum syst_status)i);
+		d->status_names[i].n = strlen(d->status_names[i].s);
+	}
+	d->coll_path_len = d->coll_path ? strlen(d->coll_path) : 0;
+}
+
 /* The Type column (and rec_name): prefix and name, e.g. "STRING:" "GENERIC". */
 static void set_type(struct syst_dec *d, const char *prefix, const char *name)
 {
@@ -62,6 +75,7 @@ static void set_type(struct syst_dec *d, const char *prefix, const char *name)
 	syst_sb_init(&sb, d->type, sizeof(d->type));
 	syst_sb_puts(&sb, prefix);
 	syst_sb_puts(&sb, name);
+	d->type_len = sb.len;
 }
 
 /* What one message decodes to, before it becomes a row and an event. */
@@ -251,6 +265,7 @@ static void render_raw(struct syst_dec *d, struct render *r)
 		fmt_single(&tsb, e->text, m->subtype);
 	else
 		syst_sb_uint(&tsb, m->subtype);
+	d->type_len = tsb.len;
 	syst_sb_hex(&d->tsb, m->payload, m->plen, 0);
 	r->ev.kind = SONDE_EV_RECORD;
 	arg_mem(d, r, SONDE_A_MEM, "data", m->payload, m->plen);
@@ -295,7 +310,7 @@ static void render_sbd(struct syst_dec *d, struct render *r)
 			addr |= (uint64_t)p[i] << (8 * i);
 		p += an;
 		syst_sb_puts(&d->tsb, " addr=");
-		syst_sb_hexnum(&d->tsb, addr, (int)an * 2);
+		syst_sb_hexnum(&d->tsb, addr, an * 2);
 		arg_u(d, r, SONDE_A_HEX, "addr", addr);
 	}
 	if (st & SYST_SBD_NAME) {
@@ -323,19 +338,43 @@ static unsigned client_word(const struct syst_msg *m)
 	return 0;
 }
 
+/* The characters of s[0..n) before its first '"' or newline.  Eight at a
+ * time: a word's bytes equal to c are the zero bytes of word ^ c, and
+ * (x - 0x01..01) & ~x & 0x80..80 is nonzero iff x has a zero byte (its
+ * lowest zero byte is always flagged, so the bytes are then looked at one
+ * by one from that word on). */
+static size_t plain_run(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		uint64_t q = w ^ (ones * '"'), l = w ^ (ones * '\n');
+		if (((q - ones) & ~q & highs) | ((l - ones) & ~l & highs))
+			break;
+	}
+	while (i < n && s[i] != '"' && s[i] != '\n')
+		i++;
+	return i;
+}
+
 /* Payload column: quoted, '"' doubled, newline as a blank. */
 static void put_quoted(struct syst_sb *sb, const char *s, size_t n)
 {
 	syst_sb_putc(sb, '"');
-	size_t from = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] != '"' && s[i] != '\n')
-			continue;
-		syst_sb_put(sb, s + from, i - from);
-		syst_sb_puts(sb, s[i] == '"' ? "\"\"" : " ");
-		from = i + 1;
+	for (;;) {
+		size_t k = plain_run(s, n);
+		syst_sb_put(sb, s, k);
+		if (k == n)
+			break;
+		if (s[k] == '"')
+			syst_sb_put(sb, "\"\"", 2);
+		else
+			syst_sb_putc(sb, ' ');
+		s += k + 1;
+		n -= k + 1;
 	}
-	syst_sb_put(sb, s + from, n - from);
 	syst_sb_putc(sb, '"');
 }
 
@@ -372,7 +411,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 {
 	struct syst_sb *sb = &d->rsb;
 	const struct syst_msg *m = &r->m;
-	syst_sb_puts(sb, syst_status_name(r->status));
+	syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
 	syst_sb_putc(sb, ',');
 	if (r->status != SYST_OK && r->status != SYST_MISSING_COLLATERAL) {
 		/* the printer's failed-record row: status, hex dump, 6 empty fields */
@@ -383,12 +422,12 @@ static void put_row(struct syst_dec *d, const struct render *r)
 	}
 	put_quoted(sb, d->tsb.buf, d->tsb.len);
 	syst_sb_putc(sb, ',');
-	syst_sb_puts(sb, d->type);
+	syst_sb_put(sb, d->type, d->type_len);
 	syst_sb_putc(sb, ',');
-	syst_sb_puts(sb, syst_severity_name(m->severity));
+	syst_sb_put(sb, d->sev_names[m->severity].s, d->sev_names[m->severity].n);
 	syst_sb_putc(sb, ',');
 	if (!m->is_short)
-		syst_sb_puts(sb, r->cl ? syst_client_name(r->cl) : d->origin);
+		syst_sb_put(sb, d->sender_name.s, d->sender_name.n);
 	syst_sb_putc(sb, ',');
 	syst_sb_uint(sb, m->unit);
 	syst_sb_putc(sb, ',');
@@ -406,7 +445,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 		syst_sb_hexnum(sb, m->crc, 8);
 	syst_sb_putc(sb, ',');
 	if (r->cl)
-		syst_sb_puts(sb, d->coll_path);
+		syst_sb_put(sb, d->coll_path, d->coll_path_len);
 }
 
 static void report_failure(struct syst_dec *d, const struct render *r)
@@ -429,6 +468,25 @@ static void report_failure(struct syst_dec *d, const struct render *r)
 			  m->raw_len);
 }
 
+/* The client of a message with an origin (collateral never changes, so
+ * the last answer holds for as long as the GUID stays the same) and the
+ * name of the Origin column: the client's, else the GUID as text. */
+static void set_sender(struct syst_dec *d, const uint8_t *guid)
+{
+	if (d->have_sender && memcmp(guid, d->sender_guid, 16) == 0)
+		return;
+	memcpy(d->sender_guid, guid, 16);
+	d->have_sender = 1;
+	d->sender = syst_coll_client(d->coll, guid);
+	if (d->sender) {
+		d->sender_name.s = syst_client_name(d->sender);
+	} else {
+		syst_guid_format(guid, d->origin);
+		d->sender_name.s = d->origin;
+	}
+	d->sender_name.n = strlen(d->sender_name.s);
+}
+
 void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 {
 	struct render r;
@@ -443,15 +501,19 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	syst_sb_reset(&d->tsb);
 	syst_sb_reset(&d->rsb);
 	d->type[0] = '\0';
+	d->type_len = 0;
 
 	if (r.status == SYST_OK) {
 		const struct syst_msg *m = &r.m;
-		r.cl = m->is_short ? d->short_client : syst_coll_client(d->coll, m->guid);
-		if (!r.cl && !m->is_short)
-			syst_guid_format(m->guid, d->origin);
+		if (m->is_short) {
+			r.cl = d->short_client;
+		} else {
+			set_sender(d, m->guid);
+			r.cl = d->sender;
+		}
 		r.ev.rec_id = (m->subtype << 4) | m->type;
 		r.ev.obj = m->unit;
-		r.ev.obj_name = m->is_short ? NULL : r.cl ? syst_client_name(r.cl) : d->origin;
+		r.ev.obj_name = m->is_short ? NULL : d->sender_name.s;
 		r.ev.obj2 = m->severity;
 		r.ev.obj2_name = syst_severity_name(m->severity);
 		if (m->has_ts) {
