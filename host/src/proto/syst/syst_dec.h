@@ -80,6 +80,10 @@ struct syst_dec {
  * (syst_render_init). */
 void syst_render_init(struct syst_dec *d);
 
+/* "syst", the session's protocol name as the decoder sets it: the
+ * syst-csv sink knows it by its address before comparing text. */
+extern const char syst_proto_name[];
+
 /* Decode and deliver one complete message p[0..n) that starts at stream
  * offset off (framing decided its extent). */
 void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off);

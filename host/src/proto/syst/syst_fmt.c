@@ -64,16 +64,42 @@ static int clamp_add_digit(int v, char c)
 	return v > SYST_FMT_MAX_WIDTH ? SYST_FMT_MAX_WIDTH : v;
 }
 
+/* The F_* bit of a flag character, 0 for any other character.  (A switch,
+ * not strchr: this runs for every character of every conversion.) */
+static unsigned flag_of(char c)
+{
+	switch (c) {
+	case '-': return F_MINUS;
+	case '+': return F_PLUS;
+	case ' ': return F_SPACE;
+	case '#': return F_HASH;
+	case '0': return F_ZERO;
+	case '\'': return F_QUOTE;
+	default: return 0;
+	}
+}
+
+/* Is c a conversion that takes an argument? */
+static int is_conversion(char c)
+{
+	switch (c) {
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c': case 'C':
+	case 's': case 'S': case 'p': case 'n':
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Parse the spec after '%' at fmt[i]; returns the index after the
  * conversion character, or 0 if the format ends inside the spec. */
 static size_t parse_spec(const char *fmt, size_t n, size_t i, struct spec *s)
 {
-	static const char flag_chars[] = "-+ #0'";
-	memset(s, 0, sizeof(*s));
-	s->width = -1;
-	s->prec = -1;
-	for (; i < n && fmt[i] && strchr(flag_chars, fmt[i]); i++)
-		s->flags |= 1u << (strchr(flag_chars, fmt[i]) - flag_chars);
+	static const struct spec blank = { 0, -1, -1, 0, 0, "", 0 };
+	*s = blank;
+	for (unsigned f; i < n && (f = flag_of(fmt[i])) != 0; i++)
+		s->flags |= f;
 	if (i < n && fmt[i] == '*') {
 		s->star_w = 1;
 		i++;
@@ -96,7 +122,8 @@ static size_t parse_spec(const char *fmt, size_t n, size_t i, struct spec *s)
 		s->len[0] = fmt[i++];
 		if (i < n && fmt[i] == s->len[0])
 			s->len[1] = fmt[i++];
-	} else if (i < n && fmt[i] && strchr("Lqjzt", fmt[i])) {
+	} else if (i < n && (fmt[i] == 'L' || fmt[i] == 'q' || fmt[i] == 'j' || fmt[i] == 'z' ||
+			     fmt[i] == 't')) {
 		s->len[0] = fmt[i++];
 	}
 	if (i >= n || !fmt[i])
@@ -374,7 +401,6 @@ static size_t arg_bytes(const struct spec *s, const uint8_t *a, size_t n, unsign
 
 size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t nbytes, unsigned long_size)
 {
-	static const char known[] = "diuoxXcCsSpnfFeEgGaA";
 	size_t used = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (fmt[i] != '%')
@@ -383,7 +409,7 @@ size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t
 		size_t next = parse_spec(fmt, n, i + 1, &s);
 		if (!next)
 			break;
-		if (strchr(known, s.conv)) {
+		if (is_conversion(s.conv)) {
 			size_t k = arg_bytes(&s, args + used, nbytes - used, long_size);
 			if (k == SIZE_MAX)
 				return SIZE_MAX;
@@ -397,7 +423,6 @@ size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t
 enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 			      struct sonde_arg *args, size_t max_args, size_t *nargs)
 {
-	static const char known[] = "diuoxXcCsSpnfFeEgGaA%";
 	struct reader r = { in, 0 };
 	const char *f = in->fmt;
 	size_t n = in->fmt_len, i = 0, lit = 0, start = out->len;
@@ -417,10 +442,10 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 			i = n;
 			break;
 		}
-		if (!strchr(known, s.conv)) {
-			syst_sb_put(out, f + i, next - i); /* glibc prints unknown specs */
-		} else if (s.conv == '%') {
+		if (s.conv == '%') {
 			syst_sb_putc(out, '%');
+		} else if (!is_conversion(s.conv)) {
+			syst_sb_put(out, f + i, next - i); /* glibc prints unknown specs */
 		} else {
 			res = convert(out, &r, &s, args, max_args, nargs);
 			if (res != SYST_FMT_OK) {

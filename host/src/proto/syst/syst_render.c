@@ -114,9 +114,9 @@ static void arg_mem(struct syst_dec *d, struct render *r, enum sonde_arg_type t,
 
 /* Format text with the collateral entry e applied to a single value
  * (short messages, RAW protocol names). */
-static void fmt_single(struct syst_sb *sb, const char *text, uint64_t value)
+static void fmt_single(struct syst_sb *sb, const struct syst_entry *e, uint64_t value)
 {
-	struct syst_fmt_in in = { text, strlen(text), NULL, 0, 8, 1, value };
+	struct syst_fmt_in in = { e->text, e->text_len, NULL, 0, 8, 1, value };
 	struct sonde_arg scratch[4];
 	size_t n;
 	syst_fmt(sb, &in, scratch, 4, &n);
@@ -166,7 +166,7 @@ static void render_short(struct syst_dec *d, struct render *r)
 	const struct syst_entry *e = r->cl ? syst_client_short(r->cl, s64, val) : NULL;
 	arg_u(d, r, s64 ? SONDE_A_U64 : SONDE_A_U32, "value", val);
 	if (e) {
-		fmt_single(&d->tsb, e->text, val & ~e->mask);
+		fmt_single(&d->tsb, e, val & ~e->mask);
 		set_log(d, r);
 	} else {
 		syst_sb_hexnum(&d->tsb, val, s64 ? 16 : 8);
@@ -248,7 +248,7 @@ static void render_catalog(struct syst_dec *d, struct render *r)
 		syst_sb_puts(&d->tsb, "Undefined catalog id ");
 		syst_sb_hexnum(&d->tsb, id, id64 ? 16 : 8);
 	} else {
-		fmt_args(d, r, r->cat->text, strlen(r->cat->text), m->payload + idn, m->plen - idn,
+		fmt_args(d, r, r->cat->text, r->cat->text_len, m->payload + idn, m->plen - idn,
 			 long_size);
 	}
 	set_log(d, r);
@@ -262,7 +262,7 @@ static void render_raw(struct syst_dec *d, struct render *r)
 	syst_sb_init(&tsb, d->type, sizeof(d->type));
 	syst_sb_puts(&tsb, "RAW:");
 	if (e)
-		fmt_single(&tsb, e->text, m->subtype);
+		fmt_single(&tsb, e, m->subtype);
 	else
 		syst_sb_uint(&tsb, m->subtype);
 	d->type_len = tsb.len;
@@ -382,7 +382,7 @@ static void put_file(struct syst_sb *sb, const struct syst_client *cl, uint32_t 
 {
 	const char *name = cl ? syst_client_file(cl, file) : NULL;
 	if (name)
-		syst_sb_puts(sb, name);
+		syst_sb_put(sb, name, strlen(name));
 	else
 		syst_sb_uint(sb, file);
 	syst_sb_putc(sb, ':');
