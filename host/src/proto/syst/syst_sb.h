@@ -110,30 +110,17 @@ static inline void syst_sb_commit(struct syst_sb *sb, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-/* Bytes p[0..n) as two hex digits each, into out (2n characters). */
-static inline void syst_hex_bytes(char *out, const uint8_t *p, size_t n, int upper)
-{
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	for (size_t i = 0; i < n; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-}
-
-/* "0x" + digits hex digits, upper case (the printer's 0x%08X / 0x%016X);
- * digits is even (4, 8 or 16) and higher digits of v are dropped. */
+/* "0x" + digits (at most 16) hex digits, upper case (the printer's
+ * 0x%08X / 0x%016X); higher digits of v are dropped. */
 static inline void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digits)
 {
-	uint8_t be[8];
-	unsigned nb = digits / 2;
-	for (unsigned i = 0; i < nb; i++) /* most significant byte first */
-		be[i] = (uint8_t)(v >> (8 * (nb - 1 - i)));
 	char tmp[2 + 16];
 	char *out = syst_sb_reserve(sb, 2 + digits);
 	char *w = out ? out : tmp;
 	w[0] = '0';
 	w[1] = 'x';
-	syst_hex_bytes(w + 2, be, nb, 1);
+	for (unsigned i = 0; i < digits; i++)
+		w[2 + i] = "0123456789ABCDEF"[(v >> (4 * (digits - 1 - i))) & 15];
 	if (out)
 		syst_sb_commit(sb, 2 + digits);
 	else
@@ -143,11 +130,7 @@ static inline void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digit
 static inline void syst_sb_uint(struct syst_sb *sb, uint64_t v)
 {
 	char tmp[24];
-	char *out = syst_sb_reserve(sb, 20);
-	if (out)
-		syst_sb_commit(sb, numfmt_u64(out, v));
-	else
-		syst_sb_put(sb, tmp, numfmt_u64(tmp, v));
+	syst_sb_put(sb, tmp, numfmt_u64(tmp, v));
 }
 
 #endif /* SYST_SB_H */
