@@ -204,13 +204,12 @@ static void record(struct sonde_arg *args, size_t max_args, size_t *nargs,
 }
 
 /* The common integer conversions (%d %u %x %X, %8d, %08x, with any length
- * modifier but h/hh) straight into out, without going through vsnprintf:
- * they are most of what SyS-T messages print.  Returns 0 when the spec
- * needs printf (flags other than '0', a precision, h/hh truncation). */
+ * modifier; h/hh values arrive truncated) straight into out, without going
+ * through vsnprintf: they are most of what SyS-T messages print.  Returns
+ * 0 when the spec needs printf (flags other than '0', a precision). */
 static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int neg)
 {
-	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->len[0] == 'h' ||
-	    s->width > 40)
+	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->width > 40)
 		return 0;
 	char digits[24], tmp[48];
 	size_t n;
@@ -231,6 +230,40 @@ static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int n
 		tmp[k++] = '0';
 	memcpy(tmp + k, digits, n);
 	syst_sb_put(out, tmp, k + n);
+	return 1;
+}
+
+/* What printf prints of an int argument x under h (short) or hh (char). */
+static int64_t h_signed(const struct spec *s, int64_t x)
+{
+	if (s->len[0] != 'h')
+		return x;
+	return s->len[1] ? (int64_t)(int8_t)x : (int64_t)(int16_t)x;
+}
+
+static uint64_t h_unsigned(const struct spec *s, uint64_t v)
+{
+	if (s->len[0] != 'h')
+		return v;
+	return s->len[1] ? (uint8_t)v : (uint16_t)v;
+}
+
+/* %s, %.Ns, %Ns, %-Ns without vsnprintf: at most prec bytes of the string,
+ * padded with blanks to the width.  0 when the spec needs printf (other
+ * flags). */
+static int fast_str(struct syst_sb *out, const struct spec *s, const char *p, size_t n)
+{
+	if (s->flags & ~(unsigned)F_MINUS)
+		return 0;
+	if (s->prec >= 0 && (size_t)s->prec < n)
+		n = (size_t)s->prec;
+	size_t pad = s->width > 0 && (size_t)s->width > n ? (size_t)s->width - n : 0;
+	if (s->flags & F_MINUS)
+		syst_sb_put(out, p, n);
+	for (; pad; pad--)
+		syst_sb_putc(out, ' ');
+	if (!(s->flags & F_MINUS))
+		syst_sb_put(out, p, n);
 	return 1;
 }
 
@@ -264,8 +297,8 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		unsigned size = int_size(s, ls);
 		if (!take(r, size, &v))
 			return SYST_FMT_SHORT_ARGS;
-		int64_t x = sign_extend(v, size);
-		if (fast_int(out, s, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0)) {
+		int64_t x = sign_extend(v, size), shown = h_signed(s, x);
+		if (fast_int(out, s, shown < 0 ? 0 - (uint64_t)shown : (uint64_t)shown, shown < 0)) {
 			/* done */
 		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv); /* keeps hh/h truncation */
@@ -283,7 +316,7 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 			return SYST_FMT_SHORT_ARGS;
 		if (size < 8)
 			v &= 0xFFFFFFFFu;
-		if (fast_int(out, s, v, 0)) {
+		if (fast_int(out, s, h_unsigned(s, v), 0)) {
 			/* done */
 		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv);
@@ -302,6 +335,8 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		v &= 0xFFFFFFFFu;
 		if ((s->conv == 'C' || s->len[0] == 'l') && v >= 0x80) {
 			put_utf8(out, (uint32_t)v); /* wide character: no width */
+		} else if (s->width <= 1) {
+			syst_sb_putc(out, (char)(uint8_t)v); /* no padding: the flags do nothing */
 		} else {
 			build(sp, s, "", 'c');
 			syst_sb_printf(out, sp, (int)v);
@@ -318,9 +353,7 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		const uint8_t *nul = memchr(p, 0, left);
 		if (!nul)
 			return SYST_FMT_BAD_STRING;
-		if (!s->flags && s->width < 0 && s->prec < 0) {
-			syst_sb_put(out, (const char *)p, (size_t)(nul - p)); /* plain %s */
-		} else {
+		if (!fast_str(out, s, (const char *)p, (size_t)(nul - p))) {
 			build(sp, s, "", 's');
 			syst_sb_printf(out, sp, (const char *)p);
 		}
@@ -337,8 +370,18 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 	case 'p':
 		if (!take(r, ls, &v))
 			return SYST_FMT_SHORT_ARGS;
-		build(sp, s, "", 'p');
-		syst_sb_printf(out, sp, (void *)(uintptr_t)v);
+		if (!s->flags && s->width < 0 && s->prec < 0) {
+			/* glibc's plain %p: (nil), else 0x and lower-case hex */
+			char hex[2 + 16] = { '0', 'x' };
+			uint64_t pv = (uintptr_t)v; /* as wide as the host's pointers */
+			if (pv)
+				syst_sb_put(out, hex, 2 + numfmt_hex(hex + 2, pv, 1, 0));
+			else
+				syst_sb_put(out, "(nil)", 5);
+		} else {
+			build(sp, s, "", 'p');
+			syst_sb_printf(out, sp, (void *)(uintptr_t)v);
+		}
 		record(args, max_args, nargs, SONDE_A_HEX, v);
 		return SYST_FMT_OK;
 	case 'n': /* a pointer the client sent; writes nothing here */
