@@ -63,8 +63,8 @@ struct syst_dec {
 	char *text, *row;
 	struct syst_sb tsb, rsb;
 	struct sonde_arg args[SYST_MAX_ARGS];
-	char type[96];
-	size_t type_len;
+	struct syst_name type;            /* the Type column (rec_name) */
+	char raw_type[96];                /* a RAW message's type: "RAW:" and the protocol */
 	size_t coll_path_len;
 	struct syst_name sev_names[8], status_names[SYST_MISSING_COLLATERAL + 1];
 	/* the sender of the last message with an origin (messages come in

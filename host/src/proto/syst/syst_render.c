@@ -68,14 +68,13 @@ void syst_render_init(struct syst_dec *d)
 	d->coll_path_len = d->coll_path ? strlen(d->coll_path) : 0;
 }
 
-/* The Type column (and rec_name): prefix and name, e.g. "STRING:" "GENERIC". */
-static void set_type(struct syst_dec *d, const char *prefix, const char *name)
+/* The Type column (and rec_name): one of the names below, with its length
+ * (known at compile time: the text is not measured per message). */
+#define TYPE(text) { text, sizeof(text) - 1 }
+
+static void set_type(struct syst_dec *d, const struct syst_name *t)
 {
-	struct syst_sb sb;
-	syst_sb_init(&sb, d->type, sizeof(d->type));
-	syst_sb_puts(&sb, prefix);
-	syst_sb_puts(&sb, name);
-	d->type_len = sb.len;
+	d->type = *t;
 }
 
 /* What one message decodes to, before it becomes a row and an event. */
@@ -153,16 +152,18 @@ static void render_short(struct syst_dec *d, struct render *r)
 	if (m->type == SYST_T_BUILD) {
 		/* id bits 0-19 in header bits 4-23, the rest from bit 30 up */
 		uint64_t id = ((v >> 4) & 0xFFFFFu) | (v >> 30) << 20;
+		static const struct syst_name t32 = TYPE("BUILD:COMPACT32"), t64 = TYPE("BUILD:COMPACT64");
 		int c64 = m->raw_len == 8;
-		set_type(d, "BUILD:", c64 ? "COMPACT64" : "COMPACT32");
+		set_type(d, c64 ? &t64 : &t32);
 		syst_sb_hexnum(&d->tsb, id, c64 ? 16 : 8);
 		r->ev.kind = SONDE_EV_INFO;
 		arg_u(d, r, SONDE_A_HEX, "build_id", id);
 		return;
 	}
+	static const struct syst_name t32 = TYPE("SHORT32"), t64 = TYPE("SHORT64");
 	int s64 = m->type == SYST_T_SHORT64;
 	uint64_t val = v >> 4;
-	set_type(d, s64 ? "SHORT64" : "SHORT32", "");
+	set_type(d, s64 ? &t64 : &t32);
 	const struct syst_entry *e = r->cl ? syst_client_short(r->cl, s64, val) : NULL;
 	arg_u(d, r, s64 ? SONDE_A_U64 : SONDE_A_U32, "value", val);
 	if (e) {
@@ -183,7 +184,8 @@ static void render_build(struct syst_dec *d, struct render *r)
 	const uint8_t *nul = memchr(t, 0, tn);
 	if (nul)
 		tn = (size_t)(nul - t);
-	set_type(d, "BUILD:LONG", "");
+	static const struct syst_name type = TYPE("BUILD:LONG");
+	set_type(d, &type);
 	syst_sb_hexnum(&d->tsb, id, 16);
 	if (tn) {
 		syst_sb_putc(&d->tsb, ' ');
@@ -197,15 +199,16 @@ static void render_build(struct syst_dec *d, struct render *r)
 
 static void render_string(struct syst_dec *d, struct render *r)
 {
-	static const char *const names[13] = {
-		[1] = "GENERIC", [2] = "ENTER", [3] = "EXIT", [5] = "INVPARAM", [7] = "ASSERT",
-		[11] = "PRINTF32", [12] = "PRINTF64",
+	static const struct syst_name names[13] = {
+		[1] = TYPE("STRING:GENERIC"), [2] = TYPE("STRING:ENTER"), [3] = TYPE("STRING:EXIT"),
+		[5] = TYPE("STRING:INVPARAM"), [7] = TYPE("STRING:ASSERT"),
+		[11] = TYPE("STRING:PRINTF32"), [12] = TYPE("STRING:PRINTF64"),
 	};
 	const struct syst_msg *m = &r->m;
 	const uint8_t *nul = memchr(m->payload, 0, m->plen);
 	/* no NUL: the library sends such strings; the printer rejects them (P13) */
 	size_t tn = nul ? (size_t)(nul - m->payload) : m->plen;
-	set_type(d, "STRING:", names[m->subtype]);
+	set_type(d, &names[m->subtype]);
 	if (m->subtype == SYST_STR_PRINTF32 || m->subtype == SYST_STR_PRINTF64) {
 		size_t skip = nul ? tn + 1 : tn;
 		fmt_args(d, r, (const char *)m->payload, tn, m->payload + skip, m->plen - skip,
@@ -225,15 +228,16 @@ static void render_string(struct syst_dec *d, struct render *r)
 
 static void render_catalog(struct syst_dec *d, struct render *r)
 {
-	static const char *const names[7] = {
-		[1] = "ID32P32", [2] = "ID64P32", [5] = "ID32P64", [6] = "ID64P64",
+	static const struct syst_name names[7] = {
+		[1] = TYPE("CATALOG:ID32P32"), [2] = TYPE("CATALOG:ID64P32"),
+		[5] = TYPE("CATALOG:ID32P64"), [6] = TYPE("CATALOG:ID64P64"),
 	};
 	const struct syst_msg *m = &r->m;
 	int id64 = m->subtype == SYST_CAT_ID64P32 || m->subtype == SYST_CAT_ID64P64;
 	unsigned long_size = m->subtype >= SYST_CAT_ID32P64 ? 8 : 4;
 	size_t idn = id64 ? 8 : 4;
 	uint64_t id = id64 ? syst_get64(m->payload) : syst_get32(m->payload);
-	set_type(d, "CATALOG:", names[m->subtype]);
+	set_type(d, &names[m->subtype]);
 	r->ev.value = (int64_t)id; /* rec_id stays the message type */
 	if (!r->cl) {
 		r->status = SYST_MISSING_COLLATERAL;
@@ -259,13 +263,14 @@ static void render_raw(struct syst_dec *d, struct render *r)
 	const struct syst_msg *m = &r->m;
 	const struct syst_entry *e = r->cl ? syst_client_write(r->cl, m->subtype) : NULL;
 	struct syst_sb tsb;
-	syst_sb_init(&tsb, d->type, sizeof(d->type));
+	syst_sb_init(&tsb, d->raw_type, sizeof(d->raw_type));
 	syst_sb_puts(&tsb, "RAW:");
 	if (e)
 		fmt_single(&tsb, e, m->subtype);
 	else
 		syst_sb_uint(&tsb, m->subtype);
-	d->type_len = tsb.len;
+	d->type.s = d->raw_type;
+	d->type.n = tsb.len;
 	syst_sb_hex(&d->tsb, m->payload, m->plen, 0);
 	r->ev.kind = SONDE_EV_RECORD;
 	arg_mem(d, r, SONDE_A_MEM, "data", m->payload, m->plen);
@@ -275,7 +280,8 @@ static void render_clock(struct syst_dec *d, struct render *r)
 {
 	const struct syst_msg *m = &r->m;
 	uint64_t clock = syst_get64(m->payload), freq = syst_get64(m->payload + 8);
-	set_type(d, "CLOCK:SYNC", "");
+	static const struct syst_name t = TYPE("CLOCK:SYNC");
+	set_type(d, &t);
 	syst_sb_puts(&d->tsb, "clock ");
 	syst_sb_hexnum(&d->tsb, clock, 16);
 	syst_sb_puts(&d->tsb, " freq ");
@@ -299,7 +305,8 @@ static void render_sbd(struct syst_dec *d, struct render *r)
 	const uint8_t *p = m->payload, *end = m->payload + m->plen;
 	uint64_t id = idn == 8 ? syst_get64(p) : syst_get32(p);
 	p += idn;
-	set_type(d, "SBD:", idn == 8 ? "ID64" : "ID32");
+	static const struct syst_name t32 = TYPE("SBD:ID32"), t64 = TYPE("SBD:ID64");
+	set_type(d, idn == 8 ? &t64 : &t32);
 	syst_sb_puts(&d->tsb, "sbd id=");
 	syst_sb_hexnum(&d->tsb, id, idn == 8 ? 16 : 8);
 	r->ev.kind = SONDE_EV_RECORD;
@@ -422,7 +429,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 	}
 	put_quoted(sb, d->tsb.buf, d->tsb.len);
 	syst_sb_putc(sb, ',');
-	syst_sb_put(sb, d->type, d->type_len);
+	syst_sb_put(sb, d->type.s, d->type.n);
 	syst_sb_putc(sb, ',');
 	syst_sb_put(sb, d->sev_names[m->severity].s, d->sev_names[m->severity].n);
 	syst_sb_putc(sb, ',');
@@ -500,8 +507,8 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	r.ev.args = d->args;
 	syst_sb_reset(&d->tsb);
 	syst_sb_reset(&d->rsb);
-	d->type[0] = '\0';
-	d->type_len = 0;
+	d->type.s = "";
+	d->type.n = 0;
 
 	if (r.status == SYST_OK) {
 		const struct syst_msg *m = &r.m;
@@ -540,10 +547,10 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 		report_failure(d, &r);
 		r.ev.kind = SONDE_EV_RECORD;
 		r.ev.flags = SONDE_EVF_MALFORMED;
-		set_type(d, syst_status_name(r.status), "");
+		set_type(d, &d->status_names[r.status]);
 		arg_mem(d, &r, SONDE_A_MEM, "raw", p, n);
 	}
-	r.ev.rec_name = d->type;
+	r.ev.rec_name = d->type.s;
 	if (!d->out.skip_native) {
 		put_row(d, &r);
 		r.ev.native = d->rsb.buf;
