@@ -385,17 +385,6 @@ static void put_quoted(struct syst_sb *sb, const char *s, size_t n)
 	syst_sb_putc(sb, '"');
 }
 
-static void put_file(struct syst_sb *sb, const struct syst_client *cl, uint32_t file, uint32_t line)
-{
-	const char *name = cl ? syst_client_file(cl, file) : NULL;
-	if (name)
-		syst_sb_put(sb, name, strlen(name));
-	else
-		syst_sb_uint(sb, file);
-	syst_sb_putc(sb, ':');
-	syst_sb_uint(sb, line);
-}
-
 /* Location column: the message's file:line, else the catalog entry's,
  * followed by a code address if the message has one.  64-bit addresses are
  * printed too (the printer drops them: P5). */
@@ -403,10 +392,16 @@ static void put_location(struct syst_sb *sb, const struct render *r)
 {
 	const struct syst_msg *m = &r->m;
 	int fileline = m->has_loc && (m->loc_fmt == SYST_LOC_FILE16 || m->loc_fmt == SYST_LOC_FILE32);
-	if (fileline)
-		put_file(sb, r->cl, m->loc_file, m->loc_line);
-	else if (r->cat && r->cat->has_loc)
-		put_file(sb, r->cl, r->cat->file, r->cat->line);
+	if (fileline || (r->cat && r->cat->has_loc)) {
+		uint32_t file = fileline ? m->loc_file : r->cat->file;
+		const char *name = r->cl ? syst_client_file(r->cl, file) : NULL;
+		if (name)
+			syst_sb_put(sb, name, strlen(name));
+		else
+			syst_sb_uint(sb, file);
+		syst_sb_putc(sb, ':');
+		syst_sb_uint(sb, fileline ? m->loc_line : r->cat->line);
+	}
 	if (m->has_loc && !fileline) {
 		if (r->cat && r->cat->has_loc)
 			syst_sb_putc(sb, ' ');
@@ -416,17 +411,22 @@ static void put_location(struct syst_sb *sb, const struct render *r)
 
 static void put_row(struct syst_dec *d, const struct render *r)
 {
-	struct syst_sb *sb = &d->rsb;
 	const struct syst_msg *m = &r->m;
-	syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
-	syst_sb_putc(sb, ',');
 	if (r->status != SYST_OK && r->status != SYST_MISSING_COLLATERAL) {
 		/* the printer's failed-record row: status, hex dump, 6 empty fields */
-		syst_sb_putc(sb, '"');
+		struct syst_sb *sb = &d->rsb;
+		syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
+		syst_sb_puts(sb, ",\"");
 		syst_sb_hex(sb, m->raw, m->raw_len, 1);
 		syst_sb_puts(sb, "\",,,,,,");
 		return;
 	}
+	/* A copy whose address is never passed on: the characters written
+	 * cannot alias it, so the compiler keeps its fields in registers
+	 * instead of reloading them after every character. */
+	struct syst_sb row = d->rsb, *sb = &row;
+	syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
+	syst_sb_putc(sb, ',');
 	put_quoted(sb, d->tsb.buf, d->tsb.len);
 	syst_sb_putc(sb, ',');
 	syst_sb_put(sb, d->type.s, d->type.n);
@@ -453,6 +453,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 	syst_sb_putc(sb, ',');
 	if (r->cl)
 		syst_sb_put(sb, d->coll_path, d->coll_path_len);
+	d->rsb = row;
 }
 
 static void report_failure(struct syst_dec *d, const struct render *r)

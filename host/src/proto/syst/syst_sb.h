@@ -30,10 +30,13 @@ void syst_sb_printf(struct syst_sb *sb, const char *fmt, ...)
 void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper);
 
 /* The writers below run for every column of every CSV row: inline, and
- * numbers without snprintf (core/numfmt.h). */
+ * numbers without snprintf (core/numfmt.h).  Always inline: a writer left
+ * out of line is given the builder's address, and then the compiler must
+ * assume that every character written may change its fields. */
+#define SYST_SB_INLINE static inline __attribute__((always_inline))
 
 /* Free characters left before the buffer is full. */
-static inline size_t syst_sb_room(const struct syst_sb *sb)
+SYST_SB_INLINE size_t syst_sb_room(const struct syst_sb *sb)
 {
 	return sb->cap ? sb->cap - 1 - sb->len : 0;
 }
@@ -42,7 +45,7 @@ static inline size_t syst_sb_room(const struct syst_sb *sb)
  * call to memcpy with a length unknown at compile time costs more than
  * such a copy: up to 16 bytes are moved inline, as two fixed-size moves
  * that overlap in the middle (both loaded before either is stored). */
-static inline void syst_sb_copy(char *d, const char *s, size_t n)
+SYST_SB_INLINE void syst_sb_copy(char *d, const char *s, size_t n)
 {
 	if (n > 16) {
 		memcpy(d, s, n);
@@ -66,7 +69,7 @@ static inline void syst_sb_copy(char *d, const char *s, size_t n)
 	}
 }
 
-static inline void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
+SYST_SB_INLINE void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
 {
 	size_t room = syst_sb_room(sb);
 	if (n > room) {
@@ -81,12 +84,12 @@ static inline void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
 
 /* For string literals (the length is then known at compile time); strings
  * of varying length have their length kept beside them. */
-static inline void syst_sb_puts(struct syst_sb *sb, const char *s)
+SYST_SB_INLINE void syst_sb_puts(struct syst_sb *sb, const char *s)
 {
 	syst_sb_put(sb, s, strlen(s));
 }
 
-static inline void syst_sb_putc(struct syst_sb *sb, char c)
+SYST_SB_INLINE void syst_sb_putc(struct syst_sb *sb, char c)
 {
 	if (sb->len + 1 < sb->cap) {
 		sb->buf[sb->len++] = c;
@@ -99,12 +102,12 @@ static inline void syst_sb_putc(struct syst_sb *sb, char c)
 /* Where n more characters can be written, or NULL when fewer fit (then
  * the caller renders into a scratch buffer and syst_sb_put cuts it);
  * syst_sb_commit(sb, n) takes them. */
-static inline char *syst_sb_reserve(struct syst_sb *sb, size_t n)
+SYST_SB_INLINE char *syst_sb_reserve(struct syst_sb *sb, size_t n)
 {
 	return syst_sb_room(sb) >= n ? sb->buf + sb->len : NULL;
 }
 
-static inline void syst_sb_commit(struct syst_sb *sb, size_t n)
+SYST_SB_INLINE void syst_sb_commit(struct syst_sb *sb, size_t n)
 {
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
@@ -112,7 +115,7 @@ static inline void syst_sb_commit(struct syst_sb *sb, size_t n)
 
 /* "0x" + digits (at most 16) hex digits, upper case (the printer's
  * 0x%08X / 0x%016X); higher digits of v are dropped. */
-static inline void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digits)
+SYST_SB_INLINE void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digits)
 {
 	char tmp[2 + 16];
 	char *out = syst_sb_reserve(sb, 2 + digits);
@@ -127,7 +130,7 @@ static inline void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digit
 		syst_sb_put(sb, tmp, 2 + digits);
 }
 
-static inline void syst_sb_uint(struct syst_sb *sb, uint64_t v)
+SYST_SB_INLINE void syst_sb_uint(struct syst_sb *sb, uint64_t v)
 {
 	char tmp[24];
 	syst_sb_put(sb, tmp, numfmt_u64(tmp, v));
