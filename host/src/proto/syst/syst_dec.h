@@ -54,6 +54,8 @@ struct syst_dec {
 	uint64_t msgno;                   /* messages so far, good and bad */
 	uint64_t ctx_count;               /* messages of 4 bytes or more: the printer's
 					   * context counter (it counts no shorter one) */
+	char ctx_text[2 + 16];            /* its Context TimeStamp column, 0x%016X
+					   * (0 without syst.guid), counted up as text */
 	uint64_t skip_start, skip_count;  /* resynchronising: bytes being dropped */
 	int hex_skipping;                 /* dropping an overlong line */
 	size_t hex_scanned;               /* bytes of buf known to hold no newline */

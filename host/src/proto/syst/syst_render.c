@@ -66,6 +66,23 @@ void syst_render_init(struct syst_dec *d)
 		d->status_names[i].n = strlen(d->status_names[i].s);
 	}
 	d->coll_path_len = d->coll_path ? strlen(d->coll_path) : 0;
+	memcpy(d->ctx_text, "0x0000000000000000", sizeof(d->ctx_text));
+}
+
+/* One up in the hex digits of the context counter's column: rendering 16
+ * digits for every row costs more than the carry, which stops at the
+ * last digit 15 times out of 16. */
+static void ctx_text_increment(char *digits, size_t n)
+{
+	while (n--) {
+		char c = digits[n];
+		if (c == 'F') {
+			digits[n] = '0'; /* and carry */
+			continue;
+		}
+		digits[n] = c == '9' ? 'A' : (char)(c + 1);
+		return;
+	}
 }
 
 /* The Type column (and rec_name): one of the names below, with its length
@@ -442,7 +459,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 		syst_sb_hexnum(sb, m->ts, 16);
 	syst_sb_putc(sb, ',');
 	/* the printer's context timestamp: a message counter when -g is given */
-	syst_sb_hexnum(sb, d->have_short_guid ? d->ctx_count : 0, 16);
+	syst_sb_put(sb, d->ctx_text, sizeof(d->ctx_text));
 	syst_sb_putc(sb, ',');
 	put_location(sb, r);
 	syst_sb_putc(sb, ',');
@@ -561,6 +578,9 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	if (d->out.event)
 		d->out.event(d->out.ctx, &r.ev);
 	d->msgno++;
-	if (n >= 4) /* systprint reads its context counter after the length check */
+	if (n >= 4) { /* systprint reads its context counter after the length check */
 		d->ctx_count++;
+		if (d->have_short_guid)
+			ctx_text_increment(d->ctx_text + 2, 16);
+	}
 }
