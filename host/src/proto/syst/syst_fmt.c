@@ -10,6 +10,7 @@
  * work; formatting stops when the output buffer is full.
  */
 #include "syst_fmt.h"
+#include "syst_msg.h"
 
 #include <stdio.h>
 #include <stdint.h>
@@ -32,7 +33,8 @@ struct reader {
 	size_t pos;
 };
 
-/* Read size little-endian bytes (or the single value).  0 when they ran out. */
+/* Read size (4 or 8) little-endian bytes (or the single value).  0 when
+ * they ran out. */
 static int take(struct reader *r, unsigned size, uint64_t *v)
 {
 	if (r->in->single) {
@@ -41,11 +43,9 @@ static int take(struct reader *r, unsigned size, uint64_t *v)
 	}
 	if (r->in->nargs_bytes - r->pos < size)
 		return 0;
-	uint64_t x = 0;
-	for (unsigned i = 0; i < size; i++)
-		x |= (uint64_t)r->in->args[r->pos + i] << (8 * i);
+	const uint8_t *p = r->in->args + r->pos;
+	*v = size == 8 ? syst_get64(p) : syst_get32(p);
 	r->pos += size;
-	*v = x;
 	return 1;
 }
 
@@ -211,7 +211,7 @@ static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int n
 {
 	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->width > 40)
 		return 0;
-	char digits[24], tmp[48];
+	char digits[24];
 	size_t n;
 	if (s->conv == 'x' || s->conv == 'X')
 		n = numfmt_hex(digits, v, 1, s->conv == 'X');
@@ -219,17 +219,16 @@ static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int n
 		return 0;
 	else
 		n = numfmt_u64(digits, v);
-	size_t len = n + (neg != 0), k = 0;
+	size_t len = n + (neg != 0);
 	size_t pad = s->width > 0 && (size_t)s->width > len ? (size_t)s->width - len : 0;
 	if (!(s->flags & F_ZERO))
 		for (; pad; pad--)
-			tmp[k++] = ' ';
+			syst_sb_putc(out, ' ');
 	if (neg)
-		tmp[k++] = '-';
+		syst_sb_putc(out, '-');
 	for (; pad; pad--) /* '0': zeros after the sign */
-		tmp[k++] = '0';
-	memcpy(tmp + k, digits, n);
-	syst_sb_put(out, tmp, k + n);
+		syst_sb_putc(out, '0');
+	syst_sb_put(out, digits, n);
 	return 1;
 }
 
@@ -473,10 +472,12 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 
 	*nargs = 0;
 	while (i < n && !out->full) {
-		if (f[i] != '%') {
-			i++;
-			continue;
+		const char *pct = memchr(f + i, '%', n - i);
+		if (!pct) {
+			i = n;
+			break;
 		}
+		i = (size_t)(pct - f);
 		syst_sb_put(out, f + lit, i - lit);
 		struct spec s;
 		size_t next = parse_spec(f, n, i + 1, &s);
