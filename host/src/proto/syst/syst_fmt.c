@@ -5,7 +5,11 @@
  * argument bytes (sizes in syst_fmt.h) and is rendered by snprintf with a
  * rebuilt conversion spec whose length modifier matches the C type we pass.
  * So a 32-bit client's %ld is sign-extended from 4 bytes and prints -99, not
- * 4294967197 (reference printer bug P9).  %n is consumed, never passed on;
+ * 4294967197 (reference printer bug P9).  The conversions most messages use
+ * (integers with a width and the '0' flag, %c, %s with a width or precision,
+ * plain %p) are written here instead, byte for byte what glibc prints (the
+ * unit tests compare them with snprintf): vsnprintf costs more than the
+ * rest of a message's decoding.  %n is consumed, never passed on;
  * widths and precisions are clamped so one message cannot cost unbounded
  * work; formatting stops when the output buffer is full.
  */
