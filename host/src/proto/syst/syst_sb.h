@@ -45,10 +45,12 @@ SYST_SB_INLINE size_t syst_sb_room(const struct syst_sb *sb)
  * call to memcpy with a length unknown at compile time costs more than
  * such a copy: up to 16 bytes are moved inline, as two fixed-size moves
  * that overlap in the middle (both loaded before either is stored). */
+void syst_sb_copy_long(char *d, const char *s, size_t n);
+
 SYST_SB_INLINE void syst_sb_copy(char *d, const char *s, size_t n)
 {
 	if (n > 16) {
-		memcpy(d, s, n);
+		syst_sb_copy_long(d, s, n);
 	} else if (n >= 8) {
 		uint64_t a, b;
 		memcpy(&a, s, 8);
