@@ -106,9 +106,9 @@ static void test_match_rules(void **state)
 		"<s:Format ID=\"0x20\">exact 20</s:Format>\n"
 		"<s:Format ID=\"0x20\" Mask=\"0xF0\">masked second</s:Format>\n"
 		"<s:Format ID=\"0x30\">old</s:Format>\n"
-		"<s:Format ID=\"0x30\">new</s:Format>\n"
+		"<s:Format ID=\"0x30\">newest</s:Format>\n"
 		"<s:Format ID=\"0x40\" Mask=\"0xF0\">old masked</s:Format>\n"
-		"<s:Format ID=\"0x41\" Mask=\"0xF0\">new masked</s:Format>\n"
+		"<s:Format ID=\"0x41\" Mask=\"0xF0\">newest masked</s:Format>\n"
 		"</s:Catalog32></s:Client>\n"
 		"<s:Client Name=\"b\"><s:Guids><s:Guid ID=\"{494E5443-8A9C-4014-A65A-2F36A36D96E4}\">b</s:Guid></s:Guids></s:Client>\n"
 		"</s:Collateral>\n", &w);
@@ -120,8 +120,12 @@ static void test_match_rules(void **state)
 	assert_string_equal(syst_client_catalog(cl, 0, 0x1F)->text, "masked first");
 	assert_string_equal(syst_client_catalog(cl, 0, 0x20)->text, "exact 20");
 	assert_string_equal(syst_client_catalog(cl, 0, 0x21)->text, "masked second");
-	assert_string_equal(syst_client_catalog(cl, 0, 0x30)->text, "new");
-	assert_string_equal(syst_client_catalog(cl, 0, 0x45)->text, "new masked");
+	assert_string_equal(syst_client_catalog(cl, 0, 0x30)->text, "newest");
+	assert_string_equal(syst_client_catalog(cl, 0, 0x45)->text, "newest masked");
+	/* the lengths went with the texts that replaced others (of other lengths) */
+	assert_int_equal(syst_client_catalog(cl, 0, 0x30)->text_len, strlen("newest"));
+	assert_int_equal(syst_client_catalog(cl, 0, 0x45)->text_len, strlen("newest masked"));
+	assert_int_equal(syst_client_catalog(cl, 0, 0x20)->text_len, strlen("exact 20"));
 	assert_null(syst_client_catalog(cl, 0, 0x50));
 	syst_coll_free(c);
 }

@@ -122,15 +122,16 @@ static void test_against_glibc(void **state)
 /* The fixed-arity catalog API sends u64 parameters on 64-bit clients: the
  * format decides how they are read (notes §9). */
 /* The integer conversions syst_fmt renders without vsnprintf (widths, the
- * '0' flag, negative numbers, every length modifier but h/hh), value by
- * value against glibc. */
+ * '0' flag, negative numbers, every length modifier, h/hh truncation),
+ * value by value against glibc. */
 static void test_integers_against_glibc(void **state)
 {
 	(void)state;
 	static const int64_t vals[] = { 0, 1, -1, 9, 10, -10, 99999, -100000, INT32_MAX, INT32_MIN,
 					 (int64_t)UINT32_MAX, INT64_MAX, INT64_MIN, 0x7E7D, -0x12345678 };
 	static const char *const specs32[] = { "%d", "%i", "%7d", "%07d", "%1d", "%u", "%12u", "%012u",
-					       "%x", "%X", "%8x", "%08X", "%2x" };
+					       "%x", "%X", "%8x", "%08X", "%2x", "%hd", "%hhd", "%6hd", "%05hhd",
+					       "%hu", "%hhu", "%hx", "%04hhX", "%hi" };
 	static const char *const specs64[] = { "%lld", "%22lld", "%022lld", "%llu", "%llx", "%016llX",
 					       "%jd", "%zu", "%tx" };
 	char exp[128];
@@ -156,6 +157,63 @@ static void test_integers_against_glibc(void **state)
 			else
 				snprintf(exp, sizeof(exp), specs64[k], (unsigned long long)vals[i]);
 			run(&r, specs64[k], &p, 8);
+			assert_int_equal(r.res, SYST_FMT_OK);
+			assert_string_equal(r.text, exp);
+		}
+	}
+}
+
+/* %c, %s and %p, which syst_fmt renders without vsnprintf when no flag
+ * but '-' asks for more, against glibc. */
+static void test_chars_strings_pointers_against_glibc(void **state)
+{
+	(void)state;
+	static const char *const cspecs[] = { "%c", "%1c", "%-1c", "%.0c", "%3c", "%-3c", "%lc" };
+	static const uint32_t chars[] = { 'Z', ' ', 0, 0x7F, 0xE4, 0x141 };
+	static const char *const sspecs[] = { "%s", "%.0s", "%.2s", "%.9s", "%5s", "%-5s", "%1s",
+					      "%-7.2s", "%3.5s", "%ls", "%S" };
+	static const char *const strs[] = { "", "a", "abc", "quote\"d", "\xC3\xA4xyz" };
+	static const char *const pspecs[] = { "%p", "%20p", "%-20p" };
+	static const uint64_t ptrs[] = { 0, 1, 0x1234, 0xABCDEF01u, (uint64_t)UINTPTR_MAX };
+	char exp[128];
+	for (size_t k = 0; k < sizeof(cspecs) / sizeof(cspecs[0]); k++) {
+		for (size_t i = 0; i < sizeof(chars) / sizeof(chars[0]); i++) {
+			if (chars[i] >= 0x80 && strchr(cspecs[k], 'l'))
+				continue; /* a wide character: UTF-8, test_wide_char */
+			struct pack p = { .n = 0 };
+			struct result r;
+			put(&p, chars[i], 4);
+			size_t n = (size_t)snprintf(exp, sizeof(exp), cspecs[k], (int)chars[i] & 0xFF);
+			if (strchr(cspecs[k], 'l'))
+				n = (size_t)snprintf(exp, sizeof(exp), "%c", (int)chars[i]);
+			run(&r, cspecs[k], &p, 4);
+			assert_int_equal(r.res, SYST_FMT_OK);
+			assert_memory_equal(r.text, exp, n + 1);
+		}
+	}
+	for (size_t k = 0; k < sizeof(sspecs) / sizeof(sspecs[0]); k++) {
+		char narrow[8];
+		/* %ls and %S are read as narrow strings (the client packs bytes) */
+		snprintf(narrow, sizeof(narrow), "%%%s", strchr(sspecs[k], 'S') ? "s" : sspecs[k] + 2);
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+			struct pack p = { .n = 0 };
+			struct result r;
+			put_str(&p, strs[i]);
+			snprintf(exp, sizeof(exp), strchr(sspecs[k], 'l') || strchr(sspecs[k], 'S') ? narrow
+												: sspecs[k],
+				 strs[i]);
+			run(&r, sspecs[k], &p, 4);
+			assert_int_equal(r.res, SYST_FMT_OK);
+			assert_string_equal(r.text, exp);
+		}
+	}
+	for (size_t k = 0; k < sizeof(pspecs) / sizeof(pspecs[0]); k++) {
+		for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++) {
+			struct pack p = { .n = 0 };
+			struct result r;
+			put(&p, ptrs[i], 8);
+			snprintf(exp, sizeof(exp), pspecs[k], (void *)(uintptr_t)ptrs[i]);
+			run(&r, pspecs[k], &p, 8);
 			assert_int_equal(r.res, SYST_FMT_OK);
 			assert_string_equal(r.text, exp);
 		}
@@ -283,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_glibc),
 		cmocka_unit_test(test_integers_against_glibc),
+		cmocka_unit_test(test_chars_strings_pointers_against_glibc),
 		cmocka_unit_test(test_fixed_api),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_bounds),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sinks/linesink.h"
+#include "syst_dec.h"
 
 #define SYST_CSV_HEADER "Decode Status,Payload,Type,Severity,Origin,Unit,Message TimeStamp," \
 			"Context TimeStamp,Location,Raw Length,Checksum,Collateral\n"
@@ -19,7 +20,8 @@ static void *csv_create(FILE *out, sonde_opts opts)
 
 static void csv_event(void *p, const struct sonde_event *ev, const struct sonde_session *ses)
 {
-	if (ev->native && (!ses || !ses->proto || strcmp(ses->proto, "syst") == 0))
+	if (ev->native && (!ses || !ses->proto || ses->proto == syst_proto_name ||
+			   strcmp(ses->proto, syst_proto_name) == 0))
 		linesink_line(p, ev->native);
 }
 

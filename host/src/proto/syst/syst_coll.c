@@ -116,8 +116,11 @@ static int cmp_exact(const void *a, const void *b, void *arg)
 static void take_over(struct syst_entry *first, struct syst_entry *later)
 {
 	const char *text = first->text;
+	size_t text_len = first->text_len;
 	first->text = later->text;
+	first->text_len = later->text_len;
 	later->text = text;
+	later->text_len = text_len;
 	first->has_loc = later->has_loc;
 	first->file = later->file;
 	first->line = later->line;
@@ -390,6 +393,7 @@ static void end_entry(struct pstate *ps)
 	memcpy(text, ps->text ? ps->text : "", ps->tlen);
 	text[ps->tlen] = '\0';
 	ps->ent.text = text;
+	ps->ent.text_len = strlen(text);
 	t->e[t->n++] = ps->ent;
 }
 

@@ -20,6 +20,7 @@ struct syst_client;
 struct syst_entry {
 	uint64_t id, mask;
 	const char *text;
+	size_t text_len;    /* strlen(text) */
 	int has_loc;        /* File and Line attributes given */
 	uint32_t file, line;
 };

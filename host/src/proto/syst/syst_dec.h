@@ -32,6 +32,12 @@ enum syst_container {
  * only if the input is shorter), so chunking cannot change its answer. */
 #define SYST_DETECT_BYTES 4096u
 
+/* A string and its length. */
+struct syst_name {
+	const char *s;
+	size_t n;
+};
+
 struct syst_dec {
 	struct sonde_out out;
 	struct syst_coll *coll;
@@ -48,6 +54,8 @@ struct syst_dec {
 	uint64_t msgno;                   /* messages so far, good and bad */
 	uint64_t ctx_count;               /* messages of 4 bytes or more: the printer's
 					   * context counter (it counts no shorter one) */
+	char ctx_text[2 + 16];            /* its Context TimeStamp column, 0x%016X
+					   * (0 without syst.guid), counted up as text */
 	uint64_t skip_start, skip_count;  /* resynchronising: bytes being dropped */
 	int hex_skipping;                 /* dropping an overlong line */
 	size_t hex_scanned;               /* bytes of buf known to hold no newline */
@@ -57,9 +65,26 @@ struct syst_dec {
 	char *text, *row;
 	struct syst_sb tsb, rsb;
 	struct sonde_arg args[SYST_MAX_ARGS];
-	char origin[40];
-	char type[96];
+	struct syst_name type;            /* the Type column (rec_name) */
+	char raw_type[96];                /* a RAW message's type: "RAW:" and the protocol */
+	size_t coll_path_len;
+	struct syst_name sev_names[8], status_names[SYST_MISSING_COLLATERAL + 1];
+	/* the sender of the last message with an origin (messages come in
+	 * runs from one client): its GUID, collateral client and name */
+	int have_sender;
+	uint8_t sender_guid[16];
+	const struct syst_client *sender;
+	struct syst_name sender_name;     /* the client's name, else origin */
+	char origin[40];                  /* the GUID as text when no client matches */
 };
+
+/* Names of the CSV columns with their lengths, looked up once
+ * (syst_render_init). */
+void syst_render_init(struct syst_dec *d);
+
+/* "syst", the session's protocol name as the decoder sets it: the
+ * syst-csv sink knows it by its address before comparing text. */
+extern const char syst_proto_name[];
 
 /* Decode and deliver one complete message p[0..n) that starts at stream
  * offset off (framing decided its extent). */

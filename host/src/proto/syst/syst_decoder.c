@@ -16,6 +16,8 @@
 #include "syst_dec.h"
 #include "syst_msg.h"
 
+const char syst_proto_name[] = "syst";
+
 static void coll_warn(void *ctx, uint64_t offset, const char *msg)
 {
 	syst_diag(ctx, SONDE_D_MALFORMED, offset, 0, "%s", msg);
@@ -54,7 +56,7 @@ static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 		return NULL;
 	d->out = *out;
 	if (out->session)
-		out->session->proto = "syst";
+		out->session->proto = syst_proto_name;
 
 	const char *v = sonde_opt_get(opts, "syst.container");
 	if (v && parse_container(v, &d->mode) != 0) {
@@ -89,6 +91,7 @@ static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 		goto fail;
 	syst_sb_init(&d->tsb, d->text, SYST_TEXT_CAP);
 	syst_sb_init(&d->rsb, d->row, SYST_ROW_CAP);
+	syst_render_init(d);
 	return d;
 fail:
 	syst_destroy(d);

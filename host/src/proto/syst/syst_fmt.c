@@ -5,11 +5,16 @@
  * argument bytes (sizes in syst_fmt.h) and is rendered by snprintf with a
  * rebuilt conversion spec whose length modifier matches the C type we pass.
  * So a 32-bit client's %ld is sign-extended from 4 bytes and prints -99, not
- * 4294967197 (reference printer bug P9).  %n is consumed, never passed on;
+ * 4294967197 (reference printer bug P9).  The conversions most messages use
+ * (integers with a width and the '0' flag, %c, %s with a width or precision,
+ * plain %p) are written here instead, byte for byte what glibc prints (the
+ * unit tests compare them with snprintf): vsnprintf costs more than the
+ * rest of a message's decoding.  %n is consumed, never passed on;
  * widths and precisions are clamped so one message cannot cost unbounded
  * work; formatting stops when the output buffer is full.
  */
 #include "syst_fmt.h"
+#include "syst_msg.h"
 
 #include <stdio.h>
 #include <stdint.h>
@@ -32,7 +37,8 @@ struct reader {
 	size_t pos;
 };
 
-/* Read size little-endian bytes (or the single value).  0 when they ran out. */
+/* Read size (4 or 8) little-endian bytes (or the single value).  0 when
+ * they ran out. */
 static int take(struct reader *r, unsigned size, uint64_t *v)
 {
 	if (r->in->single) {
@@ -41,11 +47,9 @@ static int take(struct reader *r, unsigned size, uint64_t *v)
 	}
 	if (r->in->nargs_bytes - r->pos < size)
 		return 0;
-	uint64_t x = 0;
-	for (unsigned i = 0; i < size; i++)
-		x |= (uint64_t)r->in->args[r->pos + i] << (8 * i);
+	const uint8_t *p = r->in->args + r->pos;
+	*v = size == 8 ? syst_get64(p) : syst_get32(p);
 	r->pos += size;
-	*v = x;
 	return 1;
 }
 
@@ -64,16 +68,42 @@ static int clamp_add_digit(int v, char c)
 	return v > SYST_FMT_MAX_WIDTH ? SYST_FMT_MAX_WIDTH : v;
 }
 
+/* The F_* bit of a flag character, 0 for any other character.  (A switch,
+ * not strchr: this runs for every character of every conversion.) */
+static unsigned flag_of(char c)
+{
+	switch (c) {
+	case '-': return F_MINUS;
+	case '+': return F_PLUS;
+	case ' ': return F_SPACE;
+	case '#': return F_HASH;
+	case '0': return F_ZERO;
+	case '\'': return F_QUOTE;
+	default: return 0;
+	}
+}
+
+/* Is c a conversion that takes an argument? */
+static int is_conversion(char c)
+{
+	switch (c) {
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c': case 'C':
+	case 's': case 'S': case 'p': case 'n':
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Parse the spec after '%' at fmt[i]; returns the index after the
  * conversion character, or 0 if the format ends inside the spec. */
 static size_t parse_spec(const char *fmt, size_t n, size_t i, struct spec *s)
 {
-	static const char flag_chars[] = "-+ #0'";
-	memset(s, 0, sizeof(*s));
-	s->width = -1;
-	s->prec = -1;
-	for (; i < n && fmt[i] && strchr(flag_chars, fmt[i]); i++)
-		s->flags |= 1u << (strchr(flag_chars, fmt[i]) - flag_chars);
+	static const struct spec blank = { 0, -1, -1, 0, 0, "", 0 };
+	*s = blank;
+	for (unsigned f; i < n && (f = flag_of(fmt[i])) != 0; i++)
+		s->flags |= f;
 	if (i < n && fmt[i] == '*') {
 		s->star_w = 1;
 		i++;
@@ -96,7 +126,8 @@ static size_t parse_spec(const char *fmt, size_t n, size_t i, struct spec *s)
 		s->len[0] = fmt[i++];
 		if (i < n && fmt[i] == s->len[0])
 			s->len[1] = fmt[i++];
-	} else if (i < n && fmt[i] && strchr("Lqjzt", fmt[i])) {
+	} else if (i < n && (fmt[i] == 'L' || fmt[i] == 'q' || fmt[i] == 'j' || fmt[i] == 'z' ||
+			     fmt[i] == 't')) {
 		s->len[0] = fmt[i++];
 	}
 	if (i >= n || !fmt[i])
@@ -177,15 +208,14 @@ static void record(struct sonde_arg *args, size_t max_args, size_t *nargs,
 }
 
 /* The common integer conversions (%d %u %x %X, %8d, %08x, with any length
- * modifier but h/hh) straight into out, without going through vsnprintf:
- * they are most of what SyS-T messages print.  Returns 0 when the spec
- * needs printf (flags other than '0', a precision, h/hh truncation). */
+ * modifier; h/hh values arrive truncated) straight into out, without going
+ * through vsnprintf: they are most of what SyS-T messages print.  Returns
+ * 0 when the spec needs printf (flags other than '0', a precision). */
 static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int neg)
 {
-	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->len[0] == 'h' ||
-	    s->width > 40)
+	if ((s->flags & ~(unsigned)F_ZERO) || s->prec >= 0 || s->width > 40)
 		return 0;
-	char digits[24], tmp[48];
+	char digits[24];
 	size_t n;
 	if (s->conv == 'x' || s->conv == 'X')
 		n = numfmt_hex(digits, v, 1, s->conv == 'X');
@@ -193,17 +223,50 @@ static int fast_int(struct syst_sb *out, const struct spec *s, uint64_t v, int n
 		return 0;
 	else
 		n = numfmt_u64(digits, v);
-	size_t len = n + (neg != 0), k = 0;
+	size_t len = n + (neg != 0);
 	size_t pad = s->width > 0 && (size_t)s->width > len ? (size_t)s->width - len : 0;
 	if (!(s->flags & F_ZERO))
 		for (; pad; pad--)
-			tmp[k++] = ' ';
+			syst_sb_putc(out, ' ');
 	if (neg)
-		tmp[k++] = '-';
+		syst_sb_putc(out, '-');
 	for (; pad; pad--) /* '0': zeros after the sign */
-		tmp[k++] = '0';
-	memcpy(tmp + k, digits, n);
-	syst_sb_put(out, tmp, k + n);
+		syst_sb_putc(out, '0');
+	syst_sb_put(out, digits, n);
+	return 1;
+}
+
+/* What printf prints of an int argument x under h (short) or hh (char). */
+static int64_t h_signed(const struct spec *s, int64_t x)
+{
+	if (s->len[0] != 'h')
+		return x;
+	return s->len[1] ? (int64_t)(int8_t)x : (int64_t)(int16_t)x;
+}
+
+static uint64_t h_unsigned(const struct spec *s, uint64_t v)
+{
+	if (s->len[0] != 'h')
+		return v;
+	return s->len[1] ? (uint8_t)v : (uint16_t)v;
+}
+
+/* %s, %.Ns, %Ns, %-Ns without vsnprintf: at most prec bytes of the string,
+ * padded with blanks to the width.  0 when the spec needs printf (other
+ * flags). */
+static int fast_str(struct syst_sb *out, const struct spec *s, const char *p, size_t n)
+{
+	if (s->flags & ~(unsigned)F_MINUS)
+		return 0;
+	if (s->prec >= 0 && (size_t)s->prec < n)
+		n = (size_t)s->prec;
+	size_t pad = s->width > 0 && (size_t)s->width > n ? (size_t)s->width - n : 0;
+	if (s->flags & F_MINUS)
+		syst_sb_put(out, p, n);
+	for (; pad; pad--)
+		syst_sb_putc(out, ' ');
+	if (!(s->flags & F_MINUS))
+		syst_sb_put(out, p, n);
 	return 1;
 }
 
@@ -237,8 +300,8 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		unsigned size = int_size(s, ls);
 		if (!take(r, size, &v))
 			return SYST_FMT_SHORT_ARGS;
-		int64_t x = sign_extend(v, size);
-		if (fast_int(out, s, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0)) {
+		int64_t x = sign_extend(v, size), shown = h_signed(s, x);
+		if (fast_int(out, s, shown < 0 ? 0 - (uint64_t)shown : (uint64_t)shown, shown < 0)) {
 			/* done */
 		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv); /* keeps hh/h truncation */
@@ -256,7 +319,7 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 			return SYST_FMT_SHORT_ARGS;
 		if (size < 8)
 			v &= 0xFFFFFFFFu;
-		if (fast_int(out, s, v, 0)) {
+		if (fast_int(out, s, h_unsigned(s, v), 0)) {
 			/* done */
 		} else if (size == 4 && s->len[0] != 'l' && s->len[0] != 'z' && s->len[0] != 't') {
 			build(sp, s, s->len, s->conv);
@@ -275,6 +338,8 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		v &= 0xFFFFFFFFu;
 		if ((s->conv == 'C' || s->len[0] == 'l') && v >= 0x80) {
 			put_utf8(out, (uint32_t)v); /* wide character: no width */
+		} else if (s->width <= 1) {
+			syst_sb_putc(out, (char)(uint8_t)v); /* no padding: the flags do nothing */
 		} else {
 			build(sp, s, "", 'c');
 			syst_sb_printf(out, sp, (int)v);
@@ -291,9 +356,7 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 		const uint8_t *nul = memchr(p, 0, left);
 		if (!nul)
 			return SYST_FMT_BAD_STRING;
-		if (!s->flags && s->width < 0 && s->prec < 0) {
-			syst_sb_put(out, (const char *)p, (size_t)(nul - p)); /* plain %s */
-		} else {
+		if (!fast_str(out, s, (const char *)p, (size_t)(nul - p))) {
 			build(sp, s, "", 's');
 			syst_sb_printf(out, sp, (const char *)p);
 		}
@@ -310,8 +373,18 @@ static enum syst_fmt_result convert(struct syst_sb *out, struct reader *r, struc
 	case 'p':
 		if (!take(r, ls, &v))
 			return SYST_FMT_SHORT_ARGS;
-		build(sp, s, "", 'p');
-		syst_sb_printf(out, sp, (void *)(uintptr_t)v);
+		if (!s->flags && s->width < 0 && s->prec < 0) {
+			/* glibc's plain %p: (nil), else 0x and lower-case hex */
+			char hex[2 + 16] = { '0', 'x' };
+			uint64_t pv = (uintptr_t)v; /* as wide as the host's pointers */
+			if (pv)
+				syst_sb_put(out, hex, 2 + numfmt_hex(hex + 2, pv, 1, 0));
+			else
+				syst_sb_put(out, "(nil)", 5);
+		} else {
+			build(sp, s, "", 'p');
+			syst_sb_printf(out, sp, (void *)(uintptr_t)v);
+		}
 		record(args, max_args, nargs, SONDE_A_HEX, v);
 		return SYST_FMT_OK;
 	case 'n': /* a pointer the client sent; writes nothing here */
@@ -374,7 +447,6 @@ static size_t arg_bytes(const struct spec *s, const uint8_t *a, size_t n, unsign
 
 size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t nbytes, unsigned long_size)
 {
-	static const char known[] = "diuoxXcCsSpnfFeEgGaA";
 	size_t used = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (fmt[i] != '%')
@@ -383,7 +455,7 @@ size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t
 		size_t next = parse_spec(fmt, n, i + 1, &s);
 		if (!next)
 			break;
-		if (strchr(known, s.conv)) {
+		if (is_conversion(s.conv)) {
 			size_t k = arg_bytes(&s, args + used, nbytes - used, long_size);
 			if (k == SIZE_MAX)
 				return SIZE_MAX;
@@ -397,7 +469,6 @@ size_t syst_fmt_arg_bytes(const char *fmt, size_t n, const uint8_t *args, size_t
 enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 			      struct sonde_arg *args, size_t max_args, size_t *nargs)
 {
-	static const char known[] = "diuoxXcCsSpnfFeEgGaA%";
 	struct reader r = { in, 0 };
 	const char *f = in->fmt;
 	size_t n = in->fmt_len, i = 0, lit = 0, start = out->len;
@@ -405,10 +476,12 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 
 	*nargs = 0;
 	while (i < n && !out->full) {
-		if (f[i] != '%') {
-			i++;
-			continue;
+		const char *pct = memchr(f + i, '%', n - i);
+		if (!pct) {
+			i = n;
+			break;
 		}
+		i = (size_t)(pct - f);
 		syst_sb_put(out, f + lit, i - lit);
 		struct spec s;
 		size_t next = parse_spec(f, n, i + 1, &s);
@@ -417,10 +490,10 @@ enum syst_fmt_result syst_fmt(struct syst_sb *out, const struct syst_fmt_in *in,
 			i = n;
 			break;
 		}
-		if (!strchr(known, s.conv)) {
-			syst_sb_put(out, f + i, next - i); /* glibc prints unknown specs */
-		} else if (s.conv == '%') {
+		if (s.conv == '%') {
 			syst_sb_putc(out, '%');
+		} else if (!is_conversion(s.conv)) {
+			syst_sb_put(out, f + i, next - i); /* glibc prints unknown specs */
 		} else {
 			res = convert(out, &r, &s, args, max_args, nargs);
 			if (res != SYST_FMT_OK) {

@@ -6,8 +6,9 @@
  * conversion and the client's word size: int-sized conversions 4 bytes,
  * long/size_t/ptrdiff_t/pointer 4 (32-bit client) or 8 (64-bit client),
  * long long/intmax 8, every floating conversion an 8-byte double, %s an
- * inline NUL-terminated string.  Each conversion is rendered by the host's
- * snprintf, as the reference printer does, so text matches glibc printf.
+ * inline NUL-terminated string.  The text is what the host's snprintf
+ * makes of each conversion, as in the reference printer: glibc printf's
+ * (the common conversions are written without it, identically).
  */
 #ifndef SYST_FMT_H
 #define SYST_FMT_H

@@ -283,13 +283,7 @@ size_t syst_msg_extent(const uint8_t *p, size_t n)
 	if (h & SYST_H_CHK) {
 		/* the first end at which the CRC of what precedes it matches
 		 * (a wrong match has odds of 2^-32 per byte) */
-		uint32_t crc = syst_crc_update(SYST_CRC_INIT, p, pos);
-		for (size_t e = pos; e + 4 <= n; e++) {
-			if (syst_crc_final(crc) == syst_get32(p + e))
-				return e + 4;
-			crc = syst_crc_update(crc, p + e, 1);
-		}
-		return 0;
+		return syst_crc_find_end(p, pos, n);
 	}
 	if (syst_h_type(h) != SYST_T_STRING)
 		return 0;

@@ -55,13 +55,43 @@ static uint32_t name_hash(const uint8_t *s, size_t n)
 	return h;
 }
 
-/* The Type column (and rec_name): prefix and name, e.g. "STRING:" "GENERIC". */
-static void set_type(struct syst_dec *d, const char *prefix, const char *name)
+void syst_render_init(struct syst_dec *d)
 {
-	struct syst_sb sb;
-	syst_sb_init(&sb, d->type, sizeof(d->type));
-	syst_sb_puts(&sb, prefix);
-	syst_sb_puts(&sb, name);
+	for (unsigned i = 0; i < 8; i++) {
+		d->sev_names[i].s = syst_severity_name(i);
+		d->sev_names[i].n = strlen(d->sev_names[i].s);
+	}
+	for (unsigned i = 0; i <= SYST_MISSING_COLLATERAL; i++) {
+		d->status_names[i].s = syst_status_name((enum syst_status)i);
+		d->status_names[i].n = strlen(d->status_names[i].s);
+	}
+	d->coll_path_len = d->coll_path ? strlen(d->coll_path) : 0;
+	memcpy(d->ctx_text, "0x0000000000000000", sizeof(d->ctx_text));
+}
+
+/* One up in the hex digits of the context counter's column: rendering 16
+ * digits for every row costs more than the carry, which stops at the
+ * last digit 15 times out of 16. */
+static void ctx_text_increment(char *digits, size_t n)
+{
+	while (n--) {
+		char c = digits[n];
+		if (c == 'F') {
+			digits[n] = '0'; /* and carry */
+			continue;
+		}
+		digits[n] = c == '9' ? 'A' : (char)(c + 1);
+		return;
+	}
+}
+
+/* The Type column (and rec_name): one of the names below, with its length
+ * (known at compile time: the text is not measured per message). */
+#define TYPE(text) { text, sizeof(text) - 1 }
+
+static void set_type(struct syst_dec *d, const struct syst_name *t)
+{
+	d->type = *t;
 }
 
 /* What one message decodes to, before it becomes a row and an event. */
@@ -100,9 +130,9 @@ static void arg_mem(struct syst_dec *d, struct render *r, enum sonde_arg_type t,
 
 /* Format text with the collateral entry e applied to a single value
  * (short messages, RAW protocol names). */
-static void fmt_single(struct syst_sb *sb, const char *text, uint64_t value)
+static void fmt_single(struct syst_sb *sb, const struct syst_entry *e, uint64_t value)
 {
-	struct syst_fmt_in in = { text, strlen(text), NULL, 0, 8, 1, value };
+	struct syst_fmt_in in = { e->text, e->text_len, NULL, 0, 8, 1, value };
 	struct sonde_arg scratch[4];
 	size_t n;
 	syst_fmt(sb, &in, scratch, 4, &n);
@@ -139,20 +169,22 @@ static void render_short(struct syst_dec *d, struct render *r)
 	if (m->type == SYST_T_BUILD) {
 		/* id bits 0-19 in header bits 4-23, the rest from bit 30 up */
 		uint64_t id = ((v >> 4) & 0xFFFFFu) | (v >> 30) << 20;
+		static const struct syst_name t32 = TYPE("BUILD:COMPACT32"), t64 = TYPE("BUILD:COMPACT64");
 		int c64 = m->raw_len == 8;
-		set_type(d, "BUILD:", c64 ? "COMPACT64" : "COMPACT32");
+		set_type(d, c64 ? &t64 : &t32);
 		syst_sb_hexnum(&d->tsb, id, c64 ? 16 : 8);
 		r->ev.kind = SONDE_EV_INFO;
 		arg_u(d, r, SONDE_A_HEX, "build_id", id);
 		return;
 	}
+	static const struct syst_name t32 = TYPE("SHORT32"), t64 = TYPE("SHORT64");
 	int s64 = m->type == SYST_T_SHORT64;
 	uint64_t val = v >> 4;
-	set_type(d, s64 ? "SHORT64" : "SHORT32", "");
+	set_type(d, s64 ? &t64 : &t32);
 	const struct syst_entry *e = r->cl ? syst_client_short(r->cl, s64, val) : NULL;
 	arg_u(d, r, s64 ? SONDE_A_U64 : SONDE_A_U32, "value", val);
 	if (e) {
-		fmt_single(&d->tsb, e->text, val & ~e->mask);
+		fmt_single(&d->tsb, e, val & ~e->mask);
 		set_log(d, r);
 	} else {
 		syst_sb_hexnum(&d->tsb, val, s64 ? 16 : 8);
@@ -169,7 +201,8 @@ static void render_build(struct syst_dec *d, struct render *r)
 	const uint8_t *nul = memchr(t, 0, tn);
 	if (nul)
 		tn = (size_t)(nul - t);
-	set_type(d, "BUILD:LONG", "");
+	static const struct syst_name type = TYPE("BUILD:LONG");
+	set_type(d, &type);
 	syst_sb_hexnum(&d->tsb, id, 16);
 	if (tn) {
 		syst_sb_putc(&d->tsb, ' ');
@@ -183,15 +216,16 @@ static void render_build(struct syst_dec *d, struct render *r)
 
 static void render_string(struct syst_dec *d, struct render *r)
 {
-	static const char *const names[13] = {
-		[1] = "GENERIC", [2] = "ENTER", [3] = "EXIT", [5] = "INVPARAM", [7] = "ASSERT",
-		[11] = "PRINTF32", [12] = "PRINTF64",
+	static const struct syst_name names[13] = {
+		[1] = TYPE("STRING:GENERIC"), [2] = TYPE("STRING:ENTER"), [3] = TYPE("STRING:EXIT"),
+		[5] = TYPE("STRING:INVPARAM"), [7] = TYPE("STRING:ASSERT"),
+		[11] = TYPE("STRING:PRINTF32"), [12] = TYPE("STRING:PRINTF64"),
 	};
 	const struct syst_msg *m = &r->m;
 	const uint8_t *nul = memchr(m->payload, 0, m->plen);
 	/* no NUL: the library sends such strings; the printer rejects them (P13) */
 	size_t tn = nul ? (size_t)(nul - m->payload) : m->plen;
-	set_type(d, "STRING:", names[m->subtype]);
+	set_type(d, &names[m->subtype]);
 	if (m->subtype == SYST_STR_PRINTF32 || m->subtype == SYST_STR_PRINTF64) {
 		size_t skip = nul ? tn + 1 : tn;
 		fmt_args(d, r, (const char *)m->payload, tn, m->payload + skip, m->plen - skip,
@@ -211,15 +245,16 @@ static void render_string(struct syst_dec *d, struct render *r)
 
 static void render_catalog(struct syst_dec *d, struct render *r)
 {
-	static const char *const names[7] = {
-		[1] = "ID32P32", [2] = "ID64P32", [5] = "ID32P64", [6] = "ID64P64",
+	static const struct syst_name names[7] = {
+		[1] = TYPE("CATALOG:ID32P32"), [2] = TYPE("CATALOG:ID64P32"),
+		[5] = TYPE("CATALOG:ID32P64"), [6] = TYPE("CATALOG:ID64P64"),
 	};
 	const struct syst_msg *m = &r->m;
 	int id64 = m->subtype == SYST_CAT_ID64P32 || m->subtype == SYST_CAT_ID64P64;
 	unsigned long_size = m->subtype >= SYST_CAT_ID32P64 ? 8 : 4;
 	size_t idn = id64 ? 8 : 4;
 	uint64_t id = id64 ? syst_get64(m->payload) : syst_get32(m->payload);
-	set_type(d, "CATALOG:", names[m->subtype]);
+	set_type(d, &names[m->subtype]);
 	r->ev.value = (int64_t)id; /* rec_id stays the message type */
 	if (!r->cl) {
 		r->status = SYST_MISSING_COLLATERAL;
@@ -234,7 +269,7 @@ static void render_catalog(struct syst_dec *d, struct render *r)
 		syst_sb_puts(&d->tsb, "Undefined catalog id ");
 		syst_sb_hexnum(&d->tsb, id, id64 ? 16 : 8);
 	} else {
-		fmt_args(d, r, r->cat->text, strlen(r->cat->text), m->payload + idn, m->plen - idn,
+		fmt_args(d, r, r->cat->text, r->cat->text_len, m->payload + idn, m->plen - idn,
 			 long_size);
 	}
 	set_log(d, r);
@@ -245,12 +280,14 @@ static void render_raw(struct syst_dec *d, struct render *r)
 	const struct syst_msg *m = &r->m;
 	const struct syst_entry *e = r->cl ? syst_client_write(r->cl, m->subtype) : NULL;
 	struct syst_sb tsb;
-	syst_sb_init(&tsb, d->type, sizeof(d->type));
+	syst_sb_init(&tsb, d->raw_type, sizeof(d->raw_type));
 	syst_sb_puts(&tsb, "RAW:");
 	if (e)
-		fmt_single(&tsb, e->text, m->subtype);
+		fmt_single(&tsb, e, m->subtype);
 	else
 		syst_sb_uint(&tsb, m->subtype);
+	d->type.s = d->raw_type;
+	d->type.n = tsb.len;
 	syst_sb_hex(&d->tsb, m->payload, m->plen, 0);
 	r->ev.kind = SONDE_EV_RECORD;
 	arg_mem(d, r, SONDE_A_MEM, "data", m->payload, m->plen);
@@ -260,7 +297,8 @@ static void render_clock(struct syst_dec *d, struct render *r)
 {
 	const struct syst_msg *m = &r->m;
 	uint64_t clock = syst_get64(m->payload), freq = syst_get64(m->payload + 8);
-	set_type(d, "CLOCK:SYNC", "");
+	static const struct syst_name t = TYPE("CLOCK:SYNC");
+	set_type(d, &t);
 	syst_sb_puts(&d->tsb, "clock ");
 	syst_sb_hexnum(&d->tsb, clock, 16);
 	syst_sb_puts(&d->tsb, " freq ");
@@ -284,7 +322,8 @@ static void render_sbd(struct syst_dec *d, struct render *r)
 	const uint8_t *p = m->payload, *end = m->payload + m->plen;
 	uint64_t id = idn == 8 ? syst_get64(p) : syst_get32(p);
 	p += idn;
-	set_type(d, "SBD:", idn == 8 ? "ID64" : "ID32");
+	static const struct syst_name t32 = TYPE("SBD:ID32"), t64 = TYPE("SBD:ID64");
+	set_type(d, idn == 8 ? &t64 : &t32);
 	syst_sb_puts(&d->tsb, "sbd id=");
 	syst_sb_hexnum(&d->tsb, id, idn == 8 ? 16 : 8);
 	r->ev.kind = SONDE_EV_RECORD;
@@ -295,7 +334,7 @@ static void render_sbd(struct syst_dec *d, struct render *r)
 			addr |= (uint64_t)p[i] << (8 * i);
 		p += an;
 		syst_sb_puts(&d->tsb, " addr=");
-		syst_sb_hexnum(&d->tsb, addr, (int)an * 2);
+		syst_sb_hexnum(&d->tsb, addr, an * 2);
 		arg_u(d, r, SONDE_A_HEX, "addr", addr);
 	}
 	if (st & SYST_SBD_NAME) {
@@ -323,31 +362,44 @@ static unsigned client_word(const struct syst_msg *m)
 	return 0;
 }
 
+/* The characters of s[0..n) before its first '"' or newline.  Eight at a
+ * time: a word's bytes equal to c are the zero bytes of word ^ c, and
+ * (x - 0x01..01) & ~x & 0x80..80 is nonzero iff x has a zero byte (its
+ * lowest zero byte is always flagged, so the bytes are then looked at one
+ * by one from that word on). */
+static size_t plain_run(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		uint64_t q = w ^ (ones * '"'), l = w ^ (ones * '\n');
+		if (((q - ones) & ~q & highs) | ((l - ones) & ~l & highs))
+			break;
+	}
+	while (i < n && s[i] != '"' && s[i] != '\n')
+		i++;
+	return i;
+}
+
 /* Payload column: quoted, '"' doubled, newline as a blank. */
 static void put_quoted(struct syst_sb *sb, const char *s, size_t n)
 {
 	syst_sb_putc(sb, '"');
-	size_t from = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] != '"' && s[i] != '\n')
-			continue;
-		syst_sb_put(sb, s + from, i - from);
-		syst_sb_puts(sb, s[i] == '"' ? "\"\"" : " ");
-		from = i + 1;
+	for (;;) {
+		size_t k = plain_run(s, n);
+		syst_sb_put(sb, s, k);
+		if (k == n)
+			break;
+		if (s[k] == '"')
+			syst_sb_put(sb, "\"\"", 2);
+		else
+			syst_sb_putc(sb, ' ');
+		s += k + 1;
+		n -= k + 1;
 	}
-	syst_sb_put(sb, s + from, n - from);
 	syst_sb_putc(sb, '"');
-}
-
-static void put_file(struct syst_sb *sb, const struct syst_client *cl, uint32_t file, uint32_t line)
-{
-	const char *name = cl ? syst_client_file(cl, file) : NULL;
-	if (name)
-		syst_sb_puts(sb, name);
-	else
-		syst_sb_uint(sb, file);
-	syst_sb_putc(sb, ':');
-	syst_sb_uint(sb, line);
 }
 
 /* Location column: the message's file:line, else the catalog entry's,
@@ -357,10 +409,16 @@ static void put_location(struct syst_sb *sb, const struct render *r)
 {
 	const struct syst_msg *m = &r->m;
 	int fileline = m->has_loc && (m->loc_fmt == SYST_LOC_FILE16 || m->loc_fmt == SYST_LOC_FILE32);
-	if (fileline)
-		put_file(sb, r->cl, m->loc_file, m->loc_line);
-	else if (r->cat && r->cat->has_loc)
-		put_file(sb, r->cl, r->cat->file, r->cat->line);
+	if (fileline || (r->cat && r->cat->has_loc)) {
+		uint32_t file = fileline ? m->loc_file : r->cat->file;
+		const char *name = r->cl ? syst_client_file(r->cl, file) : NULL;
+		if (name)
+			syst_sb_put(sb, name, strlen(name));
+		else
+			syst_sb_uint(sb, file);
+		syst_sb_putc(sb, ':');
+		syst_sb_uint(sb, fileline ? m->loc_line : r->cat->line);
+	}
 	if (m->has_loc && !fileline) {
 		if (r->cat && r->cat->has_loc)
 			syst_sb_putc(sb, ' ');
@@ -370,25 +428,30 @@ static void put_location(struct syst_sb *sb, const struct render *r)
 
 static void put_row(struct syst_dec *d, const struct render *r)
 {
-	struct syst_sb *sb = &d->rsb;
 	const struct syst_msg *m = &r->m;
-	syst_sb_puts(sb, syst_status_name(r->status));
-	syst_sb_putc(sb, ',');
 	if (r->status != SYST_OK && r->status != SYST_MISSING_COLLATERAL) {
 		/* the printer's failed-record row: status, hex dump, 6 empty fields */
-		syst_sb_putc(sb, '"');
+		struct syst_sb *sb = &d->rsb;
+		syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
+		syst_sb_puts(sb, ",\"");
 		syst_sb_hex(sb, m->raw, m->raw_len, 1);
 		syst_sb_puts(sb, "\",,,,,,");
 		return;
 	}
+	/* A copy whose address is never passed on: the characters written
+	 * cannot alias it, so the compiler keeps its fields in registers
+	 * instead of reloading them after every character. */
+	struct syst_sb row = d->rsb, *sb = &row;
+	syst_sb_put(sb, d->status_names[r->status].s, d->status_names[r->status].n);
+	syst_sb_putc(sb, ',');
 	put_quoted(sb, d->tsb.buf, d->tsb.len);
 	syst_sb_putc(sb, ',');
-	syst_sb_puts(sb, d->type);
+	syst_sb_put(sb, d->type.s, d->type.n);
 	syst_sb_putc(sb, ',');
-	syst_sb_puts(sb, syst_severity_name(m->severity));
+	syst_sb_put(sb, d->sev_names[m->severity].s, d->sev_names[m->severity].n);
 	syst_sb_putc(sb, ',');
 	if (!m->is_short)
-		syst_sb_puts(sb, r->cl ? syst_client_name(r->cl) : d->origin);
+		syst_sb_put(sb, d->sender_name.s, d->sender_name.n);
 	syst_sb_putc(sb, ',');
 	syst_sb_uint(sb, m->unit);
 	syst_sb_putc(sb, ',');
@@ -396,7 +459,7 @@ static void put_row(struct syst_dec *d, const struct render *r)
 		syst_sb_hexnum(sb, m->ts, 16);
 	syst_sb_putc(sb, ',');
 	/* the printer's context timestamp: a message counter when -g is given */
-	syst_sb_hexnum(sb, d->have_short_guid ? d->ctx_count : 0, 16);
+	syst_sb_put(sb, d->ctx_text, sizeof(d->ctx_text));
 	syst_sb_putc(sb, ',');
 	put_location(sb, r);
 	syst_sb_putc(sb, ',');
@@ -406,7 +469,8 @@ static void put_row(struct syst_dec *d, const struct render *r)
 		syst_sb_hexnum(sb, m->crc, 8);
 	syst_sb_putc(sb, ',');
 	if (r->cl)
-		syst_sb_puts(sb, d->coll_path);
+		syst_sb_put(sb, d->coll_path, d->coll_path_len);
+	d->rsb = row;
 }
 
 static void report_failure(struct syst_dec *d, const struct render *r)
@@ -429,6 +493,25 @@ static void report_failure(struct syst_dec *d, const struct render *r)
 			  m->raw_len);
 }
 
+/* The client of a message with an origin (collateral never changes, so
+ * the last answer holds for as long as the GUID stays the same) and the
+ * name of the Origin column: the client's, else the GUID as text. */
+static void set_sender(struct syst_dec *d, const uint8_t *guid)
+{
+	if (d->have_sender && memcmp(guid, d->sender_guid, 16) == 0)
+		return;
+	memcpy(d->sender_guid, guid, 16);
+	d->have_sender = 1;
+	d->sender = syst_coll_client(d->coll, guid);
+	if (d->sender) {
+		d->sender_name.s = syst_client_name(d->sender);
+	} else {
+		syst_guid_format(guid, d->origin);
+		d->sender_name.s = d->origin;
+	}
+	d->sender_name.n = strlen(d->sender_name.s);
+}
+
 void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 {
 	struct render r;
@@ -442,16 +525,20 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	r.ev.args = d->args;
 	syst_sb_reset(&d->tsb);
 	syst_sb_reset(&d->rsb);
-	d->type[0] = '\0';
+	d->type.s = "";
+	d->type.n = 0;
 
 	if (r.status == SYST_OK) {
 		const struct syst_msg *m = &r.m;
-		r.cl = m->is_short ? d->short_client : syst_coll_client(d->coll, m->guid);
-		if (!r.cl && !m->is_short)
-			syst_guid_format(m->guid, d->origin);
+		if (m->is_short) {
+			r.cl = d->short_client;
+		} else {
+			set_sender(d, m->guid);
+			r.cl = d->sender;
+		}
 		r.ev.rec_id = (m->subtype << 4) | m->type;
 		r.ev.obj = m->unit;
-		r.ev.obj_name = m->is_short ? NULL : r.cl ? syst_client_name(r.cl) : d->origin;
+		r.ev.obj_name = m->is_short ? NULL : d->sender_name.s;
 		r.ev.obj2 = m->severity;
 		r.ev.obj2_name = syst_severity_name(m->severity);
 		if (m->has_ts) {
@@ -478,10 +565,10 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 		report_failure(d, &r);
 		r.ev.kind = SONDE_EV_RECORD;
 		r.ev.flags = SONDE_EVF_MALFORMED;
-		set_type(d, syst_status_name(r.status), "");
+		set_type(d, &d->status_names[r.status]);
 		arg_mem(d, &r, SONDE_A_MEM, "raw", p, n);
 	}
-	r.ev.rec_name = d->type;
+	r.ev.rec_name = d->type.s;
 	if (!d->out.skip_native) {
 		put_row(d, &r);
 		r.ev.native = d->rsb.buf;
@@ -491,6 +578,9 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	if (d->out.event)
 		d->out.event(d->out.ctx, &r.ev);
 	d->msgno++;
-	if (n >= 4) /* systprint reads its context counter after the length check */
+	if (n >= 4) { /* systprint reads its context counter after the length check */
 		d->ctx_count++;
+		if (d->have_short_guid)
+			ctx_text_increment(d->ctx_text + 2, 16);
+	}
 }

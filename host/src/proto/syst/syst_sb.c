@@ -7,6 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The long pieces (texts): memcpy, out of line, where gcc does not see it
+ * beside the short string literals the inline copy is also given (it would
+ * warn of a memcpy of 17 bytes or more from them in a branch that their
+ * length never takes). */
+void syst_sb_copy_long(char *d, const char *s, size_t n)
+{
+	memcpy(d, s, n);
+}
+
 void syst_sb_init(struct syst_sb *sb, char *buf, size_t cap)
 {
 	sb->buf = buf;
@@ -38,19 +47,30 @@ void syst_sb_printf(struct syst_sb *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
-void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper)
+/* Bytes p[0..n) as two hex digits each, into out (2n characters). */
+static void hex_bytes(char *out, const uint8_t *p, size_t n, int upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char tmp[64];
-	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		tmp[k++] = digits[p[i] >> 4];
-		tmp[k++] = digits[p[i] & 15];
-		if (k == sizeof(tmp)) {
-			syst_sb_put(sb, tmp, k);
-			k = 0;
-		}
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
 	}
-	syst_sb_put(sb, tmp, k);
 }
 
+void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper)
+{
+	char *out = n <= SIZE_MAX / 2 ? syst_sb_reserve(sb, 2 * n) : NULL;
+	if (out) {
+		hex_bytes(out, p, n, upper);
+		syst_sb_commit(sb, 2 * n);
+		return;
+	}
+	char tmp[64]; /* near the end of the buffer: in pieces, cut where it is full */
+	while (n) {
+		size_t k = n < sizeof(tmp) / 2 ? n : sizeof(tmp) / 2;
+		hex_bytes(tmp, p, k, upper);
+		syst_sb_put(sb, tmp, 2 * k);
+		p += k;
+		n -= k;
+	}
+}

@@ -26,37 +26,72 @@ void syst_sb_init(struct syst_sb *sb, char *buf, size_t cap);
 void syst_sb_reset(struct syst_sb *sb);
 void syst_sb_printf(struct syst_sb *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Two hex digits per byte. */
+/* Two hex digits per byte (hex dumps of payloads, of any length). */
 void syst_sb_hex(struct syst_sb *sb, const uint8_t *p, size_t n, int upper);
 
 /* The writers below run for every column of every CSV row: inline, and
- * numbers without snprintf (core/numfmt.h). */
+ * numbers without snprintf (core/numfmt.h).  Always inline: a writer left
+ * out of line is given the builder's address, and then the compiler must
+ * assume that every character written may change its fields. */
+#define SYST_SB_INLINE static inline __attribute__((always_inline))
 
 /* Free characters left before the buffer is full. */
-static inline size_t syst_sb_room(const struct syst_sb *sb)
+SYST_SB_INLINE size_t syst_sb_room(const struct syst_sb *sb)
 {
 	return sb->cap ? sb->cap - 1 - sb->len : 0;
 }
 
-static inline void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
+/* Copy n bytes.  A row is made of many short pieces (1-20 bytes), and a
+ * call to memcpy with a length unknown at compile time costs more than
+ * such a copy: up to 16 bytes are moved inline, as two fixed-size moves
+ * that overlap in the middle (both loaded before either is stored). */
+void syst_sb_copy_long(char *d, const char *s, size_t n);
+
+SYST_SB_INLINE void syst_sb_copy(char *d, const char *s, size_t n)
+{
+	if (n > 16) {
+		syst_sb_copy_long(d, s, n);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n) {
+		char a = s[0], b = s[n / 2], c = s[n - 1];
+		d[0] = a;
+		d[n / 2] = b;
+		d[n - 1] = c;
+	}
+}
+
+SYST_SB_INLINE void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
 {
 	size_t room = syst_sb_room(sb);
 	if (n > room) {
 		n = room;
 		sb->full = 1;
 	}
-	memcpy(sb->buf + sb->len, s, n);
+	syst_sb_copy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	if (sb->cap)
 		sb->buf[sb->len] = '\0';
 }
 
-static inline void syst_sb_puts(struct syst_sb *sb, const char *s)
+/* For string literals (the length is then known at compile time); strings
+ * of varying length have their length kept beside them. */
+SYST_SB_INLINE void syst_sb_puts(struct syst_sb *sb, const char *s)
 {
 	syst_sb_put(sb, s, strlen(s));
 }
 
-static inline void syst_sb_putc(struct syst_sb *sb, char c)
+SYST_SB_INLINE void syst_sb_putc(struct syst_sb *sb, char c)
 {
 	if (sb->len + 1 < sb->cap) {
 		sb->buf[sb->len++] = c;
@@ -66,21 +101,38 @@ static inline void syst_sb_putc(struct syst_sb *sb, char c)
 	}
 }
 
-/* "0x" + digits hex digits, upper case (the printer's 0x%08X / 0x%016X);
- * higher digits of v are dropped. */
-static inline void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, int digits)
+/* Where n more characters can be written, or NULL when fewer fit (then
+ * the caller renders into a scratch buffer and syst_sb_put cuts it);
+ * syst_sb_commit(sb, n) takes them. */
+SYST_SB_INLINE char *syst_sb_reserve(struct syst_sb *sb, size_t n)
 {
-	char tmp[20] = { '0', 'x' };
-	size_t n = 0;
-	if (digits > 0) {
-		if (digits < 16)
-			v &= (1ull << (4 * digits)) - 1;
-		n = numfmt_hex(tmp + 2, v, digits < 16 ? (unsigned)digits : 16, 1);
-	}
-	syst_sb_put(sb, tmp, 2 + n);
+	return syst_sb_room(sb) >= n ? sb->buf + sb->len : NULL;
 }
 
-static inline void syst_sb_uint(struct syst_sb *sb, uint64_t v)
+SYST_SB_INLINE void syst_sb_commit(struct syst_sb *sb, size_t n)
+{
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+/* "0x" + digits (at most 16) hex digits, upper case (the printer's
+ * 0x%08X / 0x%016X); higher digits of v are dropped. */
+SYST_SB_INLINE void syst_sb_hexnum(struct syst_sb *sb, uint64_t v, unsigned digits)
+{
+	char tmp[2 + 16];
+	char *out = syst_sb_reserve(sb, 2 + digits);
+	char *w = out ? out : tmp;
+	w[0] = '0';
+	w[1] = 'x';
+	for (unsigned i = 0; i < digits; i++)
+		w[2 + i] = "0123456789ABCDEF"[(v >> (4 * (digits - 1 - i))) & 15];
+	if (out)
+		syst_sb_commit(sb, 2 + digits);
+	else
+		syst_sb_put(sb, tmp, 2 + digits);
+}
+
+SYST_SB_INLINE void syst_sb_uint(struct syst_sb *sb, uint64_t v)
 {
 	char tmp[24];
 	syst_sb_put(sb, tmp, numfmt_u64(tmp, v));
