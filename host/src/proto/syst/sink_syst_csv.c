@@ -22,7 +22,7 @@ static void csv_event(void *p, const struct sonde_event *ev, const struct sonde_
 {
 	if (ev->native && (!ses || !ses->proto || ses->proto == syst_proto_name ||
 			   strcmp(ses->proto, syst_proto_name) == 0))
-		linesink_line(p, ev->native);
+		linesink_native(p, ev, ses);
 }
 
 const struct sonde_sink_ops sonde_sink_syst_csv = {

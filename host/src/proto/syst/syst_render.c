@@ -572,6 +572,7 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 	if (!d->out.skip_native) {
 		put_row(d, &r);
 		r.ev.native = d->rsb.buf;
+		r.ev.native_len = d->rsb.len;
 	}
 	if (d->out.session)
 		d->out.session->frames++; /* every message the container delimited */
