@@ -135,7 +135,9 @@ else
   y=$TESTDATA/syst
   replicate "$TMP/syst.bin" 17300 "$y/mix_64.bin"
   S=$(stat -c %s "$TMP/syst.bin")
-  coll=(-o "syst.collateral=$y/collateral.xml")
+  # the same work as systprint's -c and -g below: the collateral, and the
+  # client of short messages (which also makes Context TimeStamp a counter)
+  coll=(-o "syst.collateral=$y/collateral.xml" -o "syst.guid={494E5443-8A9C-4014-A65A-2F36A36D96E4}")
   R=$(records_of "$TMP/syst.bin" syst "${coll[@]}")
   run "sonde --format syst-csv" "$S" "$R" "$SONDE" decode -q --proto syst --format syst-csv "${coll[@]}" "$TMP/syst.bin"
   a=$CPU
