@@ -307,6 +307,15 @@ static void test_escaped_record_id(void **state)
 	assert_int_equal(c.ev[0].rec_id, 0x7D);
 	assert_true(c.ev[0].flags & SONDE_EVF_MALFORMED);
 	free(c.text);
+	/* the same with idle flags behind it: enough bytes for the decoder's
+	 * own scan of 64 bytes at a time, which un-escapes the frame itself */
+	while (s->n < 200)
+		RAW(s, 0x7E);
+	decode(&c, s, NULL);
+	assert_string_equal(c.text, "   <COMMS> ERROR    1 more bytes needed for uint32_t in Rec=USER+025\n");
+	assert_diag(&c, 0, SONDE_D_MALFORMED, 8, 0, 1);
+	assert_int_equal(c.ne, 1);
+	free(c.text);
 	free(s);
 }
 

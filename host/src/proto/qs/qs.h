@@ -78,6 +78,8 @@ struct qs_frame {
 	uint8_t rec;
 	uint64_t offset;     /* input offset of the frame's first byte */
 	uint64_t number;     /* frame number, from 0 */
+	const uint16_t *esc; /* un-escaped indexes of its escaped bytes (hdlc_offset_of) */
+	size_t nesc;
 };
 
 /* Little-endian field reader over one payload.  After the first read that

@@ -24,7 +24,7 @@ void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t c
 	va_end(ap);
 	struct sonde_diag dg = { .code = code, .count = count, .msg = msg };
 	if (d->fr_cur) {
-		dg.offset = hdlc_offset_of(d->fr_cur->offset, d->fr.esc_pos, d->fr.esc_n, idx);
+		dg.offset = hdlc_offset_of(d->fr_cur->offset, d->fr_cur->esc, d->fr_cur->nesc, idx);
 		dg.frame = d->fr_cur->number;
 	} else {
 		dg.offset = d->fr.offset;
