@@ -132,7 +132,8 @@ struct qs_dec {
 	uint16_t *esc_pos;
 	size_t max_rec;
 
-	struct qs_sizes sz;
+	struct qs_sizes sz;     /* set with qs_use_sizes, which keeps fsz in step */
+	uint8_t fsz[128];       /* size of a field by its layout letter (qs_records.c), 0 = 'Z' */
 	unsigned version;  /* QP version (e.g. 740); 0 until TARGET_INFO or -o qs.version */
 	struct qs_dicts dict;
 	char *dic_text;    /* contents of -o qs.dic=FILE, reloaded after a reset */
@@ -193,6 +194,10 @@ void qs_reset_dicts(struct qs_dec *d);
 /* Read -o qs.dic again, saying so as QSPY does. */
 void qs_dic_reload(struct qs_dec *d);
 
+/* Compile the predefined records' line templates (once per process, at
+ * the first decoder; qs_records.c); -1 if a row does not compile. */
+int qs_records_compile(void);
+
 /* Record decoders. */
 void qs_decode_record(struct qs_dec *d, const struct qs_frame *f);   /* qs_records.c */
 void qs_decode_user(struct qs_dec *d, const struct qs_frame *f);     /* qs_user.c */
@@ -208,6 +213,8 @@ void qs_notice(struct qs_dec *d, const char *text);
 /* Size options (qs_sizes.c) and .dic files (qs_dicfile.c). */
 int qs_size_valid(char letter, unsigned v);
 int qs_set_size(struct qs_sizes *sz, char letter, unsigned v);
+/* Make *sz the decoder's sizes. */
+void qs_use_sizes(struct qs_dec *d, const struct qs_sizes *sz);
 /* The size field for a QSPY option letter, NULL for another letter. */
 uint8_t *qs_size_of(struct qs_sizes *sz, char letter);
 int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_sizes);

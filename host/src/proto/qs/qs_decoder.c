@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "qs.h"
+#include "qs_render.h"
 #include "sonde_proto.h"
 
 #define QS_DIC_FILE_MAX (16u << 20)
@@ -244,7 +245,7 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	d->session = out->session ? out->session : &d->own_session;
 	d->session->proto = "qs";
 	d->session->buffer_mode = -1;
-	d->sz = qs_default_sizes;
+	qs_use_sizes(d, &qs_default_sizes);
 	d->key_obj = d->key_sig = qs_default_sizes.obj;
 	d->key_fun = qs_default_sizes.fun;
 	d->max_rec = QS_RECORD_SIZE_MAX;
@@ -258,7 +259,8 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 
 	/* Everything below is bounded by max_rec: a record of n bytes has at
 	 * most n/2 arguments (each at least 2 bytes), and its line at most
-	 * 2 * 130 characters per argument byte pair plus the fixed parts. */
+	 * 2 * 130 characters per argument byte pair plus the fixed parts; a
+	 * predefined record's at most QS_TMPL_MAX plus its string. */
 	d->frame_buf = malloc(d->max_rec);
 	d->esc_pos = malloc(d->max_rec * sizeof(*d->esc_pos));
 	d->max_args = d->max_rec / 2 + 24;
@@ -266,7 +268,7 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	d->str_buf = malloc(d->max_rec + 1);
 	d->aos = calloc(QS_MAX_AOS, sizeof(*d->aos));
 	if (!d->frame_buf || !d->esc_pos || !d->args || !d->str_buf || !d->aos ||
-	    qs_line_init(&d->line, d->max_rec * 140 + 256) != 0) {
+	    qs_line_init(&d->line, d->max_rec * 140 + 256 + QS_TMPL_MAX) != 0 || qs_records_compile() != 0) {
 		qs_destroy(d);
 		return NULL;
 	}
@@ -280,11 +282,13 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 			d->version = d->dic_version;
 	}
 	static const char letters[] = "TOFSEQPBC";
+	struct qs_sizes sz = d->sz;
 	for (const char *c = letters; *c; c++) {
 		uint8_t *g = qs_size_of(&given, *c);
 		if (*g)
-			qs_set_size(&d->sz, *c, *g);
+			qs_set_size(&sz, *c, *g);
 	}
+	qs_use_sizes(d, &sz);
 	d->session->addr_size = d->sz.obj;
 	d->session->version = d->version;
 	return d;

@@ -163,7 +163,7 @@ int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_si
 		qs_diag(d, SONDE_D_OTHER, 0, 0, "Dictionaries mismatch the Target (discarded)");
 		return -1;
 	}
-	d->sz = p.sz;
+	qs_use_sizes(d, &p.sz);
 	if (!check_sizes && p.version)
 		d->dic_version = p.version;
 	p.store = 1;

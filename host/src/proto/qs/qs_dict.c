@@ -8,21 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mix(uint64_t k1, uint64_t k2)
-{
-	uint64_t x = k1 ^ (k2 * 0x9E3779B97F4A7C15ull);
-	x ^= x >> 30;
-	x *= 0xBF58476D1CE4E5B9ull;
-	x ^= x >> 27;
-	x *= 0x94D049BB133111EBull;
-	x ^= x >> 31;
-	return x;
-}
-
 static void map_init(struct qs_map *m, size_t max)
 {
 	m->ent = NULL;
 	m->cap = 0;
+	m->shift = 64;
 	m->n = 0;
 	m->max = max;
 }
@@ -51,6 +41,7 @@ static void map_free(struct qs_map *m)
 	free(m->ent);
 	m->ent = NULL;
 	m->cap = 0;
+	m->shift = 64;
 }
 
 void qs_dicts_clear(struct qs_dicts *d)
@@ -71,15 +62,6 @@ void qs_dicts_free(struct qs_dicts *d)
 	map_free(&d->enm);
 }
 
-static struct qs_map_ent *slot(const struct qs_map *m, uint64_t k1, uint64_t k2)
-{
-	size_t mask = m->cap - 1;
-	size_t i = (size_t)mix(k1, k2) & mask;
-	while (m->ent[i].name && (m->ent[i].k1 != k1 || m->ent[i].k2 != k2))
-		i = (i + 1) & mask;
-	return &m->ent[i];
-}
-
 static int grow(struct qs_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
@@ -89,9 +71,10 @@ static int grow(struct qs_map *m)
 	struct qs_map old = *m;
 	m->ent = ent;
 	m->cap = cap;
+	m->shift = 64 - (unsigned)__builtin_ctzll(cap);
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.ent[i].name)
-			*slot(m, old.ent[i].k1, old.ent[i].k2) = old.ent[i];
+			*qs_map_slot(m, old.ent[i].k1, old.ent[i].k2) = old.ent[i];
 	free(old.ent);
 	return 0;
 }
@@ -100,40 +83,28 @@ int qs_map_put(struct qs_map *m, uint64_t k1, uint64_t k2, const char *name, siz
 {
 	if (len > QS_NAME_MAX)
 		len = QS_NAME_MAX;
-	char *copy = malloc(len + 1);
+	size_t size = (len + QS_NAME_PAD) & ~(size_t)(QS_NAME_PAD - 1); /* > len, whole blocks */
+	char *copy = malloc(size);
 	if (!copy)
 		return -1;
 	memcpy(copy, name, len);
-	copy[len] = '\0';
+	memset(copy + len, 0, size - len);
 	if (m->cap && qs_map_get(m, k1, k2)) { /* re-sending a key overwrites it */
-		struct qs_map_ent *e = slot(m, k1, k2);
+		struct qs_map_ent *e = qs_map_slot(m, k1, k2);
 		free(e->name);
 		e->name = copy;
+		e->len = len;
 		return 0;
 	}
 	if (m->n >= m->max || ((m->n + 1) * 2 > m->cap && grow(m) != 0)) {
 		free(copy);
 		return -1;
 	}
-	struct qs_map_ent *e = slot(m, k1, k2);
+	struct qs_map_ent *e = qs_map_slot(m, k1, k2);
 	e->k1 = k1;
 	e->k2 = k2;
 	e->name = copy;
+	e->len = len;
 	m->n++;
 	return 0;
-}
-
-const char *qs_map_get(const struct qs_map *m, uint64_t k1, uint64_t k2)
-{
-	if (m->n == 0)
-		return NULL;
-	return slot(m, k1, k2)->name;
-}
-
-const char *qs_dict_sig(const struct qs_dicts *d, uint64_t sig, uint64_t obj)
-{
-	const char *name = qs_map_get(&d->sig, sig, obj);
-	if (!name && obj != 0)
-		name = qs_map_get(&d->sig, sig, 0);
-	return name;
 }

@@ -42,14 +42,3 @@ void qs_line_printf(struct qs_line *l, const char *fmt, ...)
 		l->len += (size_t)n;
 	}
 }
-
-void qs_line_pad(struct qs_line *l, size_t col)
-{
-	static const char blanks[] = "                ";
-	while (l->len < col && !l->truncated) {
-		size_t n = col - l->len;
-		if (n > sizeof(blanks) - 1)
-			n = sizeof(blanks) - 1;
-		qs_line_putn(l, blanks, n);
-	}
-}

@@ -49,8 +49,12 @@ struct qs_row {
 
 #define NO -1
 
+/* Rows beyond the record ids: QS_QUERY_DATA by query kind, the error
+ * status of QS_RX_STATUS, record 81 of QS 8.x. */
+enum { ROW_QUERY = 100, ROW_RX_ERROR = ROW_QUERY + 7, ROW_DEFER_8X, QS_NROWS };
+
 /* Ids 0..99.  Missing rows (43, 44, 82..99) are unknown records. */
-static const struct qs_row rows[100] = {
+static const struct qs_row rows[QS_NROWS] = {
 	[1] = { "QS_QEP_STATE_ENTRY", PFX_RTC, "St-Entry", "OF", { "sm", "state" },
 		"Obj={o0},State={f1}", SONDE_EV_STATE, 0, 1, NO, NO, "entry", 0 },
 	[2] = { "QS_QEP_STATE_EXIT", PFX_RTC, "St-Exit", "OF", { "sm", "state" },
@@ -224,39 +228,65 @@ static const struct qs_row rows[100] = {
 		 "Obj={o0},Holder={u1},Thr={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
 	[80] = { "QS_MTX_UNLOCK_ATTEMPT", PFX_TS, "Mtx-UlkA", "O11", { "mutex", "holder", "nest" },
 		 "Obj={o0},Holder={u1},Nest={u2}", SONDE_EV_RECORD, 0, NO, NO, NO, NULL, 0 },
+
+	/* QS_QUERY_DATA by query kind (the byte after the timestamp); the
+	 * last row is for kinds QS 7.4 does not define. */
+	[ROW_QUERY + 0] = { "QS_QUERY_DATA", PFX_TS, "Query-SM", "1OF", { "kind", "obj", "state" },
+			    "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
+	[ROW_QUERY + 1] = { "QS_QUERY_DATA", PFX_TS, "Query-AO", "1OF", { "kind", "obj", "state" },
+			    "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, 1, NULL, 0 },
+	[ROW_QUERY + 2] = { "QS_QUERY_DATA", PFX_TS, "Query-MP", "1OPP", { "kind", "obj", "nFree", "nMin" },
+			    "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[ROW_QUERY + 3] = { "QS_QUERY_DATA", PFX_TS, "Query-EQ", "1OQQ", { "kind", "obj", "nFree", "nMin" },
+			    "Obj={o1},Que<Free={u2},Min={u3}>", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[ROW_QUERY + 4] = { "QS_QUERY_DATA", PFX_TS, "Query-TE", "1OOCCS1",
+			    { "kind", "te", "ao", "ctr", "interval", "sig", "rate_flags" },
+			    "Obj={o1},Rate={l6},Sig={s5:2},Tim={u3},Int={u4},Flags={h6}",
+			    SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
+	[ROW_QUERY + 5] = { "QS_QUERY_DATA", PFX_TS, "Query-AP", "1O", { "kind", "obj" },
+			    "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[ROW_QUERY + 6] = { "QS_QUERY_DATA", PFX_TS, "Query-{u0}", "1O", { "kind", "obj" },
+			    "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
+	[ROW_RX_ERROR] = { "QS_RX_STATUS", PFX_NONE, "Trg-ERR", "1", { "status" },
+			   "{r0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0 },
+	/* record 81 exists from QS 8.0 on (in 7.4 the id is QS_PRE_MAX, never sent) */
+	[ROW_DEFER_8X] = { "QS_QF_ACTIVE_DEFER_ATTEMPT", PFX_TS, "AO-DefrA", "OOS11",
+			   { "ao", "queue", "sig", "pool", "ref" },
+			   "Obj={o0},Que={o1},Evt<Sig={s2:0},Pool={u3},Ref={u4}>", SONDE_EV_RECORD, 0, 1, NO, 0,
+			   NULL, 0 },
 };
 
-/* Record 81 exists from QS 8.0 on (in 7.4 the id is QS_PRE_MAX, never sent). */
-static const struct qs_row defer_attempt_8x = {
-	"QS_QF_ACTIVE_DEFER_ATTEMPT", PFX_TS, "AO-DefrA", "OOS11", { "ao", "queue", "sig", "pool", "ref" },
-	"Obj={o0},Que={o1},Evt<Sig={s2:0},Pool={u3},Ref={u4}>", SONDE_EV_RECORD, 0, 1, NO, 0, NULL, 0
+/* The rows compiled (qs_records_compile): the whole line as one template
+ * (prefix, tag, detail) and, for a tag with a conversion, the tag alone. */
+struct qs_rowc {
+	struct qs_tmpl line;
+	struct qs_tmpl tag;
 };
+static struct qs_rowc rowc[QS_NROWS];
+static int rowc_done;
 
-static const struct qs_row rx_error = {
-	"QS_RX_STATUS", PFX_NONE, "Trg-ERR", "1", { "status" },
-	"{r0}", SONDE_EV_RECORD, NO, NO, NO, NO, NULL, 0
-};
+/* The line template of a row: "{T0} " or the fixed prefix, the tag, then
+ * "{P1}" and the detail, or "{P0}" for a record without one. */
+static int compile_row(const struct qs_row *rw, struct qs_rowc *c)
+{
+	char text[256];
+	const char *pfx = rw->pfx == PFX_TS ? "{T0} " : rw->pfx == PFX_RTC ? "===RTC===> " : "           ";
+	int n = snprintf(text, sizeof(text), "%s%s%s%s", pfx, rw->tag, rw->line[0] ? "{P1}" : "{P0}", rw->line);
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return -1;
+	return qs_tmpl_compile(&c->line, text) == 0 && qs_tmpl_compile(&c->tag, rw->tag) == 0 ? 0 : -1;
+}
 
-/* QS_QUERY_DATA by query kind (the byte after the timestamp); the last row
- * is for kinds QS 7.4 does not define. */
-static const struct qs_row query_rows[7] = {
-	{ "QS_QUERY_DATA", PFX_TS, "Query-SM", "1OF", { "kind", "obj", "state" },
-	  "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-AO", "1OF", { "kind", "obj", "state" },
-	  "Obj={o1},State={f2}", SONDE_EV_RECORD, 1, 2, NO, 1, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-MP", "1OPP", { "kind", "obj", "nFree", "nMin" },
-	  "Obj={o1},Free={u2},Min={u3}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-EQ", "1OQQ", { "kind", "obj", "nFree", "nMin" },
-	  "Obj={o1},Que<Free={u2},Min={u3}>", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-TE", "1OOCCS1",
-	  { "kind", "te", "ao", "ctr", "interval", "sig", "rate_flags" },
-	  "Obj={o1},Rate={l6},Sig={s5:2},Tim={u3},Int={u4},Flags={h6}",
-	  SONDE_EV_RECORD, 1, 2, NO, NO, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-AP", "1O", { "kind", "obj" },
-	  "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
-	{ "QS_QUERY_DATA", PFX_TS, "Query-{u0}", "1O", { "kind", "obj" },
-	  "Obj={o1}", SONDE_EV_RECORD, 1, NO, NO, NO, NULL, 0 },
-};
+int qs_records_compile(void)
+{
+	if (rowc_done)
+		return rowc_done > 0 ? 0 : -1;
+	rowc_done = 1;
+	for (size_t i = 0; i < QS_NROWS; i++)
+		if (rows[i].tag && compile_row(&rows[i], &rowc[i]) != 0)
+			rowc_done = -1;
+	return rowc_done > 0 ? 0 : -1;
+}
 
 static int is_8x(const struct qs_dec *d)
 {
@@ -266,7 +296,7 @@ static int is_8x(const struct qs_dec *d)
 static const struct qs_row *row_of(const struct qs_dec *d, unsigned rec)
 {
 	if (rec == 81)
-		return is_8x(d) ? &defer_attempt_8x : NULL;
+		return is_8x(d) ? &rows[ROW_DEFER_8X] : NULL;
 	if ((rec == 56 || rec == 57) && is_8x(d))
 		return NULL; /* reserved in 8.x */
 	if (rec >= 100 || !rows[rec].name)
@@ -294,23 +324,6 @@ const char *qs_err_rec_name(unsigned rec, int pad, char *buf)
 
 /* ---- the interpreter -------------------------------------------------- */
 
-static unsigned field_size(const struct qs_dec *d, char letter)
-{
-	switch (letter) {
-	case 'O': return d->sz.obj;
-	case 'F': return d->sz.fun;
-	case 'S': return d->sz.sig;
-	case 'E': return d->sz.evt;
-	case 'Q': return d->sz.eqc;
-	case 'P': return d->sz.mpc;
-	case 'C': return d->sz.tec;
-	case '1': return 1;
-	case '2': return 2;
-	case '4': return 4;
-	default: return 0; /* 'Z' */
-	}
-}
-
 static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *letters, struct qs_fields *fl)
 {
 	fl->n = 0;
@@ -319,8 +332,7 @@ static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *let
 			fl->s[i] = qs_rd_str(r, &fl->sn[i]);
 			fl->v[i] = 0;
 		} else {
-			unsigned size = field_size(d, letters[i]);
-			fl->v[i] = qs_rd_uint(r, size, NULL);
+			fl->v[i] = qs_rd_uint(r, d->fsz[(unsigned char)letters[i] & 0x7Fu], NULL);
 		}
 		if (r->missing)
 			return;
@@ -369,7 +381,7 @@ static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct qs_
 		case 'F': t = SONDE_A_FUNC; break;
 		case 'S': t = SONDE_A_ENUM; break;
 		case 'Z': t = SONDE_A_STR; break;
-		default: t = uint_type(field_size(d, c)); break;
+		default: t = uint_type(d->fsz[(unsigned char)c & 0x7Fu]); break;
 		}
 		struct sonde_arg *a = qs_arg(d, t, rw->arg[i]);
 		if (!a)
@@ -427,8 +439,9 @@ static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct q
 			(int)(n > QS_NAME_MAX ? QS_NAME_MAX : n), (const char *)name);
 	/* the event's text must be NUL-terminated: use the stored copy, or the
 	 * name buffer when the dictionary refused it */
-	const char *stored = qs_map_get(m, k1, k2);
-	if (!stored || strlen(stored) != n) {
+	const struct qs_map_ent *e = qs_map_find(m, k1, k2);
+	const char *stored = e ? e->name : NULL;
+	if (!e || e->len != n) {
 		memcpy(d->str_buf, name, n); /* n < max_rec: the name is inside the frame */
 		d->str_buf[n] = '\0';
 		stored = d->str_buf;
@@ -460,6 +473,17 @@ static void fill_event(struct qs_dec *d, const struct qs_row *rw, const struct q
 		ev->level = SONDE_LVL_ERROR;
 }
 
+/* A rendered tag [s, end) as the event's record name (in name_buf). */
+static const char *keep_tag(struct qs_dec *d, const char *s, const char *end)
+{
+	size_t n = (size_t)(end - s);
+	if (n > sizeof(d->name_buf) - 1)
+		n = sizeof(d->name_buf) - 1;
+	memcpy(d->name_buf, s, n);
+	d->name_buf[n] = '\0';
+	return d->name_buf;
+}
+
 static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct qs_row *rw)
 {
 	struct qs_rd r;
@@ -484,7 +508,6 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 		store_dict(d, rw, &fl, &ev);
 
 	struct qs_line *l = &d->line;
-	qs_line_reset(l);
 	if (r.missing) {
 		/* QSPY prints the error instead of the record: no native line */
 		fill_event(d, rw, &fl, &ev);
@@ -497,43 +520,30 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 		qs_emit(d, &ev);
 		return;
 	}
-	/* the tag: fixed text, or rendered (it may hold the tick rate) */
+	/* the line (prefix, tag padded to 8, detail); the detail is the
+	 * event's text for records the event model has no better home for;
+	 * the tag is fixed text, or rendered (it may hold the tick rate) */
+	const struct qs_rowc *rc = &rowc[rw - rows];
 	const char *tag = rw->tag;
-	const struct qs_tmpl *tt = qs_tmpl_of(rw->tag);
-	if (!qs_tmpl_is_plain(tt)) {
-		qs_render(d, l, tt, &fl);
-		size_t tag_len = l->len < sizeof(d->name_buf) - 1 ? l->len : sizeof(d->name_buf) - 1;
-		memcpy(d->name_buf, l->buf, tag_len);
-		d->name_buf[tag_len] = '\0';
-		tag = d->name_buf;
-	}
-	ev.rec_name = tag;
-	/* the line, padded tag and detail; the detail is the event's text
-	 * for records the event model has no better home for */
 	int has_text = rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG;
+	char *line = l->buf;
+	fl.line = line;
+	fl.ts = raw_ts;
 	if (!d->out.skip_native || has_text) {
-		if (rw->pfx == PFX_RTC) {
-			qs_line_reset(l);
-			qs_line_putn(l, "===RTC===> ", 11);
-		} else {
-			qs_put_prefix(l, has_ts, raw_ts);
-		}
-		size_t text_at = l->len;
-		qs_line_puts(l, tag);
-		if (rw->line[0]) {
-			qs_line_pad(l, text_at + 8);
-			qs_line_putn(l, " ", 1);
-			text_at = l->len;
-			qs_render(d, l, qs_tmpl_of(rw->line), &fl);
-		} else {
-			text_at = l->len;
-		}
+		char *o = qs_render(d, line, &rc->line, &fl); /* room: QS_TMPL_MAX + f->len (qs_create) */
+		*o = '\0';
+		l->len = (size_t)(o - line);
+		if (!rc->tag.plain)
+			tag = keep_tag(d, line + QS_TAG_AT, fl.tag_end);
 		/* with bytes left over QSPY prints the error instead of the line */
 		if (!d->out.skip_native && r.pos == r.n)
-			ev.native = l->buf;
+			ev.native = line;
 		if (has_text)
-			ev.text = l->buf + text_at;
+			ev.text = fl.text_at;
+	} else if (!rc->tag.plain) {
+		tag = keep_tag(d, line, qs_render(d, line, &rc->tag, &fl));
 	}
+	ev.rec_name = tag;
 	if (r.pos < r.n)
 		ev.flags |= SONDE_EVF_MALFORMED;
 	fill_event(d, rw, &fl, &ev);
@@ -572,7 +582,7 @@ static void decode_peek(struct qs_dec *d, const struct qs_frame *f)
 	}
 	size_t data_at = r.pos;
 	struct qs_line *l = &d->line;
-	qs_put_prefix(l, 1, raw_ts);
+	qs_line_end(l, qs_put_prefix(l->buf, 1, raw_ts));
 	qs_line_puts(l, "Trg-Peek ");
 	size_t text_at = l->len;
 	qs_line_printf(l, "Offs=%u,Size=%u,Num=%u,Data=<", offs, size, num);
@@ -647,11 +657,11 @@ void qs_decode_record(struct qs_dec *d, const struct qs_frame *f)
 		decode_peek(d, f);
 		return;
 	case 66:
-		decode_row(d, f, f->len >= 1 && (f->data[0] & 0x80) ? &rx_error : &rows[66]);
+		decode_row(d, f, f->len >= 1 && (f->data[0] & 0x80) ? &rows[ROW_RX_ERROR] : &rows[66]);
 		return;
 	case 67: {
 		unsigned kind = f->len > d->sz.ts ? f->data[d->sz.ts] : 6;
-		decode_row(d, f, &query_rows[kind < 6 ? kind : 6]);
+		decode_row(d, f, &rows[ROW_QUERY + (kind < 6 ? kind : 6)]);
 		return;
 	}
 	default:

@@ -9,6 +9,16 @@
  *   {lN} low nibble    {hN} high nibble as 0x%02X          {rN} QS-RX record name
  *   {kN} object-sized hex key   {KN} function-sized hex key
  *   {nN} %08u          {dN} %03u            {zN} the string
+ *   {T0} the record's timestamp, %010u
+ *   {P1} end of the tag: blanks up to column QS_TAG_AT + 8 of the line
+ *        (the tag padded to 8 characters after the prefix), then one;
+ *        {P0} marks the end of the tag without padding (no detail)
+ *
+ * The renderers write at a cursor and return the cursor after what they
+ * wrote, without bounds checks and without a terminating NUL: the caller
+ * makes sure of the room (QS_VALUE_MAX per value, QS_TMPL_MAX per template
+ * plus the lengths of its strings) and ends the line.  They may write up
+ * to QS_SLACK bytes beyond what they return (whole blocks of a copy).
  */
 #ifndef SONDE_QS_RENDER_H
 #define SONDE_QS_RENDER_H
@@ -16,9 +26,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/numfmt.h"
 #include "qs.h"
 
 #define QS_MAX_FIELDS 8
+
+#define QS_LIT 27     /* literal bytes per step (longer literals take several) */
+#define QS_STEPS 12   /* steps per template (the longest needs 10) */
+#define QS_SLACK 32   /* bytes a renderer may write beyond its end (>= QS_LIT, QS_NAME_PAD) */
+/* The most one value renders: a name (QS_NAME_MAX), a number, an unnamed
+ * signal with its object (%08u,Obj=0x + 16 digits). */
+#define QS_VALUE_MAX (QS_NAME_MAX + 8)
+/* The most a template renders, its strings ({zN}) not counted. */
+#define QS_TMPL_MAX (QS_STEPS * (QS_LIT + QS_VALUE_MAX) + QS_SLACK)
+/* Column of the tag: after the prefix (a timestamp and a blank, 11 blanks
+ * or "===RTC===> "). */
+#define QS_TAG_AT 11
 
 /* The fields of one record, as read by qs_records.c. */
 struct qs_fields {
@@ -26,6 +49,7 @@ struct qs_fields {
 	const uint8_t *s[QS_MAX_FIELDS]; /* strings ('Z') */
 	size_t sn[QS_MAX_FIELDS];
 	size_t n;                         /* fields read completely */
+	uint64_t ts;                      /* the record's raw timestamp ({T0}) */
 	/* names looked up while rendering, so that the event's arguments
 	 * need not look them up again: bit i of 'named' says nm[i] is the
 	 * name conversion nm_conv[i] ('o', 'f' or 's' with signal context
@@ -34,26 +58,40 @@ struct qs_fields {
 	uint64_t nm_ctx[QS_MAX_FIELDS];
 	char nm_conv[QS_MAX_FIELDS];
 	unsigned named;
+	char *line;                       /* the start of the line ({P} pads from it) */
+	/* set by {P}: where the tag ends and the detail starts */
+	char *tag_end, *text_at;
 };
 
-/* Start the line: the 10-digit timestamp + blank, or 11 blanks. */
-void qs_put_prefix(struct qs_line *l, int has_ts, uint64_t raw_ts);
+/* The prefix of a line: the 10-digit timestamp + blank, or 11 blanks. */
+char *qs_put_prefix(char *o, int has_ts, uint64_t raw_ts);
 /* 0x + 8 or 16 upper-case hex digits (size = the field's bytes). */
-void qs_put_hex(struct qs_line *l, uint64_t v, unsigned size);
+char *qs_put_hex(char *o, uint64_t v, unsigned size);
 /* Object / function / signal as QSPY prints them: the dictionary name,
- * else NULL or the hex value (signals: %08u,Obj=<hex>).  They return the
+ * else NULL or the hex value (signals: %08u,Obj=<hex>).  *name is the
  * name they found (NULL if none). */
-const char *qs_put_obj(struct qs_dec *d, struct qs_line *l, uint64_t obj);
-const char *qs_put_fun(struct qs_dec *d, struct qs_line *l, uint64_t fun);
-const char *qs_put_sig(struct qs_dec *d, struct qs_line *l, uint64_t sig, uint64_t obj);
+char *qs_put_obj(struct qs_dec *d, char *o, uint64_t obj, const char **name);
+char *qs_put_fun(struct qs_dec *d, char *o, uint64_t fun, const char **name);
+char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const char **name);
 
-struct qs_tmpl;
-/* The compiled form of a template (a string literal of qs_records.c: the
- * compiled form is kept per address, built on first use). */
-const struct qs_tmpl *qs_tmpl_of(const char *text);
-/* Its text has no conversion: it prints as it is. */
-int qs_tmpl_is_plain(const struct qs_tmpl *t);
-/* Append the template with the fields' values. */
-void qs_render(struct qs_dec *d, struct qs_line *l, const struct qs_tmpl *t, struct qs_fields *fl);
+struct qs_step {
+	char lit[QS_LIT]; /* copied as a whole: the line has room to spare */
+	uint8_t lit_n;
+	char conv;        /* 0: the literal only */
+	uint8_t field;
+	uint8_t ctx;      /* signal context: field + 1, 0 = none */
+};
+
+struct qs_tmpl {
+	uint8_t nsteps;
+	uint8_t plain;    /* no conversion: prints as it is */
+	struct qs_step step[QS_STEPS];
+};
+
+/* Compile a template; -1 if it needs more than QS_STEPS steps (a bug of
+ * the table: the tests compile every row). */
+int qs_tmpl_compile(struct qs_tmpl *t, const char *text);
+/* Render the template with the fields' values at o; returns the end. */
+char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fields *fl);
 
 #endif /* SONDE_QS_RENDER_H */

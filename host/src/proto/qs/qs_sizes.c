@@ -1,8 +1,11 @@
 /*
  * qs_sizes.c -- the field sizes of QS records: QSPY's defaults, which
  * sizes each option letter allows, and setting one (from options, a .dic
- * file or TARGET_INFO).
+ * file or TARGET_INFO); the decoder's sizes and its table of field sizes
+ * by layout letter change together (qs_use_sizes).
  */
+#include <string.h>
+
 #include "qs.h"
 
 const struct qs_sizes qs_default_sizes = {
@@ -45,4 +48,20 @@ int qs_set_size(struct qs_sizes *sz, char letter, unsigned v)
 		return -1;
 	*f = (uint8_t)v;
 	return 0;
+}
+
+void qs_use_sizes(struct qs_dec *d, const struct qs_sizes *sz)
+{
+	d->sz = *sz;
+	memset(d->fsz, 0, sizeof(d->fsz));
+	d->fsz['O'] = sz->obj;
+	d->fsz['F'] = sz->fun;
+	d->fsz['S'] = sz->sig;
+	d->fsz['E'] = sz->evt;
+	d->fsz['Q'] = sz->eqc;
+	d->fsz['P'] = sz->mpc;
+	d->fsz['C'] = sz->tec;
+	d->fsz['1'] = 1;
+	d->fsz['2'] = 2;
+	d->fsz['4'] = 4;
 }

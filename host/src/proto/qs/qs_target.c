@@ -89,7 +89,7 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f)
 	ti_size(d, &sz, 'O', c[3] & 0x0F, base + 3);
 	ti_size(d, &sz, 'F', c[3] >> 4, base + 3);
 	ti_size(d, &sz, 'T', c[4], base + 4);
-	d->sz = sz;
+	qs_use_sizes(d, &sz);
 	d->version = version;
 	d->session->version = version;
 	d->session->big_endian = big_endian;
@@ -101,7 +101,7 @@ void qs_decode_target_info(struct qs_dec *d, const struct qs_frame *f)
 
 	struct qs_line *l = &d->line;
 	const char *tag = reset ? "Trg-RST" : "Trg-Info";
-	qs_put_prefix(l, 0, 0);
+	qs_line_end(l, qs_put_prefix(l->buf, 0, 0));
 	qs_line_printf(l, "%-8s ", tag);
 	size_t text_at = l->len;
 	qs_line_printf(l, "QP-Ver=%u,Build=%s", version, d->build);
