@@ -10,6 +10,9 @@
  * line costs a few copies and table lookups, several million times a
  * second.
  */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qs_render.h"
@@ -90,6 +93,108 @@ char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const ch
 	o += numfmt_u64_pad(o, sig, 8, '0');
 	memcpy(o, ",Obj=", 5);
 	return qs_put_hex(o + 5, obj, d->key_sig);
+}
+
+/* ---- %e ------------------------------------------------------------------ */
+
+#if LDBL_MANT_DIG >= 64
+/* Powers of ten that long double holds exactly (5^27 < 2^63). */
+static const long double pow10l_exact[28] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+	1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+};
+
+/* a * 10^k with at most three roundings (|k| <= 81), each off by at most
+ * half an ulp. */
+static long double scale10(long double a, int k)
+{
+	for (; k > 27; k -= 27)
+		a *= pow10l_exact[27];
+	for (; k < -27; k += 27)
+		a /= pow10l_exact[27];
+	return k >= 0 ? a * pow10l_exact[k] : a / pow10l_exact[-k];
+}
+
+/* The p significant digits of a > 0 rounded to nearest, ties to even, as
+ * printf rounds the exact binary value: *digits in [10^(p-1), 10^p), *e10
+ * the decimal exponent of the first.  0 when it cannot be sure: a is
+ * within the error of the long double arithmetic of a tie (or of a
+ * decimal exponent beyond +-81 from p). */
+static int e_digits(long double a, unsigned p, uint64_t *digits, int *e10)
+{
+	int e2;
+	frexpl(a, &e2); /* a in [2^(e2-1), 2^e2) */
+	int e = (int)((e2 - 1) * 30103L / 100000L) - ((e2 - 1) < 0); /* ~floor(log10(a)), +-1 */
+	for (int tries = 0; tries < 4; tries++) {
+		int k = (int)p - 1 - e;
+		if (k > 81 || k < -81)
+			return 0;
+		long double sc = scale10(a, k);
+		if (sc < pow10l_exact[p - 1]) {
+			e--;
+			continue;
+		}
+		if (sc >= pow10l_exact[p]) {
+			e++;
+			continue;
+		}
+		/* sc < 10^16 < 2^54: the integer part is exact, the fraction
+		 * exact too (sc - floor(sc) loses no bits); sc is within 1.5
+		 * LDBL_EPSILON of the true value, relatively */
+		uint64_t ip = (uint64_t)sc;
+		long double frac = sc - (long double)ip;
+		long double err = sc * (4 * LDBL_EPSILON);
+		if (frac > 0.5L - err && frac < 0.5L + err)
+			return 0;
+		ip += frac > 0.5L;
+		if (ip == (uint64_t)pow10l_exact[p]) { /* 9.99..95 -> 10.0 */
+			ip /= 10;
+			e++;
+		}
+		*digits = ip;
+		*e10 = e;
+		return 1;
+	}
+	return 0;
+}
+#endif
+
+char *qs_put_e(char *o, size_t room, double v, unsigned prec, unsigned width)
+{
+#if LDBL_MANT_DIG >= 64
+	/* printf's %e goes through multi-precision arithmetic for every
+	 * number; long double has the 11 bits more than double that make
+	 * all but near-ties exact, and near-ties go to printf below */
+	uint64_t digits = 0;
+	int e10 = 0;
+	if (prec <= 15 && isfinite(v) && (v == 0 || e_digits(fabsl((long double)v), prec + 1, &digits, &e10))) {
+		char tmp[48];
+		char *t = tmp;
+		if (signbit(v))
+			*t++ = '-';
+		numfmt_put_digits(t + 1, digits, prec + 1); /* d ddd.. */
+		t[0] = t[1];
+		if (prec) {
+			t[1] = '.';
+			t += prec + 2;
+		} else {
+			t += 1;
+		}
+		*t++ = 'e';
+		*t++ = e10 < 0 ? '-' : '+';
+		unsigned ue = (unsigned)(e10 < 0 ? -e10 : e10);
+		t += numfmt_u64_pad(t, ue, 2, '0');
+		size_t n = (size_t)(t - tmp);
+		size_t pad = n < width ? width - n : 0;
+		if (pad + n < room) {
+			memset(o, ' ', pad);
+			memcpy(o + pad, tmp, n);
+			return o + pad + n;
+		}
+	}
+#endif
+	int n = snprintf(o, room, "%*.*e", (int)width, (int)prec, v);
+	return o + (n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1);
 }
 
 static char *put_rx(char *o, uint64_t v)

@@ -74,6 +74,11 @@ char *qs_put_obj(struct qs_dec *d, char *o, uint64_t obj, const char **name);
 char *qs_put_fun(struct qs_dec *d, char *o, uint64_t fun, const char **name);
 char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const char **name);
 
+/* printf's "%*.*e" (width, prec <= 15) of v, the same characters, into
+ * the room bytes at o (NUL-terminated only where printf does it: when
+ * it does the work). */
+char *qs_put_e(char *o, size_t room, double v, unsigned prec, unsigned width);
+
 struct qs_step {
 	char lit[QS_LIT]; /* copied as a whole: the line has room to spare */
 	uint8_t lit_n;

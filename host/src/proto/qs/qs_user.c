@@ -115,8 +115,7 @@ static char *put_float(struct qs_dec *d, struct qs_rd *r, char *o, size_t room, 
 	struct sonde_arg *a = qs_arg(d, size == 4 ? SONDE_A_F32 : SONDE_A_F64, NULL);
 	if (a)
 		a->v.f = v;
-	int n = w == 0 ? snprintf(o, room, "%7.0e", v) : snprintf(o, room, "%*.*e", (int)(w + 8), (int)w, v);
-	return o + (n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1);
+	return qs_put_e(o, room, v, w, w == 0 ? 7 : w + 8); /* QSPY: %7.0e, or %*.*e with w + 8, w */
 }
 
 static char *put_enum(struct qs_dec *d, struct qs_rd *r, char *o, unsigned group)
