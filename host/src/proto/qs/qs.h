@@ -93,7 +93,14 @@ struct qs_rd {
 	const char *what; /* type name of the failed read */
 };
 
-void qs_rd_init(struct qs_rd *r, const uint8_t *p, size_t n);
+static inline void qs_rd_init(struct qs_rd *r, const uint8_t *p, size_t n)
+{
+	r->p = p;
+	r->n = n;
+	r->pos = 0;
+	r->missing = 0;
+	r->what = NULL;
+}
 /* The failure of a read of size bytes: sets missing/what, returns 0. */
 uint64_t qs_rd_fail(struct qs_rd *r, unsigned size, const char *what);
 /* An unsigned field of size bytes (1, 2, 4 or 8); what names its type in
@@ -134,6 +141,7 @@ struct qs_dec {
 
 	struct qs_sizes sz;     /* set with qs_use_sizes, which keeps fsz in step */
 	uint8_t fsz[128];       /* size of a field by its layout letter (qs_records.c), 0 = 'Z' */
+	uint8_t fargt[128];     /* the argument type (enum sonde_arg_type) of a field, by letter */
 	unsigned version;  /* QP version (e.g. 740); 0 until TARGET_INFO or -o qs.version */
 	struct qs_dicts dict;
 	char *dic_text;    /* contents of -o qs.dic=FILE, reloaded after a reset */
@@ -180,8 +188,19 @@ struct qs_dec {
  * plus the un-escaped index idx (mapped through the escapes). */
 void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t count,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Fill in where the event came from and deliver it. */
-void qs_emit(struct qs_dec *d, struct sonde_event *ev);
+/* Fill in where the event came from and deliver it (inline: once per
+ * record). */
+static inline void qs_emit(struct qs_dec *d, struct sonde_event *ev)
+{
+	if (d->fr_cur) {
+		ev->offset = d->fr_cur->offset;
+		ev->frame = d->fr_cur->number;
+		ev->seq = d->fr_cur->seq;
+		ev->rec_id = d->fr_cur->rec;
+	}
+	if (d->out.event)
+		d->out.event(d->out.ctx, ev);
+}
 /* Timestamp handling: turns a raw record timestamp into event time. */
 void qs_set_ts(struct qs_dec *d, struct sonde_event *ev, int has_ts, uint64_t raw);
 /* A new argument slot (NULL when all max_args are in use). */

@@ -34,18 +34,6 @@ void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t c
 		d->out.diag(d->out.ctx, &dg);
 }
 
-void qs_emit(struct qs_dec *d, struct sonde_event *ev)
-{
-	if (d->fr_cur) {
-		ev->offset = d->fr_cur->offset;
-		ev->frame = d->fr_cur->number;
-		ev->seq = d->fr_cur->seq;
-		ev->rec_id = d->fr_cur->rec;
-	}
-	if (d->out.event)
-		d->out.event(d->out.ctx, ev);
-}
-
 struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *name)
 {
 	if (d->nargs >= d->max_args)

@@ -5,15 +5,6 @@
  */
 #include "qs.h"
 
-void qs_rd_init(struct qs_rd *r, const uint8_t *p, size_t n)
-{
-	r->p = p;
-	r->n = n;
-	r->pos = 0;
-	r->missing = 0;
-	r->what = NULL;
-}
-
 const char *qs_uint_name(unsigned size)
 {
 	switch (size) {

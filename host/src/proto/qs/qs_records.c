@@ -340,62 +340,51 @@ static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *let
 	}
 }
 
-static enum sonde_arg_type uint_type(unsigned size)
+/* The names the fields resolve to (O, F and S fields; NULL for the others
+ * and for names the dictionaries lack): the ones rendering found, when it
+ * looked up the same name, else looked up now. */
+static void resolve(const struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
+		    const char **res)
 {
-	switch (size) {
-	case 1: return SONDE_A_U8;
-	case 2: return SONDE_A_U16;
-	case 4: return SONDE_A_U32;
-	default: return SONDE_A_U64;
-	}
-}
-
-/* The name a field resolves to, NULL if none (the one rendering found,
- * when it looked the same name up). */
-static const char *resolve(const struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
-			   int i)
-{
-	if (i < 0 || (size_t)i >= fl->n)
-		return NULL;
-	char c = rw->fields[i];
-	uint64_t ctx = 0;
-	if (c == 'S' && rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O')
-		ctx = fl->v[(int)rw->obj];
-	if ((fl->named >> i & 1u) && fl->nm_conv[i] == c - 'A' + 'a' && fl->nm_ctx[i] == ctx)
-		return fl->nm[i];
-	switch (c) {
-	case 'O': return qs_map_get(&d->dict.obj, fl->v[i], 0);
-	case 'F': return qs_map_get(&d->dict.fun, fl->v[i], 0);
-	case 'S': return qs_dict_sig(&d->dict, fl->v[i], ctx);
-	default: return NULL;
-	}
-}
-
-static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl)
-{
+	uint64_t sig_ctx = 0; /* a signal's object: the record's object field */
+	if (rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O')
+		sig_ctx = fl->v[(int)rw->obj];
 	for (size_t i = 0; i < fl->n; i++) {
 		char c = rw->fields[i];
-		enum sonde_arg_type t;
-		switch (c) {
-		case 'O': t = SONDE_A_OBJ; break;
-		case 'F': t = SONDE_A_FUNC; break;
-		case 'S': t = SONDE_A_ENUM; break;
-		case 'Z': t = SONDE_A_STR; break;
-		default: t = uint_type(d->fsz[(unsigned char)c & 0x7Fu]); break;
-		}
-		struct sonde_arg *a = qs_arg(d, t, rw->arg[i]);
-		if (!a)
-			return;
+		res[i] = NULL;
+		if (c != 'O' && c != 'F' && c != 'S')
+			continue;
+		uint64_t ctx = c == 'S' ? sig_ctx : 0;
+		if ((fl->named >> i & 1u) && fl->nm_conv[i] == c - 'A' + 'a' && fl->nm_ctx[i] == ctx)
+			res[i] = fl->nm[i];
+		else if (c == 'O')
+			res[i] = qs_map_get(&d->dict.obj, fl->v[i], 0);
+		else if (c == 'F')
+			res[i] = qs_map_get(&d->dict.fun, fl->v[i], 0);
+		else
+			res[i] = qs_dict_sig(&d->dict, fl->v[i], ctx);
+	}
+}
+
+static void add_args(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
+		     const char *const *res)
+{
+	size_t n = fl->n < d->max_args - d->nargs ? fl->n : d->max_args - d->nargs;
+	struct sonde_arg *a = d->args + d->nargs;
+	for (size_t i = 0; i < n; i++, a++) {
+		unsigned char c = (unsigned char)rw->fields[i] & 0x7Fu;
+		*a = (struct sonde_arg){ .type = (enum sonde_arg_type)d->fargt[c], .name = rw->arg[i] };
 		if (c == 'Z') {
 			a->v.mem.p = fl->s[i];
 			a->v.mem.n = fl->sn[i];
 			continue;
 		}
 		a->v.u = fl->v[i];
-		a->resolved = resolve(d, rw, fl, (int)i);
+		a->resolved = res[i];
 		if (c == 'S')
 			a->group = QS_SIG_GROUP;
 	}
+	d->nargs += n;
 }
 
 /* Store a dictionary record's name; returns the event's fields. */
@@ -454,16 +443,18 @@ static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct q
 static void fill_event(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
 		       struct sonde_event *ev)
 {
-	add_args(d, rw, fl);
+	const char *res[QS_MAX_FIELDS];
+	resolve(d, rw, fl, res);
+	add_args(d, rw, fl, res);
 	ev->args = d->args;
 	ev->nargs = d->nargs;
 	if (rw->obj >= 0 && (size_t)rw->obj < fl->n) {
 		ev->obj = fl->v[(int)rw->obj];
-		ev->obj_name = resolve(d, rw, fl, rw->obj);
+		ev->obj_name = res[(int)rw->obj];
 	}
 	if (rw->obj2 >= 0 && (size_t)rw->obj2 < fl->n) {
 		ev->obj2 = fl->v[(int)rw->obj2];
-		ev->obj2_name = resolve(d, rw, fl, rw->obj2);
+		ev->obj2_name = res[(int)rw->obj2];
 	}
 	if (rw->value >= 0 && (size_t)rw->value < fl->n)
 		ev->value = (int64_t)fl->v[(int)rw->value];

@@ -64,4 +64,11 @@ void qs_use_sizes(struct qs_dec *d, const struct qs_sizes *sz)
 	d->fsz['1'] = 1;
 	d->fsz['2'] = 2;
 	d->fsz['4'] = 4;
+	static const uint8_t uint_type[9] = { 0, SONDE_A_U8, SONDE_A_U16, 0, SONDE_A_U32, 0, 0, 0, SONDE_A_U64 };
+	for (size_t c = 0; c < sizeof(d->fargt); c++)
+		d->fargt[c] = d->fsz[c] <= 8 && uint_type[d->fsz[c]] ? uint_type[d->fsz[c]] : SONDE_A_U64;
+	d->fargt['O'] = SONDE_A_OBJ;
+	d->fargt['F'] = SONDE_A_FUNC;
+	d->fargt['S'] = SONDE_A_ENUM;
+	d->fargt['Z'] = SONDE_A_STR;
 }
