@@ -14,6 +14,7 @@ static void map_init(struct qs_map *m, size_t max)
 	m->cap = 0;
 	m->shift = 64;
 	m->n = 0;
+	m->n_k2 = 0;
 	m->max = max;
 }
 
@@ -33,6 +34,7 @@ static void map_clear(struct qs_map *m)
 		m->ent[i].name = NULL;
 	}
 	m->n = 0;
+	m->n_k2 = 0;
 }
 
 static void map_free(struct qs_map *m)
@@ -106,5 +108,6 @@ int qs_map_put(struct qs_map *m, uint64_t k1, uint64_t k2, const char *name, siz
 	e->name = copy;
 	e->len = len;
 	m->n++;
+	m->n_k2 += k2 != 0;
 	return 0;
 }

@@ -29,6 +29,7 @@ struct qs_map {
 	size_t cap;     /* slots, a power of two (0 before the first insert) */
 	unsigned shift; /* 64 - log2(cap): the hash's top bits index the slots */
 	size_t n;       /* entries in use */
+	size_t n_k2;    /* of which with k2 != 0 */
 	size_t max;     /* entries allowed */
 };
 
@@ -77,13 +78,17 @@ static inline const char *qs_map_get(const struct qs_map *m, uint64_t k1, uint64
 	return e ? e->name : NULL;
 }
 
-/* Signal lookup as QSPY does it: the exact object first, then object 0. */
+/* Signal lookup as QSPY does it: the exact object first, then object 0
+ * (only the latter when no signal has an object of its own, as in most
+ * targets' dictionaries). */
 static inline const struct qs_map_ent *qs_dict_sig_find(const struct qs_dicts *d, uint64_t sig, uint64_t obj)
 {
-	const struct qs_map_ent *e = qs_map_find(&d->sig, sig, obj);
-	if (!e && obj != 0)
-		e = qs_map_find(&d->sig, sig, 0);
-	return e;
+	if (obj != 0 && d->sig.n_k2) {
+		const struct qs_map_ent *e = qs_map_find(&d->sig, sig, obj);
+		if (e)
+			return e;
+	}
+	return qs_map_find(&d->sig, sig, 0);
 }
 
 static inline const char *qs_dict_sig(const struct qs_dicts *d, uint64_t sig, uint64_t obj)

@@ -256,25 +256,41 @@ static const struct qs_row rows[QS_NROWS] = {
 			   NULL, 0 },
 };
 
-/* The rows compiled (qs_records_compile): the whole line as one template
- * (prefix, tag, detail) and, for a tag with a conversion, the tag alone. */
+/* The rows compiled (qs_records_compile): the line as one template (the
+ * prefix unless it is a timestamp, the tag padded to 8, the detail) and,
+ * for a tag with a conversion, the tag alone.  A fixed tag's padding is
+ * part of the template's text, and where it ends and the detail starts
+ * are known in advance (tag_end, text_at: offsets in the line, 0 when the
+ * rendering's {P} finds them). */
 struct qs_rowc {
 	struct qs_tmpl line;
 	struct qs_tmpl tag;
+	uint16_t tag_end, text_at;
 };
 static struct qs_rowc rowc[QS_NROWS];
 static int rowc_done;
 
-/* The line template of a row: "{T0} " or the fixed prefix, the tag, then
- * "{P1}" and the detail, or "{P0}" for a record without one. */
 static int compile_row(const struct qs_row *rw, struct qs_rowc *c)
 {
 	char text[256];
-	const char *pfx = rw->pfx == PFX_TS ? "{T0} " : rw->pfx == PFX_RTC ? "===RTC===> " : "           ";
-	int n = snprintf(text, sizeof(text), "%s%s%s%s", pfx, rw->tag, rw->line[0] ? "{P1}" : "{P0}", rw->line);
+	const char *pfx = rw->pfx == PFX_TS ? "" : rw->pfx == PFX_RTC ? "===RTC===> " : "           ";
+	if (qs_tmpl_compile(&c->tag, rw->tag) != 0)
+		return -1;
+	int n;
+	c->tag_end = c->text_at = 0;
+	if (c->tag.plain) {
+		size_t tn = strlen(rw->tag);
+		c->tag_end = (uint16_t)(QS_TAG_AT + tn);
+		c->text_at = (uint16_t)(rw->line[0] ? QS_TAG_AT + (tn > 8 ? tn : 8) + 1 : c->tag_end);
+		n = snprintf(text, sizeof(text), "%s%-8s %s", pfx, rw->tag, rw->line);
+		if (!rw->line[0])
+			n = snprintf(text, sizeof(text), "%s%s", pfx, rw->tag);
+	} else {
+		n = snprintf(text, sizeof(text), "%s%s%s%s", pfx, rw->tag, rw->line[0] ? "{P1}" : "{P0}", rw->line);
+	}
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return -1;
-	return qs_tmpl_compile(&c->line, text) == 0 && qs_tmpl_compile(&c->tag, rw->tag) == 0 ? 0 : -1;
+	return qs_tmpl_compile(&c->line, text);
 }
 
 int qs_records_compile(void)
@@ -519,13 +535,16 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	int has_text = rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG;
 	char *line = l->buf;
 	fl.line = line;
-	fl.ts = raw_ts;
 	if (!d->out.skip_native || has_text) {
-		char *o = qs_render(d, line, &rc->line, &fl); /* room: QS_TMPL_MAX + f->len (qs_create) */
-		*o = '\0';
-		l->len = (size_t)(o - line);
-		if (!rc->tag.plain)
+		/* room: QS_TMPL_MAX + f->len (qs_create) */
+		char *o = has_ts ? qs_put_prefix(line, 1, raw_ts) : line;
+		qs_line_end(l, qs_render(d, o, &rc->line, &fl));
+		if (rc->text_at) {
+			fl.tag_end = line + rc->tag_end;
+			fl.text_at = line + rc->text_at;
+		} else {
 			tag = keep_tag(d, line + QS_TAG_AT, fl.tag_end);
+		}
 		/* with bytes left over QSPY prints the error instead of the line */
 		if (!d->out.skip_native && r.pos == r.n)
 			ev.native = line;

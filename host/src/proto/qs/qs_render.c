@@ -25,26 +25,20 @@ static const char *const rx_names[17] = {
 
 /* ---- values ------------------------------------------------------------ */
 
-char *qs_put_prefix(char *o, int has_ts, uint64_t raw_ts)
-{
-	if (has_ts) {
-		o += numfmt_u64_pad(o, raw_ts, 10, '0');
-		*o++ = ' ';
-		return o;
-	}
-	memcpy(o, "           ", 11);
-	return o + 11;
-}
-
-char *qs_put_hex(char *o, uint64_t v, unsigned size)
+static inline char *put_hex(char *o, uint64_t v, unsigned size)
 {
 	o[0] = '0';
 	o[1] = 'x';
 	return o + 2 + (size <= 4 ? numfmt_hex(o + 2, v & 0xFFFFFFFFu, 8, 1) : numfmt_hex(o + 2, v, 16, 1));
 }
 
+char *qs_put_hex(char *o, uint64_t v, unsigned size)
+{
+	return put_hex(o, v, size);
+}
+
 /* A dictionary name, in blocks of QS_NAME_PAD bytes (qs_dict.h). */
-static char *put_name(char *o, const struct qs_map_ent *e)
+static inline char *put_name(char *o, const struct qs_map_ent *e)
 {
 	for (size_t k = 0; k < e->len; k += QS_NAME_PAD)
 		memcpy(o + k, e->name + k, QS_NAME_PAD);
@@ -54,7 +48,8 @@ static char *put_name(char *o, const struct qs_map_ent *e)
 /* A pointer as QSPY's dictionaries print it (key size ksize): the name,
  * NULL for 0 (keys of 4 bytes or more), %03u for 1-byte keys, else hex of
  * 8 or 16 digits. */
-static char *put_ptr(char *o, const struct qs_map_ent *e, uint64_t v, unsigned ksize, const char **name)
+static inline char *put_ptr(char *o, const struct qs_map_ent *e, uint64_t v, unsigned ksize,
+			    const char **name)
 {
 	*name = e ? e->name : NULL;
 	if (e)
@@ -64,21 +59,21 @@ static char *put_ptr(char *o, const struct qs_map_ent *e, uint64_t v, unsigned k
 		return o + 4;
 	}
 	if (ksize <= 1)
-		return o + numfmt_u64_pad(o, v & 0xFFFFFFFFu, 3, '0');
-	return qs_put_hex(o, v, ksize);
+		return qs_put_zpad(o, v & 0xFFFFFFFFu, 3);
+	return put_hex(o, v, ksize);
 }
 
-char *qs_put_obj(struct qs_dec *d, char *o, uint64_t obj, const char **name)
+static inline char *put_obj(struct qs_dec *d, char *o, uint64_t obj, const char **name)
 {
 	return put_ptr(o, qs_map_find(&d->dict.obj, obj, 0), obj, d->key_obj, name);
 }
 
-char *qs_put_fun(struct qs_dec *d, char *o, uint64_t fun, const char **name)
+static inline char *put_fun(struct qs_dec *d, char *o, uint64_t fun, const char **name)
 {
 	return put_ptr(o, qs_map_find(&d->dict.fun, fun, 0), fun, d->key_fun, name);
 }
 
-char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const char **name)
+static inline char *put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const char **name)
 {
 	*name = NULL;
 	if (sig == 0) { /* QSPY's signal dictionary shows signal 0 as NULL */
@@ -90,9 +85,37 @@ char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const ch
 		*name = e->name;
 		return put_name(o, e);
 	}
-	o += numfmt_u64_pad(o, sig, 8, '0');
+	o = qs_put_zpad(o, sig, 8);
 	memcpy(o, ",Obj=", 5);
-	return qs_put_hex(o + 5, obj, d->key_sig);
+	return put_hex(o + 5, obj, d->key_sig);
+}
+
+char *qs_put_obj(struct qs_dec *d, char *o, uint64_t obj, const char **name)
+{
+	return put_obj(d, o, obj, name);
+}
+
+char *qs_put_fun(struct qs_dec *d, char *o, uint64_t fun, const char **name)
+{
+	return put_fun(d, o, fun, name);
+}
+
+char *qs_put_sig(struct qs_dec *d, char *o, uint64_t sig, uint64_t obj, const char **name)
+{
+	return put_sig(d, o, sig, obj, name);
+}
+
+static char *put_rx(char *o, uint64_t v)
+{
+	unsigned code = (unsigned)v & 0x7Fu;
+	if (code < 17) {
+		size_t n = strlen(rx_names[code]);
+		memcpy(o, "QS_RX_", 6);
+		memcpy(o + 6, rx_names[code], n);
+		return o + 6 + n;
+	}
+	memcpy(o, "0x", 2);
+	return o + 2 + numfmt_hex(o + 2, code, 2, 1);
 }
 
 /* ---- %e ------------------------------------------------------------------ */
@@ -183,7 +206,7 @@ char *qs_put_e(char *o, size_t room, double v, unsigned prec, unsigned width)
 		*t++ = 'e';
 		*t++ = e10 < 0 ? '-' : '+';
 		unsigned ue = (unsigned)(e10 < 0 ? -e10 : e10);
-		t += numfmt_u64_pad(t, ue, 2, '0');
+		t = qs_put_zpad(t, ue, 2);
 		size_t n = (size_t)(t - tmp);
 		size_t pad = n < width ? width - n : 0;
 		if (pad + n < room) {
@@ -195,19 +218,6 @@ char *qs_put_e(char *o, size_t room, double v, unsigned prec, unsigned width)
 #endif
 	int n = snprintf(o, room, "%*.*e", (int)width, (int)prec, v);
 	return o + (n < 0 ? 0 : (size_t)n < room ? (size_t)n : room - 1);
-}
-
-static char *put_rx(char *o, uint64_t v)
-{
-	unsigned code = (unsigned)v & 0x7Fu;
-	if (code < 17) {
-		size_t n = strlen(rx_names[code]);
-		memcpy(o, "QS_RX_", 6);
-		memcpy(o + 6, rx_names[code], n);
-		return o + 6 + n;
-	}
-	memcpy(o, "0x", 2);
-	return o + 2 + numfmt_hex(o + 2, code, 2, 1);
 }
 
 /* ---- templates ------------------------------------------------------------ */
@@ -274,7 +284,6 @@ char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fi
 		uint64_t v = fl->v[i];
 		switch (st->conv) {
 		case 0: break;
-		case 'T': o += numfmt_u64_pad(o, fl->ts, 10, '0'); break;
 		case 'P':
 			fl->tag_end = o;
 			if (i) {
@@ -285,31 +294,31 @@ char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fi
 			fl->text_at = o;
 			break;
 		case 'o':
-			o = qs_put_obj(d, o, v, &name);
+			o = put_obj(d, o, v, &name);
 			note(fl, i, 'o', name, 0);
 			break;
 		case 'f':
-			o = qs_put_fun(d, o, v, &name);
+			o = put_fun(d, o, v, &name);
 			note(fl, i, 'f', name, 0);
 			break;
 		case 's': {
 			uint64_t ctx = st->ctx ? fl->v[st->ctx - 1] : 0;
-			o = qs_put_sig(d, o, v, ctx, &name);
+			o = put_sig(d, o, v, ctx, &name);
 			note(fl, i, 's', name, ctx);
 			break;
 		}
 		case 'u': o += numfmt_u64(o, v); break;
-		case 'c': o += numfmt_u64_pad(o, v, 10, '0'); break;
+		case 'c': o = qs_put_zpad(o, v, 10); break;
 		case 'l': o += numfmt_u64(o, v & 0x0Fu); break;
 		case 'h':
 			memcpy(o, "0x", 2);
 			o += 2 + numfmt_hex(o + 2, v & 0xF0u, 2, 1);
 			break;
 		case 'r': o = put_rx(o, v); break;
-		case 'k': o = qs_put_hex(o, v, d->sz.obj); break;
-		case 'K': o = qs_put_hex(o, v, d->sz.fun); break;
-		case 'n': o += numfmt_u64_pad(o, v, 8, '0'); break;
-		case 'd': o += numfmt_u64_pad(o, v, 3, '0'); break;
+		case 'k': o = put_hex(o, v, d->sz.obj); break;
+		case 'K': o = put_hex(o, v, d->sz.fun); break;
+		case 'n': o = qs_put_zpad(o, v, 8); break;
+		case 'd': o = qs_put_zpad(o, v, 3); break;
 		case 'z': /* QSPY shows an empty string as '' */
 			if (fl->sn[i]) {
 				memcpy(o, fl->s[i], fl->sn[i]);

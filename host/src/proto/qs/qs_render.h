@@ -9,7 +9,6 @@
  *   {lN} low nibble    {hN} high nibble as 0x%02X          {rN} QS-RX record name
  *   {kN} object-sized hex key   {KN} function-sized hex key
  *   {nN} %08u          {dN} %03u            {zN} the string
- *   {T0} the record's timestamp, %010u
  *   {P1} end of the tag: blanks up to column QS_TAG_AT + 8 of the line
  *        (the tag padded to 8 characters after the prefix), then one;
  *        {P0} marks the end of the tag without padding (no detail)
@@ -25,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/numfmt.h"
 #include "qs.h"
@@ -49,7 +49,6 @@ struct qs_fields {
 	const uint8_t *s[QS_MAX_FIELDS]; /* strings ('Z') */
 	size_t sn[QS_MAX_FIELDS];
 	size_t n;                         /* fields read completely */
-	uint64_t ts;                      /* the record's raw timestamp ({T0}) */
 	/* names looked up while rendering, so that the event's arguments
 	 * need not look them up again: bit i of 'named' says nm[i] is the
 	 * name conversion nm_conv[i] ('o', 'f' or 's' with signal context
@@ -63,8 +62,28 @@ struct qs_fields {
 	char *tag_end, *text_at;
 };
 
+/* v zero-padded to width digits (%0*llu; width <= 19): numfmt_put_digits
+ * writes exactly that many, leading zeros included, when v has no more. */
+static inline char *qs_put_zpad(char *o, uint64_t v, unsigned width)
+{
+	if (v < numfmt_pow10[width]) {
+		numfmt_put_digits(o, v, width);
+		return o + width;
+	}
+	return o + numfmt_u64(o, v);
+}
+
 /* The prefix of a line: the 10-digit timestamp + blank, or 11 blanks. */
-char *qs_put_prefix(char *o, int has_ts, uint64_t raw_ts);
+static inline char *qs_put_prefix(char *o, int has_ts, uint64_t raw_ts)
+{
+	if (has_ts) {
+		o = qs_put_zpad(o, raw_ts, 10);
+		*o++ = ' ';
+		return o;
+	}
+	memcpy(o, "           ", 11);
+	return o + 11;
+}
 /* 0x + 8 or 16 upper-case hex digits (size = the field's bytes). */
 char *qs_put_hex(char *o, uint64_t v, unsigned size);
 /* Object / function / signal as QSPY prints them: the dictionary name,
