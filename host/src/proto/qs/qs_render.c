@@ -138,17 +138,19 @@ static long double scale10(long double a, int k)
 	return k >= 0 ? a * pow10l_exact[k] : a / pow10l_exact[-k];
 }
 
-/* The p significant digits of a > 0 rounded to nearest, ties to even, as
+/* The p significant digits of v != 0 rounded to nearest, ties to even, as
  * printf rounds the exact binary value: *digits in [10^(p-1), 10^p), *e10
- * the decimal exponent of the first.  0 when it cannot be sure: a is
- * within the error of the long double arithmetic of a tie (or of a
- * decimal exponent beyond +-81 from p). */
-static int e_digits(long double a, unsigned p, uint64_t *digits, int *e10)
+ * the decimal exponent of the first.  0 when it cannot be sure: v is
+ * within the error of the long double arithmetic of a tie (or a decimal
+ * exponent is beyond +-81 from p, or v is subnormal). */
+static int e_digits(double v, unsigned p, uint64_t *digits, int *e10)
 {
-	int e2;
-	frexpl(a, &e2); /* a in [2^(e2-1), 2^e2) */
-	int e = (int)((e2 - 1) * 30103L / 100000L) - ((e2 - 1) < 0); /* ~floor(log10(a)), +-1 */
-	for (int tries = 0; tries < 4; tries++) {
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	int e2 = (int)(bits >> 52 & 0x7FF) - 1023; /* |v| in [2^e2, 2^(e2+1)) */
+	int e = (int)(e2 * 30103L / 100000L) - (e2 < 0); /* ~floor(log10 |v|), +-1 */
+	long double a = fabsl((long double)v);
+	for (int tries = 0; tries < 3; tries++) {
 		int k = (int)p - 1 - e;
 		if (k > 81 || k < -81)
 			return 0;
@@ -161,20 +163,28 @@ static int e_digits(long double a, unsigned p, uint64_t *digits, int *e10)
 			e++;
 			continue;
 		}
-		/* sc < 10^16 < 2^54: the integer part is exact, the fraction
-		 * exact too (sc - floor(sc) loses no bits); sc is within 1.5
-		 * LDBL_EPSILON of the true value, relatively */
-		uint64_t ip = (uint64_t)sc;
-		long double frac = sc - (long double)ip;
+		/* sc < 10^16 < 2^54: the nearest integer and the difference
+		 * are exact; sc is within 1.5 LDBL_EPSILON of the true value,
+		 * relatively.  llrintl, not a cast: a cast to an integer
+		 * switches the x87 rounding mode twice, which cost more than
+		 * the rest together. */
+		long long ip = llrintl(sc);
+		long double frac = sc - (long double)ip; /* in [-0.5, 0.5] unless the mode is not "nearest" */
+		if (frac > 0.5L) {
+			ip++;
+			frac -= 1;
+		} else if (frac < -0.5L) {
+			ip--;
+			frac += 1;
+		}
 		long double err = sc * (4 * LDBL_EPSILON);
-		if (frac > 0.5L - err && frac < 0.5L + err)
+		if (fabsl(frac) > 0.5L - err)
 			return 0;
-		ip += frac > 0.5L;
-		if (ip == (uint64_t)pow10l_exact[p]) { /* 9.99..95 -> 10.0 */
+		if (ip == (long long)pow10l_exact[p]) { /* 9.99..95 -> 10.0 */
 			ip /= 10;
 			e++;
 		}
-		*digits = ip;
+		*digits = (uint64_t)ip;
 		*e10 = e;
 		return 1;
 	}
@@ -190,7 +200,7 @@ char *qs_put_e(char *o, size_t room, double v, unsigned prec, unsigned width)
 	 * all but near-ties exact, and near-ties go to printf below */
 	uint64_t digits = 0;
 	int e10 = 0;
-	if (prec <= 15 && isfinite(v) && (v == 0 || e_digits(fabsl((long double)v), prec + 1, &digits, &e10))) {
+	if (prec <= 15 && isfinite(v) && (v == 0 || e_digits(v, prec + 1, &digits, &e10))) {
 		char tmp[48];
 		char *t = tmp;
 		if (signbit(v))
