@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "event.h"
 #include "framers/framer_hdlc.h"
@@ -70,9 +71,13 @@ struct qs_sizes {
 /* QSPY 7.4's defaults. */
 extern const struct qs_sizes qs_default_sizes;
 
+/* Bytes that may be read beyond the end of every frame the record
+ * decoders see (the field reader loads 8 bytes at a time). */
+#define QS_READ_PAD 8
+
 /* The frame being decoded. */
 struct qs_frame {
-	const uint8_t *data; /* payload: after SEQ and record id, before CHK */
+	const uint8_t *data; /* payload: after SEQ and record id, before CHK (and QS_READ_PAD more) */
 	size_t len;
 	uint8_t seq;
 	uint8_t rec;
@@ -111,6 +116,13 @@ static inline uint64_t qs_rd_uint(struct qs_rd *r, unsigned size, const char *wh
 		return qs_rd_fail(r, size, what);
 	const uint8_t *p = r->p + r->pos;
 	r->pos += size;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* one load and a mask (the frame has QS_READ_PAD bytes beyond its
+	 * end): no branch on the size, which changes from field to field */
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return size >= 8 ? w : w & ((1ull << (8 * size)) - 1);
+#endif
 	switch (size) {
 	case 1: return p[0];
 	case 2: return (uint64_t)p[0] | (uint64_t)p[1] << 8;
@@ -135,7 +147,7 @@ struct qs_dec {
 	struct sonde_session *session;
 
 	struct hdlc_framer fr;
-	uint8_t *frame_buf;
+	uint8_t *frame_buf;  /* max_rec + QS_READ_PAD bytes */
 	uint16_t *esc_pos;
 	size_t max_rec;
 

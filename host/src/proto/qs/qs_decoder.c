@@ -45,7 +45,8 @@ static void good_frame(struct qs_dec *d, struct qs_frame *f, const uint8_t *fr, 
 }
 
 /* A frame whose checksum is good (len >= 3), from the framer or found by
- * fast_run; esc[0..nesc) are the un-escaped indexes of its escaped bytes. */
+ * fast_run; esc[0..nesc) are the un-escaped indexes of its escaped bytes.
+ * QS_READ_PAD bytes after it may be read. */
 static void take_frame(struct qs_dec *d, const uint8_t *fr, size_t len, uint64_t offset,
 		       const uint16_t *esc, size_t nesc)
 {
@@ -62,6 +63,10 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *fr, size_t l
 {
 	struct qs_dec *d = ctx;
 	if (st == HDLC_OK) {
+		if (fr != d->frame_buf) { /* found in place: pad it (QS_READ_PAD) */
+			memcpy(d->frame_buf, fr, len);
+			fr = d->frame_buf;
+		}
 		take_frame(d, fr, len, offset, d->fr.esc_pos, d->fr.esc_n);
 		return;
 	}
@@ -261,7 +266,7 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	 * most n/2 arguments (each at least 2 bytes), and its line at most
 	 * 2 * 130 characters per argument byte pair plus the fixed parts; a
 	 * predefined record's at most QS_TMPL_MAX plus its string. */
-	d->frame_buf = malloc(d->max_rec);
+	d->frame_buf = calloc(1, d->max_rec + QS_READ_PAD);
 	d->esc_pos = malloc(d->max_rec * sizeof(*d->esc_pos));
 	d->max_args = d->max_rec / 2 + 24;
 	d->args = calloc(d->max_args, sizeof(*d->args));
@@ -334,6 +339,9 @@ static size_t fast_run(struct qs_dec *d, const uint8_t *data, size_t n)
 {
 	const uint64_t base = d->fr.offset;
 	size_t pos = 0; /* where the next frame starts */
+	/* a frame found here ends in the 64 bytes looked at, 16 more are
+	 * readable (hdlc_sum reads them): enough for QS_READ_PAD */
+	_Static_assert(QS_READ_PAD <= 16, "frames found in place are followed by 16 readable bytes");
 	uint8_t ub[64 + 16] = { 0 }; /* an un-escaped frame; hdlc_sum reads 16 bytes beyond */
 	uint16_t esc[64];
 	while (pos + 64 + 16 <= n) {
