@@ -16,7 +16,7 @@
 /* Names are stored with zeros up to a multiple of QS_NAME_PAD bytes (at
  * least one), so that the line writers may copy them in whole blocks of
  * QS_NAME_PAD bytes without reading past the allocation. */
-#define QS_NAME_PAD 16
+#define QS_NAME_PAD 32
 
 struct qs_map_ent {
 	uint64_t k1, k2;

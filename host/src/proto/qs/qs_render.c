@@ -37,12 +37,27 @@ char *qs_put_hex(char *o, uint64_t v, unsigned size)
 	return put_hex(o, v, size);
 }
 
-/* A dictionary name, in blocks of QS_NAME_PAD bytes (qs_dict.h). */
+/* A dictionary name, in blocks of QS_NAME_PAD bytes (qs_dict.h): most
+ * names take one block, copied whatever their length (no loop whose
+ * count changes from name to name). */
 static inline char *put_name(char *o, const struct qs_map_ent *e)
 {
-	for (size_t k = 0; k < e->len; k += QS_NAME_PAD)
+	memcpy(o, e->name, QS_NAME_PAD);
+	for (size_t k = QS_NAME_PAD; k < e->len; k += QS_NAME_PAD)
 		memcpy(o + k, e->name + k, QS_NAME_PAD);
 	return o + e->len;
+}
+
+/* Unsigned decimal: the small numbers of most fields (a pool, a reference
+ * count, a queue level) as one or two digits of the pair table without
+ * a branch on their length. */
+static inline char *put_u(char *o, uint64_t v)
+{
+	if (v >= 100)
+		return o + numfmt_u64(o, v);
+	unsigned one = v < 10; /* "07" -> "7": the pair's second digit */
+	memcpy(o, numfmt_pairs + 2 * v + one, 2);
+	return o + 2 - one;
 }
 
 /* A pointer as QSPY's dictionaries print it (key size ksize): the name,
@@ -317,9 +332,9 @@ char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fi
 			note(fl, i, 's', name, ctx);
 			break;
 		}
-		case 'u': o += numfmt_u64(o, v); break;
+		case 'u': o = put_u(o, v); break;
 		case 'c': o = qs_put_zpad(o, v, 10); break;
-		case 'l': o += numfmt_u64(o, v & 0x0Fu); break;
+		case 'l': o = put_u(o, v & 0x0Fu); break;
 		case 'h':
 			memcpy(o, "0x", 2);
 			o += 2 + numfmt_hex(o + 2, v & 0xF0u, 2, 1);

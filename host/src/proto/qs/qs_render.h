@@ -33,7 +33,7 @@
 
 #define QS_LIT 27     /* literal bytes per step (longer literals take several) */
 #define QS_STEPS 12   /* steps per template (the longest needs 10) */
-#define QS_SLACK 32   /* bytes a renderer may write beyond its end (>= QS_LIT, QS_NAME_PAD) */
+#define QS_SLACK 32   /* bytes a renderer may write beyond its end (>= QS_LIT, QS_NAME_PAD, 2) */
 /* The most one value renders: a name (QS_NAME_MAX), a number, an unnamed
  * signal with its object (%08u,Obj=0x + 16 digits). */
 #define QS_VALUE_MAX (QS_NAME_MAX + 8)
