@@ -4,17 +4,19 @@
  * entry points of the record decoders.
  *
  * File map of this folder, each file calling only those below it:
- *   qs_decoder.c   decoder ops: framing, sequence check, dispatch, options, probe
+ *   qs_decoder.c   decoder ops: framing (frames found 64 bytes at a time), sequence
+ *                  check, dispatch, options, probe
  *   qs_records.c   the predefined records, one table row each
  *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts)
  *   qs_user.c      application records with typed arguments
  *   qs_dicfile.c   QSPY's .dic dictionary files; resetting the dictionaries
  *   qs_render.c    QSPY's renderings of values, compiled line templates
- *   qs_out.c       events, diagnostics, notices, argument slots, timestamps
- *   qs_sizes.c     field sizes: defaults, option letters
+ *   qs_out.c       diagnostics, notices, active objects (events, timestamps and
+ *                  argument slots: inline in this header)
+ *   qs_sizes.c     field sizes: defaults, option letters, the decoder's size tables
  *   qs_dict.c      signal/object/function/user/enum dictionaries
- *   qs_line.c      bounded text builder for the QSPY lines
- *   qs_read.c      little-endian field reader
+ *   qs_line.c      the line buffer; bounded text builder for the rare lines
+ *   qs_read.c      little-endian field reader (its hot part inline here)
  *   qs_tx.c        QS-RX frames (host -> target), see qs_tx.h
  *   sink_qspy.c    --format qspy: prints the QSPY lines
  */
@@ -213,10 +215,51 @@ static inline void qs_emit(struct qs_dec *d, struct sonde_event *ev)
 	if (d->out.event)
 		d->out.event(d->out.ctx, ev);
 }
-/* Timestamp handling: turns a raw record timestamp into event time. */
-void qs_set_ts(struct qs_dec *d, struct sonde_event *ev, int has_ts, uint64_t raw);
+/* Timestamp handling: turns a raw record timestamp into event time.  Raw
+ * timestamps are QS_TIME_SIZE bytes and wrap (the posix port's 100 ns
+ * clock every 7 minutes); events get them unwrapped into 64 bits.  A step
+ * of more than half the range backwards is taken as a wrap forwards.
+ * Inline, as qs_arg below: once per record or argument. */
+static inline void qs_set_ts(struct qs_dec *d, struct sonde_event *ev, int has_ts, uint64_t raw)
+{
+	if (has_ts) {
+		unsigned bits = 8u * d->sz.ts;
+		uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+		raw &= mask;
+		if (!d->have_ts) {
+			d->ts64 = raw;
+		} else {
+			uint64_t delta = (raw - d->ts_raw) & mask;
+			if (delta <= mask / 2) {
+				d->ts64 += delta;
+			} else {
+				uint64_t back = mask - delta + 1;
+				d->ts64 = d->ts64 >= back ? d->ts64 - back : 0;
+			}
+		}
+		d->ts_raw = raw;
+		d->have_ts = 1;
+		ev->ts = d->ts64;
+		ev->ts_flags = SONDE_TS_VALID;
+	} else if (d->have_ts) {
+		/* records without a timestamp happened after the last one seen */
+		ev->ts = d->ts64;
+		ev->ts_flags = SONDE_TS_VALID | SONDE_TS_ESTIMATED;
+	}
+}
+
 /* A new argument slot (NULL when all max_args are in use). */
-struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *name);
+static inline struct sonde_arg *qs_arg(struct qs_dec *d, enum sonde_arg_type t, const char *name)
+{
+	if (d->nargs >= d->max_args)
+		return NULL;
+	struct sonde_arg *a = &d->args[d->nargs++];
+	memset(a, 0, sizeof(*a));
+	a->type = t;
+	a->name = name;
+	return a;
+}
+
 /* Announce obj as an active object (SONDE_EV_TASK_CREATE) the first time
  * it appears, at the time of the event that names it. */
 void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause);
