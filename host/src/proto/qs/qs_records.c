@@ -266,6 +266,7 @@ struct qs_rowc {
 	struct qs_tmpl line;
 	struct qs_tmpl tag;
 	uint16_t tag_end, text_at;
+	uint8_t named; /* bit i: the line names field i as its argument does (qs_fields.nm[i]) */
 };
 static struct qs_rowc rowc[QS_NROWS];
 static int rowc_done;
@@ -288,9 +289,22 @@ static int compile_row(const struct qs_row *rw, struct qs_rowc *c)
 	} else {
 		n = snprintf(text, sizeof(text), "%s%s%s%s", pfx, rw->tag, rw->line[0] ? "{P1}" : "{P0}", rw->line);
 	}
-	if (n < 0 || (size_t)n >= sizeof(text))
+	if (n < 0 || (size_t)n >= sizeof(text) || qs_tmpl_compile(&c->line, text) != 0)
 		return -1;
-	return qs_tmpl_compile(&c->line, text);
+	/* the fields whose names the arguments take from the rendering: an
+	 * O, F or S field the line converts by its letter, a signal in the
+	 * context of the record's object field (resolve) */
+	size_t nf = strlen(rw->fields);
+	int obj_ctx = rw->obj >= 0 && (size_t)rw->obj < nf && rw->fields[(int)rw->obj] == 'O' ? rw->obj + 1 : 0;
+	c->named = 0;
+	for (unsigned k = 0; k < c->line.nsteps; k++) {
+		const struct qs_step *st = &c->line.step[k];
+		char letter = st->field < nf ? rw->fields[st->field] : 0;
+		if ((letter == 'O' && st->conv == 'o') || (letter == 'F' && st->conv == 'f') ||
+		    (letter == 'S' && st->conv == 's' && st->ctx == obj_ctx))
+			c->named |= (uint8_t)(1u << st->field);
+	}
+	return 0;
 }
 
 int qs_records_compile(void)
@@ -357,28 +371,27 @@ static void read_fields(const struct qs_dec *d, struct qs_rd *r, const char *let
 }
 
 /* The names the fields resolve to (O, F and S fields; NULL for the others
- * and for names the dictionaries lack): the ones rendering found, when it
- * looked up the same name, else looked up now. */
-static void resolve(const struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
-		    const char **res)
+ * and for names the dictionaries lack): those rendering found (named:
+ * the fields whose rendering named them as their arguments do, 0 when the
+ * line was not rendered), the others looked up now. */
+static void resolve(const struct qs_dec *d, const struct qs_row *rw, unsigned named,
+		    const struct qs_fields *fl, const char **res)
 {
 	uint64_t sig_ctx = 0; /* a signal's object: the record's object field */
 	if (rw->obj >= 0 && (size_t)rw->obj < fl->n && rw->fields[(int)rw->obj] == 'O')
 		sig_ctx = fl->v[(int)rw->obj];
 	for (size_t i = 0; i < fl->n; i++) {
 		char c = rw->fields[i];
-		res[i] = NULL;
-		if (c != 'O' && c != 'F' && c != 'S')
-			continue;
-		uint64_t ctx = c == 'S' ? sig_ctx : 0;
-		if ((fl->named >> i & 1u) && fl->nm_conv[i] == c - 'A' + 'a' && fl->nm_ctx[i] == ctx)
+		if (named >> i & 1u)
 			res[i] = fl->nm[i];
 		else if (c == 'O')
 			res[i] = qs_map_get(&d->dict.obj, fl->v[i], 0);
 		else if (c == 'F')
 			res[i] = qs_map_get(&d->dict.fun, fl->v[i], 0);
+		else if (c == 'S')
+			res[i] = qs_dict_sig(&d->dict, fl->v[i], sig_ctx);
 		else
-			res[i] = qs_dict_sig(&d->dict, fl->v[i], ctx);
+			res[i] = NULL;
 	}
 }
 
@@ -456,11 +469,11 @@ static void store_dict(struct qs_dec *d, const struct qs_row *rw, const struct q
 }
 
 /* The event's operands and arguments from the fields. */
-static void fill_event(struct qs_dec *d, const struct qs_row *rw, const struct qs_fields *fl,
+static void fill_event(struct qs_dec *d, const struct qs_row *rw, unsigned named, const struct qs_fields *fl,
 		       struct sonde_event *ev)
 {
 	const char *res[QS_MAX_FIELDS];
-	resolve(d, rw, fl, res);
+	resolve(d, rw, named, fl, res);
 	add_args(d, rw, fl, res);
 	ev->args = d->args;
 	ev->nargs = d->nargs;
@@ -501,7 +514,6 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 		raw_ts = qs_rd_uint(&r, d->sz.ts, NULL);
 	struct qs_fields fl;
 	fl.n = 0;
-	fl.named = 0;
 	if (!r.missing)
 		read_fields(d, &r, rw->fields, &fl);
 
@@ -517,7 +529,7 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	struct qs_line *l = &d->line;
 	if (r.missing) {
 		/* QSPY prints the error instead of the record: no native line */
-		fill_event(d, rw, &fl, &ev);
+		fill_event(d, rw, 0, &fl, &ev);
 		qs_diag(d, SONDE_D_MALFORMED, 2 + r.n, r.missing, "%zu more bytes needed for %s in Rec=%s",
 			r.missing, r.what, rw->name);
 		ev.flags |= SONDE_EVF_MALFORMED;
@@ -534,8 +546,10 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	const char *tag = rw->tag;
 	int has_text = rw->kind == SONDE_EV_RECORD || rw->kind == SONDE_EV_LOG;
 	char *line = l->buf;
+	unsigned named = 0; /* the fields whose names the rendering found */
 	fl.line = line;
 	if (!d->out.skip_native || has_text) {
+		named = rc->named;
 		/* room: QS_TMPL_MAX + f->len (qs_create) */
 		char *o = has_ts ? qs_put_prefix(line, 1, raw_ts) : line;
 		qs_line_end(l, qs_render(d, o, &rc->line, &fl));
@@ -556,7 +570,7 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	ev.rec_name = tag;
 	if (r.pos < r.n)
 		ev.flags |= SONDE_EVF_MALFORMED;
-	fill_event(d, rw, &fl, &ev);
+	fill_event(d, rw, named, &fl, &ev);
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
 	qs_emit(d, &ev);

@@ -290,14 +290,6 @@ int qs_tmpl_compile(struct qs_tmpl *t, const char *text)
 	return 0;
 }
 
-static void note(struct qs_fields *fl, unsigned i, char conv, const char *name, uint64_t ctx)
-{
-	fl->nm[i] = name;
-	fl->nm_conv[i] = conv;
-	fl->nm_ctx[i] = ctx;
-	fl->named |= 1u << i;
-}
-
 char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fields *fl)
 {
 	const char *name;
@@ -320,16 +312,16 @@ char *qs_render(struct qs_dec *d, char *o, const struct qs_tmpl *t, struct qs_fi
 			break;
 		case 'o':
 			o = put_obj(d, o, v, &name);
-			note(fl, i, 'o', name, 0);
+			fl->nm[i] = name;
 			break;
 		case 'f':
 			o = put_fun(d, o, v, &name);
-			note(fl, i, 'f', name, 0);
+			fl->nm[i] = name;
 			break;
 		case 's': {
 			uint64_t ctx = st->ctx ? fl->v[st->ctx - 1] : 0;
 			o = put_sig(d, o, v, ctx, &name);
-			note(fl, i, 's', name, ctx);
+			fl->nm[i] = name;
 			break;
 		}
 		case 'u': o = put_u(o, v); break;

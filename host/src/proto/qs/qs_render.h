@@ -50,13 +50,11 @@ struct qs_fields {
 	size_t sn[QS_MAX_FIELDS];
 	size_t n;                         /* fields read completely */
 	/* names looked up while rendering, so that the event's arguments
-	 * need not look them up again: bit i of 'named' says nm[i] is the
-	 * name conversion nm_conv[i] ('o', 'f' or 's' with signal context
-	 * nm_ctx[i]) found for field i */
+	 * need not look them up again: nm[i] is the name the last {oN},
+	 * {fN} or {sN} conversion of field N found (NULL: none); which of
+	 * them the arguments can take is known from the template
+	 * (qs_records.c) */
 	const char *nm[QS_MAX_FIELDS];
-	uint64_t nm_ctx[QS_MAX_FIELDS];
-	char nm_conv[QS_MAX_FIELDS];
-	unsigned named;
 	char *line;                       /* the start of the line ({P} pads from it) */
 	/* set by {P}: where the tag ends and the detail starts */
 	char *tag_end, *text_at;
