@@ -560,8 +560,10 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 			tag = keep_tag(d, line + QS_TAG_AT, fl.tag_end);
 		}
 		/* with bytes left over QSPY prints the error instead of the line */
-		if (!d->out.skip_native && r.pos == r.n)
+		if (!d->out.skip_native && r.pos == r.n) {
 			ev.native = line;
+			ev.native_len = l->len;
+		}
 		if (has_text)
 			ev.text = fl.text_at;
 	} else if (!rc->tag.plain) {

@@ -312,5 +312,6 @@ void qs_decode_user(struct qs_dec *d, const struct qs_frame *f)
 	}
 	ev.text = text_at + (o > text_at); /* the arguments, without the leading blank */
 	ev.native = l->buf;
+	ev.native_len = l->len;
 	qs_emit(d, &ev);
 }
