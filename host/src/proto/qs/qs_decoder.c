@@ -25,36 +25,28 @@
 
 /* ---- framing ---------------------------------------------------------- */
 
-static void good_frame(struct qs_dec *d, struct qs_frame *f, const uint8_t *fr, size_t len)
-{
-	f->seq = fr[0];
-	f->rec = fr[1];
-	f->data = fr + 2;
-	f->len = len - 3;
-	if (d->synced && f->rec != QS_EMPTY && f->seq != (uint8_t)(d->last_seq + 1)) {
-		uint8_t lost = (uint8_t)(f->seq - d->last_seq - 1);
-		/* QS has no loss report: target overrun and link loss look alike */
-		d->session->lost_unexplained += lost;
-		qs_diag(d, SONDE_D_SEQ_GAP, 0, lost, "Discontinuity Seq=%u->%u", d->last_seq, f->seq);
-	}
-	d->synced = 1;
-	d->last_seq = f->seq;
-	d->nargs = 0;
-	qs_line_reset(&d->line);
-	qs_decode_record(d, f);
-}
-
 /* A frame whose checksum is good (len >= 3), from the framer or found by
  * fast_run; esc[0..nesc) are the un-escaped indexes of its escaped bytes.
  * QS_READ_PAD bytes after it may be read. */
-static void take_frame(struct qs_dec *d, const uint8_t *fr, size_t len, uint64_t offset,
-		       const uint16_t *esc, size_t nesc)
+static inline void take_frame(struct qs_dec *d, const uint8_t *fr, size_t len, uint64_t offset,
+			      const uint16_t *esc, size_t nesc)
 {
-	struct qs_frame f = { .offset = offset, .number = d->frames++, .esc = esc, .nesc = nesc };
+	struct qs_frame f = { .data = fr + 2, .len = len - 3, .seq = fr[0], .rec = fr[1], .offset = offset,
+			      .number = d->frames++, .esc = esc, .nesc = nesc };
 	d->session->frames++;
 	d->fr_cur = &f;
-	d->rec1 = fr[1];
-	good_frame(d, &f, fr, len);
+	d->rec1 = f.rec;
+	if (d->synced && f.rec != QS_EMPTY && f.seq != (uint8_t)(d->last_seq + 1)) {
+		uint8_t lost = (uint8_t)(f.seq - d->last_seq - 1);
+		/* QS has no loss report: target overrun and link loss look alike */
+		d->session->lost_unexplained += lost;
+		qs_diag(d, SONDE_D_SEQ_GAP, 0, lost, "Discontinuity Seq=%u->%u", d->last_seq, f.seq);
+	}
+	d->synced = 1;
+	d->last_seq = f.seq;
+	d->nargs = 0;
+	qs_line_reset(&d->line);
+	qs_decode_record(d, &f);
 	d->fr_cur = NULL;
 }
 
