@@ -283,8 +283,9 @@ static int compile_row(const struct qs_row *rw, struct qs_rowc *c)
 		size_t tn = strlen(rw->tag);
 		c->tag_end = (uint16_t)(QS_TAG_AT + tn);
 		c->text_at = (uint16_t)(rw->line[0] ? QS_TAG_AT + (tn > 8 ? tn : 8) + 1 : c->tag_end);
-		n = snprintf(text, sizeof(text), "%s%-8s %s", pfx, rw->tag, rw->line);
-		if (!rw->line[0])
+		if (rw->line[0])
+			n = snprintf(text, sizeof(text), "%s%-8s %s", pfx, rw->tag, rw->line);
+		else
 			n = snprintf(text, sizeof(text), "%s%s", pfx, rw->tag);
 	} else {
 		n = snprintf(text, sizeof(text), "%s%s%s%s", pfx, rw->tag, rw->line[0] ? "{P1}" : "{P0}", rw->line);
