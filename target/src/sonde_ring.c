@@ -153,7 +153,7 @@ size_t sonde_drain(uint8_t *dst, size_t max)
 
 int sonde_drain_byte(void)
 {
-	uint8_t b;
+	uint8_t b = 0; /* written by drain_chunk when it returns 1; gcc -O3 cannot tell */
 
 	return drain_chunk(&b, 1u) ? (int)b : -1;
 }

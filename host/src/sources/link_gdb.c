@@ -132,9 +132,10 @@ int link_gdb_parse_options(const char *q, struct sonde_link_spec *sp, char *why,
 		} else if (kl == 4 && memcmp(q, "down", 4) == 0) {
 			bad = number(v, vl, &o->down) != 0 || o->down >= RTT_MAX_BUFFERS;
 		} else if (kl == 4 && memcmp(q, "poll", 4) == 0) {
-			uint32_t ms;
+			uint32_t ms = 0;
 			bad = number(v, vl, &ms) != 0 || ms > 60000;
-			o->poll_ms = ms;
+			if (!bad)
+				o->poll_ms = ms;
 		} else {
 			snprintf(why, wl, "unknown gdb:// option '%.*s' (known: elf, cb, scan, up, down, poll)", (int)kl, q);
 			return -1;
