@@ -37,7 +37,10 @@ bg timeout -k 5 600 qemu-system-arm -M mps2-an385 -nographic -monitor none \
 	-semihosting-config enable=on,target=native -icount shift=0,sleep=on -serial "tcp:127.0.0.1:$port,server=on,wait=off" \
 	-serial "file:$WORK/trace.bin" -kernel "$ELF" </dev/null >"$WORK/qemu.log" 2>&1
 wait_for 20 listening "$port" || { cat "$WORK/qemu.log"; fail "QEMU does not listen on $port"; }
-L=(--link "tcp://127.0.0.1:$port")
+# an answer is awaited up to 10 s, not the default 2 s: on a loaded machine
+# QEMU may take that long to run the firmware's few instructions (a sanitizer
+# run at load 14 once missed GET_STATUS's 2 s); a prompt answer ends the wait
+L=(--link "tcp://127.0.0.1:$port" --timeout 10000)
 
 mp() { # OUTFILE ARGS...: sonde miniprof, must succeed
 	local out=$1
