@@ -7,6 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -314,6 +317,105 @@ static void test_text_only_when_read(void **state)
 	tb_free(&s.wire);
 }
 
+/* Native lines only: the decoders may leave out of the events what nobody
+ * reads (sonde_out.native_only) -- but only when nobody reads it. */
+static void test_native_only_rule(void **state)
+{
+	struct sonde_pipe p;
+	struct sonde_select sel;
+	char err[128];
+	FILE *out = fopen("/dev/null", "w");
+	(void)state;
+	assert_non_null(out);
+	sonde_pipe_init(&p, NULL);
+	assert_int_equal(sonde_pipe_native_only(&p), 0); /* no sink at all */
+	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("qspy"), out), 0);
+	assert_int_equal(sonde_pipe_native_only(&p), 1);
+	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("tband-jsonl"), out), 0);
+	assert_int_equal(sonde_pipe_native_only(&p), 1);
+	sonde_select_init(&sel);
+	assert_int_equal(sonde_select_option(&sel, "filter", "name=X", err, sizeof(err)), 0);
+	p.select = &sel;
+	assert_int_equal(sonde_pipe_native_only(&p), 0); /* the selection reads names */
+	p.select = NULL;
+	struct text_seen t;
+	struct sonde_listener l = { .event = text_event, .ctx = &t };
+	assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
+	assert_int_equal(sonde_pipe_native_only(&p), 0); /* a listener reads events */
+	sonde_pipe_destroy(&p);
+	sonde_select_free(&sel);
+	sonde_pipe_init(&p, NULL);
+	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("syst-csv"), out), 0);
+	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
+	assert_int_equal(sonde_pipe_native_only(&p), 0); /* jsonl prints the fields */
+	sonde_pipe_destroy(&p);
+	fclose(out);
+}
+
+/* The native lines of a capture, with or without a listener that makes the
+ * decoder fill in everything: the same bytes; the listener sees the
+ * arguments. */
+static size_t args_seen;
+
+static void count_args(void *ctx, const struct sonde_event *ev, const struct sonde_session *ss)
+{
+	(void)ctx;
+	(void)ss;
+	args_seen += ev->nargs;
+}
+
+static char *native_of(const char *file, const char *proto, const char *format, int listen)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+	struct sonde_pipe p;
+	sonde_pipe_init(&p, NULL);
+	p.diag_out = NULL;
+	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find(format), out), 0);
+	struct sonde_listener l = { .event = count_args };
+	if (listen)
+		assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
+	assert_int_equal(sonde_pipe_native_only(&p), !listen);
+	struct sonde_source src;
+	assert_int_equal(sonde_source_open_file(&src, file), 0);
+	sonde_pipe_run(&p, &src, proto);
+	src.close(&src);
+	sonde_pipe_destroy(&p);
+	fclose(out);
+	return text;
+}
+
+static void test_native_only_same_lines(void **state)
+{
+	static const char *const cases[][3] = {
+		{ "qs/qsfmt_user_formats_x86.bin", "qs", "qspy" },
+		{ "qs/dpp_posix-qv_x86.bin", "qs", "qspy" },
+		{ "tband/repo_examples_POSIX_FreeRTOS_log.bin", "tband", "tband-jsonl" },
+		{ "syst/mix_64.bin", "syst", "syst-csv" },
+	};
+	const char *dir = getenv("SONDE_TESTDATA");
+	(void)state;
+	if (!dir || !*dir)
+		dir = SONDE_TESTDATA;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char file[512];
+		snprintf(file, sizeof(file), "%s/%s", dir, cases[i][0]);
+		if (access(file, R_OK) != 0) {
+			print_message("skipped: %s is not there\n", file);
+			continue;
+		}
+		args_seen = 0;
+		char *alone = native_of(file, cases[i][1], cases[i][2], 0);
+		char *full = native_of(file, cases[i][1], cases[i][2], 1);
+		assert_true(strlen(alone) > 1000);
+		assert_string_equal(alone, full);
+		assert_true(args_seen > 0);
+		free(alone);
+		free(full);
+	}
+}
+
 int main(void)
 {
 	static const unsigned v1 = 1, v2 = 2;
@@ -326,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_stats_and_status),
 		cmocka_unit_test(test_read_error_is_io),
 		cmocka_unit_test(test_text_only_when_read),
+		cmocka_unit_test(test_native_only_rule),
+		cmocka_unit_test(test_native_only_same_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,13 @@ size_t numfmt_hex(char *out, uint64_t v, unsigned digits, int upper)
 	unsigned n = (67u - (unsigned)__builtin_clzll(v | 1)) / 4; /* digits v needs */
 	if (n < digits)
 		n = digits;
+	if (n <= 8) {
+		/* v < 2^32: its eight digits with the leading ones shifted out,
+		 * stored whole (out has room for 20; what follows the n digits
+		 * is the next writer's) */
+		put8(out, hex8((uint32_t)v, upper) << (8 * (8 - n)));
+		return n;
+	}
 	if (n <= 16) {
 		char tmp[16];
 		put8(tmp, hex8((uint32_t)(v >> 32), upper));

@@ -6,7 +6,8 @@
  * run once per record use these instead: two digits per step from a table,
  * the length known before the first digit is written, no NUL written.
  * Each writes into out (room for 20 digits, or width, whichever is more)
- * and returns the number of characters written.
+ * and returns the number of characters written; bytes of that room past
+ * them may be overwritten (numfmt_hex stores eight at a time).
  */
 #ifndef SONDE_NUMFMT_H
 #define SONDE_NUMFMT_H

@@ -62,6 +62,14 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 	return 0;
 }
 
+int sonde_pipe_native_only(const struct sonde_pipe *p)
+{
+	int only = p->nsinks && !p->nlisteners && !p->select && !p->symbols;
+	for (size_t i = 0; i < p->nsinks; i++)
+		only &= p->sinks[i].ops->native;
+	return only;
+}
+
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l)
 {
 	if (p->nlisteners == SONDE_PIPE_MAX_LISTENERS)
@@ -221,6 +229,7 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 	p->session.tally = tally_kinds ? &p->tally : NULL;
 	struct sonde_out out = { .event = pipe_event, .diag = pipe_diag, .ctx = p, .session = &p->session,
 				 .skip_native = !p->native, .skip_text = !p->text && !p->select,
+				 .native_only = sonde_pipe_native_only(p),
 				 .tally_kinds = tally_kinds, .tally = tally_kinds ? &p->tally : NULL };
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {

@@ -94,6 +94,11 @@ void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
  * its path could not be written (an I/O error); the message is printed to
  * stderr. */
 int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out);
+
+/* 1 when the decoders' native lines are all that anyone reads: every sink
+ * prints only them, and no selection, symbolizer or listener sees the
+ * events (sonde_out.native_only). */
+int sonde_pipe_native_only(const struct sonde_pipe *p);
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
 
 /* Pick the decoder: a registered name, or "auto"/NULL to probe head[0..n).

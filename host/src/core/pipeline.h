@@ -67,6 +67,13 @@ struct sonde_out {
 	 * it; its arguments are still decoded and checked.  0 (the default of
 	 * an initialiser that omits it): format it. */
 	int skip_text;
+	/* 1: the events' native lines are all that anyone reads (every sink
+	 * prints only them; no selection, symbolizer or listener sees the
+	 * events), so a decoder may leave out of an event that has its
+	 * native line whatever else it would cost to fill in (arguments,
+	 * operand names).  0 (the default of an initialiser that omits it):
+	 * fill in everything. */
+	int native_only;
 	/* Kinds of events nobody needs delivered (sonde_kind_bit): a decoder
 	 * may count such records in *tally instead of building their events,
 	 * under the rules of struct sonde_tally.  0 (the default of an

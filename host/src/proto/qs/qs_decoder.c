@@ -269,6 +269,11 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 		qs_destroy(d);
 		return NULL;
 	}
+	if (d->out.native_only) {
+		/* nobody reads an event's arguments: none are made (qs_arg
+		 * gives no slot, which every caller allows for) */
+		d->max_args = 0;
+	}
 	hdlc_init(&d->fr, d->frame_buf, d->max_rec, on_frame, d);
 	hdlc_track_escapes(&d->fr, d->esc_pos, d->max_rec);
 	/* the .dic file (QSPY reads it, and says so, before the first record),

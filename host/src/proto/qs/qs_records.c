@@ -573,7 +573,8 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	ev.rec_name = tag;
 	if (r.pos < r.n)
 		ev.flags |= SONDE_EVF_MALFORMED;
-	fill_event(d, rw, named, &fl, &ev);
+	if (!d->out.native_only) /* else nobody reads what it fills in */
+		fill_event(d, rw, named, &fl, &ev);
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
 	qs_emit(d, &ev);

@@ -670,10 +670,14 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 		ev.native = d->native;
 	}
 	task = tband_map(d, rec, &ev);
-	/* after the mapping: it may have learnt the names the arguments show */
-	tband_args(d, rec, slen, task);
-	ev.nargs = rec->desc->nfields;
-	ev.args = d->args;
+	/* after the mapping: it may have learnt the names the arguments show;
+	 * not made when nobody reads them (the mapping still runs: its state
+	 * and its diagnostics are the decoder's, whatever the output) */
+	if (!d->out.native_only) {
+		tband_args(d, rec, slen, task);
+		ev.nargs = rec->desc->nfields;
+		ev.args = d->args;
+	}
 	tband_emit(d, &ev);
 }
 
