@@ -33,40 +33,10 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FLAG, ESC = 0x7E, 0x7D
+sys.path.insert(0, os.path.join(HERE, "..", "fw-common"))
+from hdlc_frames import decode as frames, encode  # noqa: E402
 CMD_STATUS, PEEK_DATA, TARGET_STATS = 0x20, 0x21, 0x22
 INFO, GLB, LOC, START, STOP, TRIGGER, READOUT, RESET, APP, PEEK, POKE, STATS = range(1, 13)
-
-
-def encode(seq, cmd, data=b"", spoil=0):
-    raw = bytes([seq, cmd]) + bytes(data)
-    raw += bytes([(~sum(raw) ^ spoil) & 0xFF])
-    out = bytearray()
-    for b in raw:
-        if b in (FLAG, ESC):
-            out += bytes([ESC, b ^ 0x20])
-        else:
-            out.append(b)
-    out.append(FLAG)
-    return bytes(out)
-
-
-def frames(wire):
-    """(seq, id, data) of every frame with a good checksum; count of bad ones."""
-    out, bad, cur, esc = [], 0, bytearray(), False
-    for b in wire:
-        if b == FLAG:
-            if len(cur) >= 3 and not esc and sum(cur) & 0xFF == 0xFF:
-                out.append((cur[0], cur[1], bytes(cur[2:-1])))
-            elif cur:
-                bad += 1
-            cur, esc = bytearray(), False
-        elif b == ESC:
-            esc = True
-        else:
-            cur.append(b ^ 0x20 if esc else b)
-            esc = False
-    return out, bad
 
 
 def symbol(elf, name):

@@ -30,6 +30,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "examples", "fw-common"))
+import hdlc_frames  # noqa: E402  (the framing, shared with rx_check.py)
 
 
 
@@ -50,7 +52,7 @@ def registry():
 
 DECODERS, SINKS, COMMANDS = registry()
 
-FLAG, ESC = 0x7E, 0x7D
+FLAG = hdlc_frames.FLAG
 
 corpus = {}
 
@@ -62,34 +64,12 @@ def seed(harness, name, data):
 # ---- HDLC (Sonde and QS) ---------------------------------------------------
 
 def hdlc(seq, rid, data=b""):
-    raw = bytes([seq & 0xFF, rid & 0xFF]) + bytes(data)
-    raw += bytes([~sum(raw) & 0xFF])
-    out = bytearray()
-    for b in raw:
-        if b in (FLAG, ESC):
-            out += bytes([ESC, b ^ 0x20])
-        else:
-            out.append(b)
-    out.append(FLAG)
-    return bytes(out)
+    return hdlc_frames.encode(seq, rid, data)
 
 
 def unframe(stream):
     """Split an HDLC stream into (seq, id, data) of its good frames."""
-    frames, cur, esc = [], bytearray(), False
-    for b in stream:
-        if b == FLAG:
-            if len(cur) >= 3 and sum(cur) & 0xFF == 0xFF and not esc:
-                frames.append((cur[0], cur[1], bytes(cur[2:-1])))
-            cur, esc = bytearray(), False
-        elif esc:
-            cur.append(b ^ 0x20)
-            esc = False
-        elif b == ESC:
-            esc = True
-        else:
-            cur.append(b)
-    return frames
+    return hdlc_frames.decode(stream)[0]
 
 
 def head_frames(stream, limit):
