@@ -37,7 +37,7 @@ REC = {
 }
 # DATA length of fixed-size records (timed ones without their timestamp
 # field, which ends DATA: 1 to 4 bytes, docs/protocol.md section 5).
-FIXED = {0x00: 0, 0x01: 18, 0x02: 12, 0x03: 9, 0x05: 1, 0x06: 0, 0x07: 2, 0x08: 1,
+FIXED = {0x00: 0, 0x01: 18, 0x02: 12, 0x03: 21, 0x05: 1, 0x06: 0, 0x07: 2, 0x08: 1,
          0x09: 2, 0x0A: 1, 0x0B: 0, 0x0C: 1, 0x0D: 1, 0x0E: 1, 0x10: 2, 0x12: 0,
          0x20: 3, 0x22: 16}
 UNTIMED = {0x00, 0x01, 0x02, 0x04}
@@ -213,7 +213,7 @@ class Checker:
         if rid == 0x01:
             ver, flags, asz, mode, core, tsb = data[0:6]
             hz, size, build = struct.unpack("<III", data[6:18])
-            if ver != 2 or asz not in (4, 8) or tsb != 0:
+            if ver != 3 or asz not in (4, 8) or tsb != 0:
                 self.err(off, fno, "TARGET_INFO version %d, addr_size %d, ts bytes %d" % (ver, asz, tsb))
             self.addr_size = asz
             self.info = dict(flags=flags, mode=mode, core=core, hz=hz, size=size, build=build)
@@ -272,6 +272,12 @@ class Checker:
                 prev_rec, lost = None, False  # the target (re)started
             if rid == 0x03 and (n == 0 or self.frames[n - 1][3] != 0x02 or self.frames[n - 1][2] != (seq - 1) & 0xFF):
                 self.err(off, n, "DROPS not right after its TIME_SYNC")
+            if rid == 0x03 and len(data) == 21:
+                # its own frame number ends in its SEQ; oldest is at most
+                # its TIME_SYNC's number (docs/protocol.md section 4)
+                frame, oldest = struct.unpack("<II", data[13:21])
+                if frame & 0xFF != seq or (frame - oldest) & 0xFFFFFFFF < 1:
+                    self.err(off, n, "DROPS frame %d, oldest %d with SEQ %d" % (frame, oldest, seq))
             if rid == 0x02 and len(data) == 12:
                 v, since = struct.unpack("<QI", data)
                 if T is not None and v < T:

@@ -40,8 +40,10 @@ extern "C" {
 typedef struct {
 	uint32_t records;     /* records written (frames with a sequence number) */
 	uint32_t overwritten; /* records overwritten in the buffer before being drained */
-	uint32_t refused;     /* records refused (buffer full, snapshot full, frozen, stopped) */
+	uint32_t refused;     /* records refused (buffer full, snapshot full, frozen) */
 	uint32_t bytes;       /* bytes written into the buffer, framing included */
+	uint32_t stopped;     /* records not made while tracing was stopped (sonde_stop):
+			       * not a loss, counted apart */
 } sonde_stats_t;
 
 #if SONDE_ENABLED
@@ -52,7 +54,8 @@ typedef struct {
  * EMPTY and TARGET_INFO (reset flag set).  All filters start enabled. */
 void sonde_init(uint8_t *buf, size_t size, uint8_t mode);
 
-/* Stop accepting records (they are refused and counted) / accept again.
+/* Stop accepting records (they are counted as "stopped", apart from losses)
+ * / accept again.
  * sonde_start() also forces a TIME_SYNC before the next timed record. */
 void sonde_stop(void);
 void sonde_start(void);
@@ -355,7 +358,7 @@ static inline void sonde_send_info(void) {}
 static inline void sonde_dict(uint8_t k, uint32_t i, const char *n) { (void)k; (void)i; (void)n; }
 static inline void sonde_time_sync(void) {}
 static inline void sonde_tick(void) {}
-static inline void sonde_get_stats(sonde_stats_t *o) { o->records = o->overwritten = o->refused = o->bytes = 0; }
+static inline void sonde_get_stats(sonde_stats_t *o) { o->records = o->overwritten = o->refused = o->bytes = o->stopped = 0; }
 static inline void sonde_filter_record(uint8_t r, int on) { (void)r; (void)on; }
 static inline void sonde_filter_all_records(int on) { (void)on; }
 static inline void sonde_filter_object(uint8_t o, int on) { (void)o; (void)on; }

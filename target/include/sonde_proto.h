@@ -11,11 +11,14 @@
 #define SONDE_PROTO_H
 
 /* Protocol version carried in TARGET_INFO.  A decoder rejects a version it
- * does not know.  Version 2 (this one) changed the timestamp of timed
- * records (below) and added DROPS's reset count; the host still decodes
- * version 1 (docs/protocol.md, "Version 1"). */
-#define SONDE_PROTO_VERSION 2u
+ * does not know.  Version 2 changed the timestamp of timed records (below)
+ * and added DROPS's reset count; version 3 (this one) added to DROPS the
+ * frame numbers that make the split of a loss between target and link
+ * exact, and the count of records not made while stopped.  The host still
+ * decodes versions 1 and 2 (docs/protocol.md section 10). */
+#define SONDE_PROTO_VERSION 3u
 #define SONDE_PROTO_VERSION_1 1u
+#define SONDE_PROTO_VERSION_2 2u
 
 /* HDLC-like framing (QS data protocol). */
 #define SONDE_FLAG     0x7Eu /* ends every frame */
@@ -57,11 +60,17 @@
 #define SONDE_SYNC_BYTES         12u
 #define SONDE_SYNC_SINCE_UNKNOWN 0xFFFFFFFFu
 
+/* DROPS's fields (the timestamp field not counted), by version. */
+#define SONDE_DROPS_BYTES    21u
+#define SONDE_DROPS_BYTES_V2 9u
+#define SONDE_DROPS_BYTES_V1 8u
+
 /* ---- record ids: 0x00..0x3F system, 0x40..0x7F user ------------------- */
 #define SONDE_REC_EMPTY        0x00u /* no payload; first frame after init */
 #define SONDE_REC_TARGET_INFO  0x01u
 #define SONDE_REC_TIME_SYNC    0x02u
-#define SONDE_REC_DROPS        0x03u /* v2: u32 overwritten, u32 refused, u8 resets */
+#define SONDE_REC_DROPS        0x03u /* v3: u32 overwritten, u32 refused, u8 resets,
+				       * u32 stopped, u32 frame, u32 oldest */
 #define SONDE_REC_DICT         0x04u
 #define SONDE_REC_ISR_ENTER    0x05u
 #define SONDE_REC_ISR_EXIT     0x06u

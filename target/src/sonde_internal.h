@@ -77,7 +77,13 @@ struct sonde_state {
 	/* Counters (sonde_get_stats).  Frames written = frames_hi * 256 + seq + 1. */
 	uint32_t frames_hi;
 	uint32_t overwritten, refused;
-	uint32_t rep_refused;   /* refused as of the last DROPS */
+	uint32_t stopped;       /* records not made while sonde_stop() was in force */
+	uint32_t rep_refused;   /* refused + stopped as of the last DROPS */
+	/* Frames that left the ring since sonde_init(): drained to their flag,
+	 * or overwritten.  Frame numbers below removed + mid can no longer be
+	 * overwritten, which is what DROPS's "oldest" says (docs/protocol.md
+	 * section 4). */
+	uint32_t removed;
 	uint32_t bytes_out;     /* drained */
 	uint32_t bytes_lost;    /* overwritten */
 	uint32_t rec_base;      /* frames written before the last sonde_stats_reset() */
@@ -85,6 +91,9 @@ struct sonde_state {
 				 * TIME_SYNC, DROPS, DICT), so tests can tell the
 				 * application's records from the library's own */
 	uint8_t resets;         /* sonde_stats_reset() calls, mod 256 (DROPS) */
+	uint8_t open;           /* the last DROPS had frames queued before it that
+				 * could still be overwritten: the drain writes
+				 * another report once the ring is empty */
 	uint8_t fsum;           /* checksum of the frame being written (slow path) */
 	uint8_t xd[16];         /* a fast-path payload on its way to sonde_slow() */
 };
@@ -273,7 +282,8 @@ void sonde_observe(uint32_t now);
  * critical section. */
 void sonde_stats_reset(uint32_t now);
 
-/* Count one refused record (call inside the critical section). */
+/* Count one refused record -- as "stopped" while sonde_stop() is in force
+ * (call inside the critical section). */
 void sonde_refuse(void);
 
 /* Write the loss report, TIME_SYNC then DROPS (inside the critical
@@ -286,7 +296,14 @@ void sonde_write_restart(void);
 
 /* Worst-case bytes of a TIME_SYNC, and of the loss report. */
 #define SONDE_SYNC_WORST   SONDE_WORST(SONDE_SYNC_BYTES)
-#define SONDE_REPORT_WORST (SONDE_WORST(9u + SONDE_TS_MAX_BYTES) + SONDE_SYNC_WORST)
+#define SONDE_REPORT_WORST (SONDE_WORST(SONDE_DROPS_BYTES + SONDE_TS_MAX_BYTES) + SONDE_SYNC_WORST)
+
+/* Frames written since sonde_init() (mod 2^32): the frame number of the
+ * next frame.  SEQ is its low byte. */
+SONDE_INLINE uint32_t sonde_frames_written(void)
+{
+	return sonde_g.frames_hi * 256u + (uint8_t)(sonde_g.seq + 1u);
+}
 
 /* ---- frame writer, slow path (sonde_frame.c) -------------------------- */
 

@@ -81,6 +81,7 @@ int sonde_ring_make_room(size_t need)
 		q = fold(q + len);
 		free_ += len;
 		g->overwritten++;
+		g->removed++;
 		g->bytes_lost += (uint32_t)len;
 	}
 	/* Move the kept bytes up to end just before the oldest surviving frame;
@@ -105,9 +106,27 @@ static int holding(void)
 	       !(sonde_g.flags & SONDE_F_REFUSE);
 }
 
+/* n bytes from the ring to dst; returns the flags among them, the frames
+ * that left the ring whole (DROPS's "oldest" counts them). */
+static uint32_t drain_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	uint32_t flags = 0;
+
+	while (n--) {
+		uint8_t b = *src++;
+
+		flags += b == SONDE_FLAG;
+		*dst++ = b;
+	}
+	return flags;
+}
+
 /* One chunk: at most max bytes, contiguous, inside one critical section.
- * When a refusing buffer has been read out completely and records were lost,
- * the loss report is written here (docs/protocol.md section 4, DROPS). */
+ * When the ring is empty, a loss report may be due here (docs/protocol.md
+ * section 4, DROPS): the pending one of a refusing buffer read out
+ * completely, or the one that closes an open report -- frames queued
+ * before the last report have all left the ring now, so a report written
+ * here covers every frame before it. */
 static size_t drain_chunk(uint8_t *dst, size_t max)
 {
 	struct sonde_state *g = &sonde_g;
@@ -116,14 +135,15 @@ static size_t drain_chunk(uint8_t *dst, size_t max)
 
 	SONDE_PORT_CRIT_ENTER();
 	if (g->buf != NULL && !holding()) {
-		if (g->rp == g->wp && (g->flags & SONDE_F_DROPS) && (g->flags & SONDE_F_REFUSE) &&
+		if (g->rp == g->wp &&
+		    (((g->flags & SONDE_F_DROPS) && (g->flags & SONDE_F_REFUSE)) || g->open) &&
 		    sonde_ring_free() >= SONDE_REPORT_WORST)
 			sonde_report(SONDE_PORT_TS());
 		n = (size_t)((g->wp >= g->rp ? g->wp : g->end) - g->rp);
 		if (n > max)
 			n = max;
 		if (n > 0) {
-			sonde_copy(dst, g->rp, n);
+			g->removed += drain_copy(dst, g->rp, n);
 			g->rp += n;
 			if (g->rp == g->end)
 				g->rp = g->buf;

@@ -189,12 +189,6 @@ void sonde_tick(void)
 	SONDE_PORT_CRIT_EXIT();
 }
 
-/* Frames written since sonde_init(). */
-static uint32_t frames_written(void)
-{
-	return sonde_g.frames_hi * 256u + (uint8_t)(sonde_g.seq + 1u);
-}
-
 void sonde_stats_reset(uint32_t now)
 {
 	struct sonde_state *g = &sonde_g;
@@ -205,13 +199,14 @@ void sonde_stats_reset(uint32_t now)
 	if ((g->flags & SONDE_F_DROPS) && sonde_ring_free() >= SONDE_REPORT_WORST)
 		sonde_report(now);
 	g->resets++;
-	g->rec_base = frames_written();
+	g->rec_base = sonde_frames_written();
 	/* bytes = drained + overwritten + in the ring: 0 from now on (the
 	 * counters are only ever summed, mod 2^32) */
 	g->bytes_lost = 0;
 	g->bytes_out = 0u - (uint32_t)(g->buf != NULL ? sonde_ring_used() : 0u);
 	g->overwritten = 0;
 	g->refused = 0;
+	g->stopped = 0;
 	g->rep_refused = 0;
 	g->flags &= (uint8_t)~SONDE_F_DROPS;
 	sonde_ring_relimit();
@@ -223,9 +218,10 @@ void sonde_get_stats(sonde_stats_t *out)
 	SONDE_PORT_CRIT_DECL;
 
 	SONDE_PORT_CRIT_ENTER();
-	out->records = frames_written() - g->rec_base;
+	out->records = sonde_frames_written() - g->rec_base;
 	out->overwritten = g->overwritten;
 	out->refused = g->refused;
+	out->stopped = g->stopped;
 	out->bytes = g->bytes_out + g->bytes_lost + (uint32_t)(g->buf != NULL ? sonde_ring_used() : 0u);
 	SONDE_PORT_CRIT_EXIT();
 }

@@ -47,22 +47,45 @@ static void put_sync(uint32_t now)
 	g->flags &= (uint8_t)~(SONDE_F_SYNC | SONDE_F_NOREC);
 }
 
-/* Rule 3: the TIME_SYNC goes right before the DROPS, with the same time. */
+/* The first frame number that can no longer be overwritten: every frame
+ * below it has left the ring, drained or overwritten, and so has a partly
+ * drained frame (make_room keeps it).  Modes that never overwrite: every
+ * frame written so far. */
+static uint32_t settled(void)
+{
+	const struct sonde_state *g = &sonde_g;
+
+	if (g->mode == SONDE_MODE_OVERWRITE || g->mode == SONDE_MODE_POSTMORTEM)
+		return g->removed + g->mid;
+	return sonde_frames_written();
+}
+
+/* Rule 3: the TIME_SYNC goes right before the DROPS, with the same time.
+ * The DROPS says which frames its totals cover: its own frame number, and
+ * "oldest" -- every frame below it was overwritten (and counted in these
+ * totals) or read out; frames from oldest on may still be overwritten
+ * later, and the next report covers them (docs/protocol.md section 4). */
 void sonde_report(uint32_t now)
 {
 	struct sonde_state *g = &sonde_g;
-	uint8_t d[9];
+	uint8_t d[SONDE_DROPS_BYTES];
+	uint32_t oldest = settled();
 
 	put_sync(now);
 	sonde_st32(d, g->overwritten);
 	sonde_st32(d + 4, g->refused);
 	d[8] = g->resets;
+	sonde_st32(d + 9, g->stopped);
+	sonde_st32(d + 13, sonde_frames_written());
+	sonde_st32(d + 17, oldest);
+	/* open: frames before the TIME_SYNC may still be overwritten */
+	g->open = oldest + 1u != sonde_frames_written();
 	sonde_fw_begin(SONDE_REC_DROPS);
 	sonde_fw_bytes(d, sizeof d);
 	put_ts(now);
 	sonde_fw_end();
 	g->flags &= (uint8_t)~SONDE_F_DROPS;
-	g->rep_refused = g->refused;
+	g->rep_refused = g->refused + g->stopped;
 }
 
 void sonde_write_restart(void)
@@ -72,7 +95,10 @@ void sonde_write_restart(void)
 
 void sonde_refuse(void)
 {
-	sonde_g.refused++;
+	if (sonde_g.flags & SONDE_F_STOP)
+		sonde_g.stopped++;
+	else
+		sonde_g.refused++;
 	sonde_g.flags |= SONDE_F_DROPS;
 }
 
@@ -119,7 +145,7 @@ void sonde_write(uint8_t id, unsigned kind, uint32_t now, const uint8_t *d1, siz
 	 * along and an overflowing buffer would hold mostly reports. */
 	if (g->flags & SONDE_F_DROPS)
 		report = sonde_ring_free() >= SONDE_REPORT_WORST + need || !over ||
-			 g->refused != g->rep_refused;
+			 g->refused + g->stopped != g->rep_refused;
 	if (report)
 		need += SONDE_REPORT_WORST; /* its TIME_SYNC serves the record too */
 	else if ((kind & SONDE_W_SYNC) || ((kind & SONDE_W_TIMED) && sync_needed(now)))

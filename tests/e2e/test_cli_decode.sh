@@ -64,7 +64,7 @@ for VER in 1 2; do
 	tail -n +3 "$TMP/want$VER" | cmp - "$OUT" || { tail -n +3 "$TMP/want$VER" | diff "$OUT" -; fail "joined, version $VER"; }
 	expect_rc 0 "$SONDE" stats "${opt[@]}" "$TMP/j$VER.bin"
 done
-expect_line "$OUT" "protocol               sonde v2 (no TARGET_INFO: assumed)"
+expect_line "$OUT" "protocol               sonde v3 (no TARGET_INFO: assumed)"
 expect_rc 0 "$SONDE" stats --proto sonde -o version=1 "$TMP/j1.bin"
 expect_line "$OUT" "protocol               sonde v1 (no TARGET_INFO: -o version=1)"
 # a version-1 stream taken for version 2: its records do not fit (status 1)
@@ -73,8 +73,8 @@ expect_has "$ERR" "malformed: ISR_ENTER: 2 data bytes before its 1-byte timestam
 # a TARGET_INFO wins over -o version
 expect_rc 0 "$SONDE" decode -o version=1 "$TMP/s2.bin"
 cmp "$OUT" "$TMP/want2" || fail "-o version=1 with a version-2 TARGET_INFO"
-expect_rc 2 "$SONDE" decode -o version=3 "$TMP/s2.bin"
-expect_has "$ERR" "-o version=3: expected a number from 1 to 2"
+expect_rc 2 "$SONDE" decode -o version=4 "$TMP/s2.bin"
+expect_has "$ERR" "-o version=4: expected a number from 1 to 3"
 
 # the rest on the version-2 stream
 cp "$TMP/s2.bin" "$TMP/s.bin"

@@ -92,17 +92,17 @@ expect_rc 1 "$SONDE" decode "$TMP/tag.bin"
 expect_line "$ERR" "$TMP/tag.bin: offset $(( o_tag + 3 )), frame 3: malformed: MARK: timestamp field: last byte 0xF5 has the invalid width tag 1111xxxx"
 expect_line "$OUT" "         170     0.170000000 MARK marker=1"
 
-# an unsupported version: one clear error, then nothing until a version 1 or 2
+# an unsupported version: one clear error, then nothing until a known one
 {
 	SEQ=0
 	sf 0
-	sf 1 3 2 4 0 0 0 $(le32 1000) $(le32 4096) $(le32 1)
+	sf 1 4 2 4 0 0 0 $(le32 1000) $(le32 4096) $(le32 1)
 	sf 2 $(le64 5) $(le32 0xffffffff)
 	session 1000
-} >"$TMP/v3.bin"
-expect_rc 1 "$SONDE" decode "$TMP/v3.bin" --proto sonde
-expect_line "$ERR" "$TMP/v3.bin: offset 6, frame 1: version: TARGET_INFO: protocol version 3 is not supported (this decoder knows versions 1 and 2); nothing is decoded until a TARGET_INFO of version 1 or 2"
-[[ $(wc -l <"$OUT") == 2 ]] || fail "v3: only EMPTY and the version-2 TARGET_INFO"
+} >"$TMP/v4.bin"
+expect_rc 1 "$SONDE" decode "$TMP/v4.bin" --proto sonde
+expect_line "$ERR" "$TMP/v4.bin: offset 6, frame 1: version: TARGET_INFO: protocol version 4 is not supported (this decoder knows versions 1 to 3); nothing is decoded until a TARGET_INFO of one of those"
+[[ $(wc -l <"$OUT") == 2 ]] || fail "v4: only EMPTY and the known version's TARGET_INFO"
 
 # nothing recognisable: usage error, the decoders' scores shown
 head -c 3000 /dev/zero | tr '\0' '\125' >"$TMP/noise.bin"

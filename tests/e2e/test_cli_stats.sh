@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
 # test_cli_stats.sh -- `sonde stats` on a generated stream whose figures are
-# known, in protocol versions 2 and 1: records per type, checksum errors, a
-# sequence gap split by a DROPS into target and link losses, resyncs and
+# known, in protocol versions 3, 2 and 1: records per type, checksum errors,
+# a sequence gap split by a DROPS into target and link losses (version 3;
+# earlier versions cannot tell the rest from frames overwritten after the
+# report: unexplained), resyncs and
 # bytes discarded, time span and rates over the trace's own time; and the
 # target's counters reset (`sonde send stop`, `start`, `reset`: issue 7).
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup
 
-# DROPS with these totals (version 2: and reset count) at T: TIME_SYNC, DROPS
+# DROPS with these totals (version 2: and reset count; version 3: and no
+# record stopped, its frame number -- SEQ, these streams being shorter than
+# 256 frames -- and every frame before its TIME_SYNC out of the ring) at T:
+# TIME_SYNC, DROPS
 drops() {
 	tsync "$1" "$2"
-	if (( VER == 1 )); then tf 3 "$1" $(le32 "$3") $(le32 "$4"); else tf 3 "$1" $(le32 "$3") $(le32 "$4") "${5:-0}"; fi
+	if (( VER == 1 )); then
+		tf 3 "$1" $(le32 "$3") $(le32 "$4")
+	elif (( VER == 2 )); then
+		tf 3 "$1" $(le32 "$3") $(le32 "$4") "${5:-0}"
+	else
+		tf 3 "$1" $(le32 "$3") $(le32 "$4") "${5:-0}" $(le32 0) $(le32 "$SEQ") $(le32 $(( SEQ - 1 )))
+	fi
 }
 
-for VER in 2 1; do
+for VER in 1 2 3; do
 	F=$TMP/s$VER.bin
 	{
 		session 1000
@@ -23,7 +34,7 @@ for VER in 2 1; do
 		for i in 0 1 2 3 4 5 6 7 8 9; do tf 0x0c $(( 1000 + i * 100 )) 1; done
 		skip_seq 5                                         # 5 frames lost ...
 		tf 0x0c 2000 1
-		drops 2100 100 3 2                                 # ... 3 overwritten: 2 lost on the link
+		drops 2100 100 3 2                                 # ... 3 overwritten: 2 lost on the link (v3)
 		tf 0x0c 2200 1
 		printf '\001\002\003\176'                          # line noise: a bad 4-byte frame
 		tf 0x0c 2300 1
@@ -47,8 +58,8 @@ for VER in 2 1; do
 	expect_line "$OUT" "checksum errors        1"
 	expect_line "$OUT" "sequence gaps          1 (5 frames lost)"
 	expect_line "$OUT" "target drops           3 overwritten, 2 refused"
-	expect_line "$OUT" "link-lost frames       2"
-	expect_line "$OUT" "unexplained lost       0"
+	expect_line "$OUT" "link-lost frames       $(( VER == 3 ? 2 : 0 ))"
+	expect_line "$OUT" "unexplained lost       $(( VER == 3 ? 0 : 2 ))"
 	expect_line "$OUT" "resyncs                1 (4 bytes discarded)"
 	expect_line "$OUT" "diagnostics            2"
 	expect_line "$OUT" "  bad-checksum         1"
@@ -72,7 +83,7 @@ expect_line "$TMP/st.txt" "link-lost frames       2"
 # RESET_CTRS (its reply, then the report of the zeroed totals), then 3
 # overwritten.  The totals going back to 0 are no 2^32 wrap: the decoder
 # used to say "0 overwritten, 4294967296 refused".
-for VER in 2 1; do
+for VER in 3 2 1; do
 	{
 		session 1000
 		tsync 1000 0xffffffff

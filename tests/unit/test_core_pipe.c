@@ -207,7 +207,7 @@ static void test_stats_and_status(void **state)
 	/* the statistics alone need no event of the simple records: the
 	 * decoder tallied them (test_core_tally.c compares the figures) */
 	assert_true(st.records < 9);
-	assert_non_null(strstr(text, "\nprotocol               sonde v2\n"));
+	assert_non_null(strstr(text, "\nprotocol               sonde v3\n"));
 	assert_non_null(strstr(text, "\nframes                 9\n"));
 	assert_non_null(strstr(text, "\n  DICT                 2          (id 0x04)\n"));
 	assert_non_null(strstr(text, "\ntime span              48 ticks (0.000048000 s at 1000000 Hz)\n"));

@@ -288,8 +288,8 @@ static void test_wrong_version(void **state)
 	struct tstream s;
 	ts_init_v(&s, 0, VERSION);
 	ts_frame(&s, SONDE_REC_EMPTY, NULL, 0);
-	const uint8_t v3[] = { 3, SONDE_INFO_F_RESET, 4, 0, 0, 0, 1, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
-	size_t k = ts_frame(&s, SONDE_REC_TARGET_INFO, v3, sizeof(v3));
+	const uint8_t v4[] = { 4, SONDE_INFO_F_RESET, 4, 0, 0, 0, 1, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0 };
+	size_t k = ts_frame(&s, SONDE_REC_TARGET_INFO, v4, sizeof(v4));
 	ts_dict(&s, SONDE_DICT_MARKER, 1, "ignored");
 	ts_sync(&s, 10, TS_UNKNOWN);
 	uint8_t o = 1;
@@ -300,10 +300,10 @@ static void test_wrong_version(void **state)
 	const struct want want[] = { { SONDE_D_VERSION, s.starts[k] + 2, k, 1 } };
 	struct trec r;
 	run(s.wire.p, s.wire.n, want, 1, &r);
-	assert_string_equal(r.dg[0].msg, "TARGET_INFO: protocol version 3 is not supported (this decoder knows "
-					 "versions 1 and 2); nothing is decoded until a TARGET_INFO of version 1 or 2");
+	assert_string_equal(r.dg[0].msg, "TARGET_INFO: protocol version 4 is not supported (this decoder knows "
+					 "versions 1 to 3); nothing is decoded until a TARGET_INFO of one of those");
 	assert_int_equal(r.session.version, VERSION);
-	assert_string_equal(r.session.variant, VERSION == 1 ? "v1" : "v2");
+	assert_string_equal(r.session.variant, VERSION == 1 ? "v1" : VERSION == 2 ? "v2" : "v3");
 	/* EMPTY, then nothing (not even the next EMPTY) until the TARGET_INFO
 	 * of a known version */
 	assert_int_equal(r.nev, 4);

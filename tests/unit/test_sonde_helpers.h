@@ -64,6 +64,7 @@ struct tstream {
 	unsigned version;
 	uint64_t last_t;       /* time of the previous timed frame (v2 deltas) */
 	uint8_t seq;
+	uint32_t fno;          /* the target's frame number of the next frame (v3 DROPS) */
 	size_t nframes;
 	uint64_t starts[4096]; /* offset of each frame, for the tests' expectations */
 	size_t lens[4096];     /* its wire length */
@@ -76,7 +77,7 @@ static inline void ts_init_v(struct tstream *s, uint8_t first_seq, unsigned vers
 	s->version = version;
 }
 
-/* Version 2, the target's. */
+/* The target's version. */
 static inline void ts_init(struct tstream *s, uint8_t first_seq)
 {
 	ts_init_v(s, first_seq, SONDE_PROTO_VERSION);
@@ -110,6 +111,7 @@ static inline size_t ts_frame(struct tstream *s, uint8_t id, const void *data, s
 {
 	uint8_t *tmp = malloc(2 * (n + 3) + 1);
 	size_t k = hdlc_encode(s->seq++, id, data, n, tmp);
+	s->fno++;
 	size_t idx = s->nframes++;
 	if (idx < 4096) {
 		s->starts[idx] = s->wire.n;
@@ -126,13 +128,18 @@ static inline size_t ts_frame_b(struct tstream *s, uint8_t id, const struct tbuf
 }
 
 /* A frame with no payload builder: the data bytes as arguments. */
-static inline void ts_skip_seq(struct tstream *s, unsigned n) { s->seq = (uint8_t)(s->seq + n); }
+static inline void ts_skip_seq(struct tstream *s, unsigned n)
+{
+	s->seq = (uint8_t)(s->seq + n);
+	s->fno += n;
+}
 
 /* EMPTY + TARGET_INFO (the stream's version, reset) at the start of a
  * session. */
 static inline void ts_session(struct tstream *s, uint32_t freq, uint8_t addr_size)
 {
 	struct tbuf p = { 0 };
+	s->fno = 0; /* sonde_init(): frame numbers start again */
 	ts_frame(s, SONDE_REC_EMPTY, NULL, 0);
 	tb_u8(&p, s->version);
 	tb_u8(&p, SONDE_INFO_F_RESET);
@@ -388,11 +395,12 @@ static inline void t_decode(const uint8_t *buf, size_t n, enum tchunks how, stru
 }
 
 /* The options that make the decoder take a stream without TARGET_INFO
- * (joined mid-way) as version 1: NULL for version 2, the default. */
+ * (joined mid-way) as version 1 or 2: NULL for version 3, the default. */
 static const char *const t_v1_opts[] = { "version=1", NULL };
+static const char *const t_v2_opts[] = { "version=2", NULL };
 static inline sonde_opts t_opts_for(unsigned version)
 {
-	return version == 1 ? t_v1_opts : NULL;
+	return version == 1 ? t_v1_opts : version == 2 ? t_v2_opts : NULL;
 }
 
 /* 1 if two recordings are identical, field by field and in order. */

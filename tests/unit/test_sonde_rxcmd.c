@@ -272,7 +272,7 @@ static void test_watcher(void **state)
 			struct seen s = { &w, 0, 0, 0, 0 };
 			rxwatch_init(&w, on_frame, &s);
 			assert_int_equal(w.addr_size, 4);
-			assert_int_equal(w.version, 2);
+			assert_int_equal(w.version, SONDE_PROTO_VERSION);
 			if (!with_info)
 				w.version = v; /* as -o version= or --proto-version would */
 			for (size_t i = 0; i < k; i++)

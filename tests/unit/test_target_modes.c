@@ -79,11 +79,14 @@ static void expect_report(const struct tgt_frames *fr, size_t i, uint32_t overwr
 	assert_int_equal(tgt_le32(s->data + 8), 0);
 	assert_int_equal(d->id, SONDE_REC_DROPS);
 	assert_int_equal(d->seq, (uint8_t)(s->seq + 1));
-	assert_int_equal(d->len, 10);
+	assert_int_equal(d->len, SONDE_DROPS_BYTES + 1);
 	assert_int_equal(tgt_le32(d->data), overwritten);
 	assert_int_equal(tgt_le32(d->data + 4), refused);
 	assert_int_equal(d->data[8], 0);   /* no counter reset */
-	assert_int_equal(d->data[9], 0);   /* delta 0: the TIME_SYNC's time */
+	/* its own frame number (SEQ is its low byte), and oldest no later */
+	assert_int_equal(tgt_le32(d->data + 13) & 0xFFu, d->seq);
+	assert_true(tgt_le32(d->data + 13) - tgt_le32(d->data + 17) >= 1u);
+	assert_int_equal(d->data[SONDE_DROPS_BYTES], 0); /* delta 0: the TIME_SYNC's time */
 }
 
 /* 128 bytes hold 19 marks of 6 bytes: the 19th is written with 19 bytes
@@ -370,12 +373,20 @@ static void test_stop_start(void **state)
 	sonde_stop();
 	assert_false(sonde_is_running());
 	marks(3);
-	sonde_dict(SONDE_DICT_MARKER, 1, "m"); /* refused too */
-	expect_stats(5, 0, 4);
+	sonde_dict(SONDE_DICT_MARKER, 1, "m"); /* not made either */
+	/* not recorded while stopped: counted apart, not refused (issue 15) */
+	expect_stats(5, 0, 0);
+	{
+		sonde_stats_t st;
+
+		sonde_get_stats(&st);
+		assert_int_equal(st.stopped, 4);
+	}
 	drain(&fr);
 	assert_int_equal(fr.n, 4);
 	expect_marks(&fr, 0, 2, 3);
-	expect_report(&fr, 2, 0, 4);
+	expect_report(&fr, 2, 0, 0);
+	assert_int_equal(tgt_le32(fr.f[3].data + 9), 4);
 	tgt_frames_free(&fr);
 	sonde_start();
 	marks(1);

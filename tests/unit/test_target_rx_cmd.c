@@ -169,14 +169,17 @@ static void test_stop_start(void **state)
 	rx_drain(&fr);
 	expect_ids(&fr, ids_stop, sizeof ids_stop);
 	rx_expect_status(&fr.f[0], 0x30, SONDE_CMD_STOP, SONDE_ST_OK);
-	assert_int_equal(tgt_le32(fr.f[2].data + 4), 1);
+	/* not made while stopped: counted apart from refused (issue 15) */
+	assert_int_equal(tgt_le32(fr.f[2].data + 4), 0);
+	assert_int_equal(tgt_le32(fr.f[2].data + 9), 1);
 	tgt_frames_free(&fr);
 
 	/* Stopped: the reply still goes out (into free space). */
 	rx_send(rx_how_of(state), 0x31, SONDE_CMD_STOP, NULL, 0);
 	rx_expect_only_status(0x31, SONDE_CMD_STOP, SONDE_ST_OK);
 	sonde_get_stats(&st);
-	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.refused, 0);
+	assert_int_equal(st.stopped, 1);
 
 	rx_send(rx_how_of(state), 0x32, SONDE_CMD_START, NULL, 0);
 	assert_true(sonde_is_running());
@@ -237,7 +240,10 @@ static void test_readout(void **state)
 static void test_reset_ctrs(void **state)
 {
 	static uint8_t small[128];
-	static const uint8_t ids[] = { SONDE_REC_CMD_STATUS, SONDE_REC_TIME_SYNC, SONDE_REC_DROPS };
+	/* the reply, the report (queued behind the reply: "open"), and the
+	 * report the drain adds once the ring is empty, which closes it */
+	static const uint8_t ids[] = { SONDE_REC_CMD_STATUS, SONDE_REC_TIME_SYNC, SONDE_REC_DROPS,
+				       SONDE_REC_TIME_SYNC, SONDE_REC_DROPS };
 	struct tgt_frames fr;
 	sonde_stats_t st;
 	size_t bytes, i;
@@ -248,14 +254,14 @@ static void test_reset_ctrs(void **state)
 	for (k = 0; k < 40; k++) /* overflows: overwritten */
 		sonde_mark(1);
 	sonde_stop();
-	sonde_mark(1); /* refused */
+	sonde_mark(1); /* not made: stopped */
 	sonde_start();
 	sonde_mark(1); /* writes the pending report */
 	rx_drain(&fr);
 	tgt_frames_free(&fr);
 	sonde_get_stats(&st);
 	assert_true(st.overwritten > 0);
-	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.stopped, 1);
 
 	assert_true(st.records > 40);
 
@@ -265,21 +271,29 @@ static void test_reset_ctrs(void **state)
 	assert_int_equal(st.records, 3);
 	assert_int_equal(st.overwritten, 0);
 	assert_int_equal(st.refused, 0);
+	assert_int_equal(st.stopped, 0);
 	rx_drain(&fr);
 	expect_ids(&fr, ids, sizeof ids);
 	rx_expect_status(&fr.f[0], 0x50, SONDE_CMD_RESET_CTRS, SONDE_ST_OK);
 	assert_int_equal(tgt_le64(fr.f[1].data), RX_CLOCK);
 	assert_int_equal(tgt_le32(fr.f[1].data + 8), 0); /* the reply, at the same time */
-	assert_int_equal(fr.f[2].len, 10);
+	assert_int_equal(fr.f[2].len, SONDE_DROPS_BYTES + 1);
 	assert_int_equal(tgt_le32(fr.f[2].data), 0);
 	assert_int_equal(tgt_le32(fr.f[2].data + 4), 0);
 	assert_int_equal(fr.f[2].data[8], 1);            /* the first counter reset */
-	assert_int_equal(fr.f[2].data[9], RX_TS);
+	assert_int_equal(tgt_le32(fr.f[2].data + 9), 0); /* stopped: reset too */
+	assert_int_equal(fr.f[2].data[SONDE_DROPS_BYTES], RX_TS);
+	/* the first report's oldest is the reply (still in the ring then);
+	 * the closing one's is its own TIME_SYNC, and its totals the same */
+	assert_int_equal(tgt_le32(fr.f[2].data + 17) & 0xFFu, fr.f[0].seq);
+	assert_int_equal(tgt_le32(fr.f[4].data + 13) & 0xFFu, fr.f[4].seq);
+	assert_int_equal(tgt_le32(fr.f[4].data + 17) & 0xFFu, fr.f[3].seq);
+	assert_memory_equal(fr.f[4].data, fr.f[2].data, 13);
 	for (bytes = 0, i = 0; i < fr.n; i++)
 		bytes += fr.f[i].wire_len;
 	tgt_frames_free(&fr);
 
-	/* TARGET_STATS counts records and bytes from the reset: those three
+	/* TARGET_STATS counts records and bytes from the reset: those five
 	 * frames. */
 	sonde_get_stats(&st);
 	assert_int_equal(st.bytes, bytes);
@@ -289,8 +303,8 @@ static void test_reset_ctrs(void **state)
 	assert_int_equal(fr.f[0].id, SONDE_REC_TARGET_STATS);
 	assert_int_equal(fr.f[0].len, 17);
 	assert_int_equal(fr.f[0].data[16], RX_TS);
-	assert_int_equal(st.records, 3);
-	assert_int_equal(tgt_le32(fr.f[0].data), 3);
+	assert_int_equal(st.records, 5);
+	assert_int_equal(tgt_le32(fr.f[0].data), 5);
 	assert_int_equal(tgt_le32(fr.f[0].data + 4), 0);
 	assert_int_equal(tgt_le32(fr.f[0].data + 8), 0);
 	assert_int_equal(tgt_le32(fr.f[0].data + 12), bytes);
@@ -316,7 +330,8 @@ static void test_stats(void **state)
 	tgt_frames_free(&fr);
 	sonde_get_stats(&st);
 	assert_int_equal(st.records, 3 + 5 + 3);
-	assert_int_equal(st.refused, 2);
+	assert_int_equal(st.refused, 0);
+	assert_int_equal(st.stopped, 2);
 	rx_send(rx_how_of(state), 0x60, SONDE_CMD_STATS, NULL, 0);
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 2);

@@ -239,6 +239,9 @@ int sonde_stats_print(const struct sonde_stats *st, const struct sonde_pipe *p, 
 		s->drops_overwritten, s->drops_refused);
 	fprintf(out, "%-22s %" PRIu64 "\n", "link-lost frames", s->lost_link);
 	fprintf(out, "%-22s %" PRIu64 "\n", "unexplained lost", s->lost_unexplained);
+	if (s->stopped_records)
+		fprintf(out, "%-22s %" PRIu64 " (tracing stopped on purpose: not lost)\n", "not recorded",
+			s->stopped_records);
 	fprintf(out, "%-22s %" PRIu64 " (%" PRIu64 " bytes discarded)\n", "resyncs", st->resyncs, st->discarded);
 	fprintf(out, "%-22s %" PRIu64 "\n", "diagnostics", st->ndiags);
 	for (int c = 0; c < SONDE_D_COUNT; c++)

@@ -149,9 +149,9 @@ static void stats_json(const struct sonde_stats *st, const struct sonde_pipe *p,
 		"{\"type\":\"stats\",\"bytes\":%" PRIu64 ",\"frames\":%" PRIu64 ",\"records\":%" PRIu64
 		",\"diagnostics\":%" PRIu64 ",\"sequence_gaps\":%" PRIu64 ",\"gap_frames\":%" PRIu64
 		",\"overwritten\":%" PRIu64 ",\"refused\":%" PRIu64 ",\"link_lost\":%" PRIu64
-		",\"estimated\":%" PRIu64 ",\"ts_freq\":%" PRIu64,
+		",\"unexplained\":%" PRIu64 ",\"stopped\":%" PRIu64 ",\"estimated\":%" PRIu64 ",\"ts_freq\":%" PRIu64,
 		p->bytes, s->frames, t.records, st->ndiags, st->gaps, st->gap_frames, s->drops_overwritten,
-		s->drops_refused, s->lost_link, st->estimated, s->ts_freq);
+		s->drops_refused, s->lost_link, s->lost_unexplained, s->stopped_records, st->estimated, s->ts_freq);
 	if (t.have_time)
 		fprintf(out, ",\"t_min\":%" PRIu64 ",\"t_max\":%" PRIu64, t.t_min, t.t_max);
 	fprintf(out, "}\n");

@@ -218,17 +218,20 @@ void live_status_refresh(struct live *lv, int64_t now)
 		return;
 	uint64_t records = lv->stats->records;
 	const struct sonde_session *s = &lv->pipe->session;
-	char rate[32], total[32], state[64] = "up", paused[64] = "";
+	char rate[32], total[32], state[64] = "up", paused[64] = "", stopped[48] = "";
 	human(rate, sizeof(rate), lv->byte_rate, "B/s");
 	human(total, sizeof(total), (double)lv->rx_bytes, "B");
 	if (!lv->up)
 		live_link_down_text(lv, now, state, sizeof(state));
 	if (lv->paused)
 		snprintf(paused, sizeof(paused), "PAUSED, %" PRIu64 " lines not shown | ", sonde_out_held_lines(stdout));
+	/* records not made while tracing was stopped on purpose: not drops */
+	if (s->stopped_records)
+		snprintf(stopped, sizeof(stopped), " | %" PRIu64 " not recorded (stopped)", s->stopped_records);
 	snprintf(lv->status, sizeof(lv->status),
 		 "%s%.80s %.40s | %s %.0f rec/s | %s %" PRIu64 " records | errors %" PRIu64 " | drops %" PRIu64
-		 " target, %" PRIu64 " link",
+		 " target, %" PRIu64 " link%s",
 		 paused, lv->link.name, state, rate, lv->rec_rate, total, records, lv->pipe->ndiags,
-		 s->drops_overwritten + s->drops_refused, s->lost_link);
+		 s->drops_overwritten + s->drops_refused, s->lost_link, stopped);
 	live_status_draw(lv);
 }

@@ -302,6 +302,7 @@ static void mrun_totals(struct mrun *r)
 		t->drops_refused += s->drops_refused;
 		t->lost_link += s->lost_link;
 		t->lost_unexplained += s->lost_unexplained;
+		t->stopped_records += s->stopped_records;
 	}
 	t->proto = r->protos;
 	t->addr_size = r->in[0].pipe.session.addr_size;

@@ -196,8 +196,10 @@ struct sonde_session {
 	uint64_t frames;            /* frames seen, good and bad */
 	uint64_t drops_overwritten; /* records the target reported overwritten (sum of DROPS increases) */
 	uint64_t drops_refused;     /* records the target reported refused (sum of DROPS increases) */
-	uint64_t lost_link;         /* frames of sequence gaps not explained by the next DROPS: lost on the link */
+	uint64_t lost_link;         /* frames of sequence gaps a DROPS settled as lost on the link */
 	uint64_t lost_unexplained;  /* frames of sequence gaps no DROPS came to explain (end of input, restart) */
+	uint64_t stopped_records;   /* records the target did not make while tracing was stopped on
+				     * purpose: not a loss, counted apart */
 	/* Time origin, set by the pipe (core/pipe.c): ts of the first timed
 	 * record of the session.  Timelines count from it. */
 	int have_origin;

@@ -22,6 +22,7 @@
 #include "sonde_dict.h"
 #include "sonde_hold.h"
 #include "sonde_logfmt.h"
+#include "sonde_loss.h"
 #include "sonde_rtosrec.h"
 #include "sonde_stacks.h"
 #include "sonde_ts.h"
@@ -37,6 +38,7 @@ struct sdec_frame {
 	uint64_t offset;         /* of its first byte */
 	size_t len;
 	uint64_t frame;          /* number in the input */
+	uint64_t idx;            /* host index: its sequence slot (sonde_loss.h) */
 	const uint16_t *esc;     /* un-escaped indexes of escaped bytes */
 	size_t nesc;
 	int forced;              /* time decided by the hold logic: */
@@ -56,6 +58,7 @@ struct sdec {
 	uint8_t frbuf[SDEC_FRAME_MAX];
 	uint16_t escbuf[SDEC_FRAME_MAX];
 	uint64_t nframes;
+	uint64_t anext;          /* host index of the next sequence slot (sonde_loss.h) */
 	int have_seq;
 	uint8_t last_seq;
 	int t_known;             /* a frame arriving now can be timed forwards */
@@ -90,10 +93,7 @@ struct sdec {
 	int dict_full_reported;
 	struct sstk stk;
 	struct srtos rtos;       /* RTOS objects (sonde_rtosrec.c) */
-	int drops_base_valid;    /* DROPS totals are known since a reset or a first DROPS */
-	uint32_t base_over, base_ref;
-	uint8_t base_resets;     /* v2: the counter resets the last DROPS reported */
-	uint64_t pending_gap;    /* frames of gaps waiting for a DROPS to explain them */
+	struct sloss loss;       /* who lost the missing frames (sonde_loss.h) */
 
 	const struct sdec_frame *cur; /* frame being processed, for offsets */
 	struct sonde_arg args[SARGS_MAX];

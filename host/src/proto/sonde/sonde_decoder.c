@@ -32,28 +32,27 @@
 #include "sonde_proto.h"
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
- * nesting state and, for a sequence gap, adds to the frames a DROPS must
- * explain -- or, for the gap where the input rejoined the stream (link),
- * to the frames lost on the link. */
+ * nesting state and, for a sequence gap (its first frame at host index
+ * idx), queues the frames for a DROPS to explain (sonde_loss.h).  The gap
+ * where the input rejoined the stream (rejoin): version 3 learns its true
+ * size from the next DROPS; earlier versions charge it to the link. */
 static void process_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
-			 uint64_t count, int link, const char *msg)
+			 uint64_t count, int rejoin, uint64_t idx, const char *msg)
 {
-	if (code == SONDE_D_SEQ_GAP && link)
+	if (code == SONDE_D_SEQ_GAP && rejoin && d->version < 3)
 		d->ses->lost_link += count;
 	else if (code == SONDE_D_SEQ_GAP)
-		d->pending_gap += count;
+		d->ses->lost_unexplained += sloss_gap(&d->loss, idx, count, rejoin);
 	sstk_reset(&d->stk);
 	sdec_diag(d, code, offset, frame, count, "%s", msg);
 }
 
-/* The input rejoined the stream after a break, on the processing side:
- * gaps before it that no DROPS explained stay unexplained, as at the end
- * of an input, and the next DROPS is a new baseline. */
-static void process_rejoin(struct sdec *d)
+/* The input rejoined the stream after a break, on the processing side (the
+ * next frame at host index idx): sonde_loss.h says what becomes of the
+ * gaps no DROPS explained yet. */
+static void process_rejoin(struct sdec *d, uint64_t idx)
 {
-	d->ses->lost_unexplained += d->pending_gap;
-	d->pending_gap = 0;
-	d->drops_base_valid = 0;
+	d->ses->lost_unexplained += sloss_rejoin(&d->loss, d->version, idx);
 	sstk_reset(&d->stk);
 }
 
@@ -64,15 +63,15 @@ static void release_one(struct sdec *d)
 	struct shold_item *it = shold_at(&d->hold, 0);
 	uint8_t *data = shold_data(&d->hold, it);
 	if (it->type == SHOLD_DIAG) {
-		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, it->link,
+		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, it->link, it->idx,
 			     (const char *)data);
 	} else if (it->type == SHOLD_REJOIN) {
-		process_rejoin(d);
+		process_rejoin(d, it->idx);
 	} else {
 		uint16_t esc[SDEC_FRAME_MAX];
 		memcpy(esc, data + it->len, it->nesc * sizeof(uint16_t)); /* the ring is byte-aligned */
 		struct sdec_frame f = { .b = data, .len = it->len, .offset = it->offset, .frame = it->frame,
-					.esc = esc, .nesc = it->nesc, .forced = it->timed, .t = it->t,
+					.idx = it->idx, .esc = esc, .nesc = it->nesc, .forced = it->timed, .t = it->t,
 					.tflags = it->tflags };
 		srec_process(d, &f);
 	}
@@ -210,7 +209,7 @@ static void submit_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offs
 			int link, const char *msg)
 {
 	if (!shold_count(&d->hold)) {
-		process_diag(d, code, offset, frame, count, link, msg);
+		process_diag(d, code, offset, frame, count, link, d->anext, msg);
 		return;
 	}
 	size_t len = strlen(msg) + 1;
@@ -222,6 +221,7 @@ static void submit_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offs
 	it->code = code;
 	it->offset = offset;
 	it->frame = frame;
+	it->idx = d->anext;
 	it->count = count;
 	it->len = (uint32_t)len;
 	memcpy(shold_data(&d->hold, it), msg, len);
@@ -251,6 +251,7 @@ static void hold_or_process(struct sdec *d, const struct sdec_frame *f, int time
 	it->tv = timed ? tv : 0;
 	it->offset = f->offset;
 	it->frame = f->frame;
+	it->idx = f->idx;
 	it->len = (uint32_t)len;
 	it->nesc = (uint32_t)f->nesc;
 	uint8_t *dst = shold_data(&d->hold, it);
@@ -263,7 +264,8 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 	uint8_t id = b[1];
 	size_t dlen = len - 3;
 	const uint8_t *p = b + 2;
-	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = frame, .esc = d->fr.esc_pos,
+	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = frame, .idx = d->anext++,
+				.esc = d->fr.esc_pos,
 				.nesc = d->fr.esc_n };
 
 	if (id == SONDE_REC_TIME_SYNC && !d->rejected) {
@@ -342,15 +344,15 @@ static inline __attribute__((always_inline)) int fast_frame(struct sdec *d, cons
 	d->ses->frames++;
 	d->rejoin = 0;
 	d->last_seq = seq;
-	uint64_t fno = d->nframes++;
+	uint64_t fno = d->nframes++, idx = d->anext++;
 	const uint8_t *q = b + 2 + ts.off;
 	if (d->tally_id[id] == SREC_TALLY_SIMPLE && srec_may_tally_now(d)) {
 		d->T += sts_forward(d->version, d->T, ts.v); /* srec_take_time, forwards */
 		srec_tally_simple(d, id, q);
 		return 1;
 	}
-	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = fno, .esc = d->fr.esc_pos,
-				.nesc = d->fr.esc_n, .split = &ts };
+	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = fno, .idx = idx,
+				.esc = d->fr.esc_pos, .nesc = d->fr.esc_n, .split = &ts };
 	d->cur = &f;
 	srec_take_time(d, &f, ts.v);
 	srec_record(d, &f, id, q, ts.n, ts.off);
@@ -434,6 +436,7 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t le
 		snprintf(msg, sizeof(msg), "sequence gap: %u frames lost (seq %u after %u)", missing, seq,
 			 d->last_seq);
 		submit_diag(d, SONDE_D_SEQ_GAP, offset, fno, missing, d->rejoin, msg);
+		d->anext += missing;
 		mark_loss(d);
 	}
 	d->rejoin = 0;
@@ -489,6 +492,8 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	 * the dictionary */
 	d->ses->names_gen = d->dict.gen;
 	sstk_init(&d->stk);
+	sloss_init(&d->loss);
+	d->anext = SLOSS_FIRST_INDEX;
 	srtos_reset(&d->rtos);
 	for (int i = 0; i < 64; i++)
 		snprintf(d->user_names[i], sizeof(d->user_names[i]), "USER_0x%02X", SONDE_REC_USER_FIRST + i);
@@ -517,11 +522,13 @@ static void sdec_rejoin(void *dec)
 {
 	struct sdec *d = dec;
 	if (!shold_count(&d->hold)) {
-		process_rejoin(d);
+		process_rejoin(d, d->anext);
 	} else {
 		struct shold_item *it = hold_push(d, 0);
-		if (it)
+		if (it) {
 			it->type = SHOLD_REJOIN;
+			it->idx = d->anext;
+		}
 	}
 	mark_loss(d);
 	d->rejoin = 1;
@@ -532,8 +539,7 @@ static void sdec_finish(void *dec)
 	struct sdec *d = dec;
 	hdlc_finish(&d->fr);
 	release_all_estimated(d, "the input ended before a TIME_SYNC");
-	d->ses->lost_unexplained += d->pending_gap; /* no DROPS came to explain them */
-	d->pending_gap = 0;
+	d->ses->lost_unexplained += sloss_finish(&d->loss); /* no DROPS came to explain them */
 }
 
 static void sdec_destroy(void *dec)

@@ -10,13 +10,13 @@
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 
-/* Lengths of the records' own fields (version 2; version 1 differs only in
- * DROPS, which has no reset count there). */
+/* Lengths of the records' own fields (version 3; versions 1 and 2 differ
+ * only in DROPS: srec_len_ok). */
 static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
 	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
-	[SONDE_REC_DROPS]        = { "DROPS",        1, 9, 9 },
+	[SONDE_REC_DROPS]        = { "DROPS",        1, SONDE_DROPS_BYTES_V2, SONDE_DROPS_BYTES },
 	[SONDE_REC_DICT]         = { "DICT",         0, 6, SREC_VAR },
 	[SONDE_REC_ISR_ENTER]    = { "ISR_ENTER",    1, 1, 1 },
 	[SONDE_REC_ISR_EXIT]     = { "ISR_EXIT",     1, 0, 0 },
@@ -37,7 +37,6 @@ static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 	[SONDE_REC_OBJ_CREATE]   = { "OBJ_CREATE",   1, 2, 6 },
 	[SONDE_REC_OBJ_OP]       = { "OBJ_OP",       1, 2, 6 },
 };
-#define DROPS_V1_BYTES 8 /* u32 overwritten, u32 refused */
 
 /* The command channel's replies (protocol §9.2).  They are timed records
  * like any other: the target's TIME_SYNC rules, and since_prev, count them,
@@ -74,8 +73,14 @@ int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size
 		mx = mn - 1 + 64;
 	} else if (mx == SREC_VAR) {
 		mx = SIZE_MAX;
-	} else if (id == SONDE_REC_DROPS && version == 1) {
-		mn = mx = DROPS_V1_BYTES;
+	} else if (id == SONDE_REC_DROPS && version < 3) {
+		mn = mx = version == 1 ? SONDE_DROPS_BYTES_V1 : SONDE_DROPS_BYTES_V2;
+	} else if (id == SONDE_REC_DROPS) {
+		/* version 3, or its version-2 form where the version is only
+		 * assumed (a capture without TARGET_INFO): nothing in between */
+		*lo = mn;
+		*hi = mx;
+		return n == mn || n == mx;
 	}
 	*lo = mn;
 	*hi = mx;

@@ -18,7 +18,7 @@
 struct probe_state {
 	size_t seen;     /* frames, including bad ones */
 	size_t judged;   /* frames that count (not a partial first one, not truncated) */
-	size_t valid[3]; /* good frames of valid Sonde layout in version 1, 2 */
+	size_t valid[SONDE_PROTO_VERSION + 1]; /* good frames of valid Sonde layout in each version */
 	size_t in_order; /* good frames whose SEQ follows the previous good one */
 	int info;        /* a TARGET_INFO of version 1 or 2 */
 	int have_seq;
@@ -66,7 +66,7 @@ static void probe_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t
 	ps->have_seq = 1;
 	ps->last_seq = b[0];
 	if (b[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 && (b[4] == 4 || b[4] == 8) &&
-	    ((b[2] == SONDE_PROTO_VERSION && b[7] == SONDE_INFO_TS_VARIABLE) ||
+	    ((b[2] >= SONDE_PROTO_VERSION_2 && b[2] <= SONDE_PROTO_VERSION && b[7] == SONDE_INFO_TS_VARIABLE) ||
 	     (b[2] == SONDE_PROTO_VERSION_1 && b[7] == SONDE_TS_BYTES_V1)))
 		ps->info = 1;
 	for (unsigned v = SONDE_PROTO_VERSION_1; v <= SONDE_PROTO_VERSION; v++)
@@ -83,7 +83,9 @@ int sdec_probe(const uint8_t *buf, size_t n)
 	hdlc_init(&fr, fbuf, sizeof(fbuf), probe_frame, &ps);
 	hdlc_feed(&fr, buf, n);
 	hdlc_finish(&fr);
-	size_t valid = ps.valid[1] > ps.valid[2] ? ps.valid[1] : ps.valid[2];
+	size_t valid = 0;
+	for (unsigned v = SONDE_PROTO_VERSION_1; v <= SONDE_PROTO_VERSION; v++)
+		valid = ps.valid[v] > valid ? ps.valid[v] : valid;
 	if (ps.judged == 0 || valid == 0)
 		return 0;
 	int score = (int)(90 * valid / ps.judged);

@@ -176,48 +176,60 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 	srec_emit(d, &ev);
 }
 
-/* DROPS: split the frames lost in sequence gaps since the last DROPS into
- * target losses (the increase of "overwritten") and link losses (the rest)
- * -- protocol §2.  Exact: nothing is guessed.  The totals restart from 0
- * when the target's counters were reset (RESET_CTRS): version 2 says so
- * with its reset count; in version 1 totals that go down can only mean
- * that (a real wrap of a 32-bit total would take 4 billion losses between
- * two reports).  The loss since the previous report is then the new totals
- * themselves. */
+/* DROPS: the target's totals, and the frames lost in sequence gaps split
+ * between the target (overwritten) and the link by the rule of protocol
+ * §4, kept in sonde_loss.c.  Exact: nothing is guessed; frames the report
+ * cannot settle yet wait for the next one.  Version 3 carries the report's
+ * frame number and "oldest" (and the records not made while stopped, a
+ * count apart from losses); versions 1 and 2 only the totals (a length of
+ * 9 is the version-2 form, also where version 3 is only assumed). */
 static void drops(struct sdec *d, const struct sdec_frame *f, const struct fields *fl)
 {
 	const uint8_t *q = fl->p;
 	struct sonde_event ev;
-	uint32_t over = le32(q), ref = le32(q + 4);
-	uint8_t resets = d->version == 1 ? 0 : q[8];
-	srec_ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
-	ev.value = over;
-	ev.obj2 = ref;
-	struct sonde_session *s = d->ses;
-	if (d->drops_base_valid) {
-		int reset = d->version == 1 ? over < d->base_over || ref < d->base_ref : resets != d->base_resets;
-		uint32_t d_over = reset ? over : over - d->base_over, d_ref = reset ? ref : ref - d->base_ref;
-		uint64_t target = d_over < d->pending_gap ? d_over : d->pending_gap;
-		uint64_t link = d->pending_gap - target;
-		s->drops_overwritten += d_over;
-		s->drops_refused += d_ref;
-		s->lost_link += link;
-		srec_add_arg(d, &ev, "overwritten", SONDE_A_U32, d_over);
-		srec_add_arg(d, &ev, "refused", SONDE_A_U32, d_ref);
-		srec_add_arg(d, &ev, "link_lost", SONDE_A_U64, link);
-		if (reset)
-			srec_add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
-	} else {
-		/* joined mid-way (or rejoined after a break of the link): these
-		 * totals are the baseline; the gaps before them cannot be split */
-		s->lost_unexplained += d->pending_gap;
-		srec_add_arg(d, &ev, "unexplained", SONDE_A_U64, d->pending_gap);
+	if (d->version >= 3 && fl->n != SONDE_DROPS_BYTES && fl->n != SONDE_DROPS_BYTES_V2) {
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2, 1, "DROPS: %zu bytes, expected %u (or %u, version 2)", fl->n,
+			     SONDE_DROPS_BYTES, SONDE_DROPS_BYTES_V2);
+		return;
 	}
-	d->pending_gap = 0;
-	d->drops_base_valid = 1;
-	d->base_over = over;
-	d->base_ref = ref;
-	d->base_resets = resets;
+	struct sloss_totals t = { .overwritten = le32(q), .refused = le32(q + 4) };
+	if (d->version != 1)
+		t.resets = q[8];
+	if (fl->n >= SONDE_DROPS_BYTES) {
+		t.stopped = le32(q + 9);
+		t.frame = le32(q + 13);
+		t.oldest = le32(q + 17);
+		t.has_frames = 1;
+	}
+	srec_ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
+	ev.value = t.overwritten;
+	ev.obj2 = t.refused;
+	struct sonde_session *s = d->ses;
+	struct sloss_result r;
+	sloss_report(&d->loss, t.has_frames ? 3 : d->version, f->idx, &t, &r);
+	if (r.baseline) {
+		/* joined mid-way (or rejoined after a break of the link the frame
+		 * numbers do not bridge): these totals are the baseline; the gaps
+		 * before them cannot be split */
+		s->lost_unexplained += r.unexplained;
+		srec_add_arg(d, &ev, "unexplained", SONDE_A_U64, r.unexplained);
+	} else {
+		s->drops_overwritten += r.overwritten;
+		s->drops_refused += r.refused;
+		s->stopped_records += r.stopped;
+		s->lost_link += r.link;
+		srec_add_arg(d, &ev, "overwritten", SONDE_A_U32, r.overwritten);
+		srec_add_arg(d, &ev, "refused", SONDE_A_U32, r.refused);
+		if (r.stopped)
+			srec_add_arg(d, &ev, "stopped", SONDE_A_U32, r.stopped);
+		srec_add_arg(d, &ev, "link_lost", SONDE_A_U64, r.link);
+		if (r.pending)
+			srec_add_arg(d, &ev, "pending", SONDE_A_U64, r.pending);
+		if (r.unseen)
+			srec_add_arg(d, &ev, "unseen", SONDE_A_U64, r.unseen);
+		if (r.counters_reset)
+			srec_add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
+	}
 	srec_emit(d, &ev);
 }
 
@@ -496,13 +508,11 @@ void srec_process(struct sdec *d, const struct sdec_frame *f)
 			  "unknown record id 0x%02X (%zu data bytes) skipped", id, dlen);
 		return;
 	}
-	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 && p[0] != SONDE_PROTO_VERSION &&
-	    p[0] != SONDE_PROTO_VERSION_1) {
+	if (id == SONDE_REC_TARGET_INFO && dlen >= 1 && (p[0] < SONDE_PROTO_VERSION_1 || p[0] > SONDE_PROTO_VERSION)) {
 		sdec_diag_at(d, SONDE_D_VERSION, 2, 1,
-			     "TARGET_INFO: protocol version %u is not supported (this decoder knows versions %u and "
-			     "%u); nothing is decoded until a TARGET_INFO of version %u or %u",
-			     p[0], SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, SONDE_PROTO_VERSION_1,
-			     SONDE_PROTO_VERSION);
+			     "TARGET_INFO: protocol version %u is not supported (this decoder knows versions %u to "
+			     "%u); nothing is decoded until a TARGET_INFO of one of those",
+			     p[0], SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION);
 		d->rejected = 1;
 		d->t_known = 0;
 		return;

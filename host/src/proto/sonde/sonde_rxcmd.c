@@ -371,7 +371,7 @@ static void watch_frame(void *ctx, enum hdlc_status st, const uint8_t *frame, si
 	if (frame[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 && (frame[2 + 2] == 4 || frame[2 + 2] == 8))
 		w->addr_size = frame[2 + 2];
 	if (frame[1] == SONDE_REC_TARGET_INFO && len - 3 == 18 &&
-	    (frame[2] == SONDE_PROTO_VERSION_1 || frame[2] == SONDE_PROTO_VERSION)) {
+	    frame[2] >= SONDE_PROTO_VERSION_1 && frame[2] <= SONDE_PROTO_VERSION) {
 		w->version = frame[2];
 		w->info_seen = 1;
 	}

@@ -47,25 +47,21 @@ void sdec_target_reset(struct sdec *d)
 	d->T = 0;
 	d->tflags = 0;
 	d->t_known = 0;
-	d->ses->lost_unexplained += d->pending_gap;
-	d->pending_gap = 0;
-	d->drops_base_valid = 1; /* totals count from sonde_init() */
-	d->base_over = d->base_ref = 0;
-	d->base_resets = 0;
+	/* totals and frame numbers count from sonde_init() */
+	d->ses->lost_unexplained += sloss_target_reset(&d->loss, d->cur ? d->cur->idx : 0);
 }
 
+/* The versions met, for people: "v3", "v1 and v3", "v1, v2 and v3", or
+ * the one assumed. */
 static const char *variant(const struct sdec *d)
 {
-	switch (d->met) {
-	case 1u << 1:
-		return "v1";
-	case 1u << 2:
-		return "v2";
-	case 1u << 1 | 1u << 2:
-		return "v1 and v2";
-	default:
-		return d->assumed == 1 ? "v1 (no TARGET_INFO: -o version=1)" : "v2 (no TARGET_INFO: assumed)";
-	}
+	static const char *const met[8] = { NULL, NULL, "v1", NULL, "v2", NULL, "v1 and v2", NULL };
+	static const char *const met3[8] = { "v3", NULL, "v1 and v3", NULL, "v2 and v3", NULL, "v1, v2 and v3", NULL };
+	static const char *const assumed[4] = { "", "v1 (no TARGET_INFO: -o version=1)",
+						"v2 (no TARGET_INFO: -o version=2)", "v3 (no TARGET_INFO: assumed)" };
+	unsigned m = d->met & 7u;
+	const char *v = d->met & (1u << 3) ? met3[m] : met[m];
+	return v ? v : assumed[d->assumed <= 3 ? d->assumed : 3];
 }
 
 void sdec_set_version(struct sdec *d, unsigned version, int from_info)

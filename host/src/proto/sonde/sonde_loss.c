@@ -1,0 +1,247 @@
+/*
+ * sonde_loss.c -- the split of lost frames between target and link
+ * (sonde_loss.h; the rule: docs/protocol.md section 4, DROPS).
+ *
+ * The waiting gaps are a queue in host-index order.  Nothing here guesses:
+ * a frame is charged to the link only when a version-3 report has said
+ * that every frame below its "oldest" is either counted in the overwrite
+ * total or was read out of the target's ring.  Where the host cannot place
+ * something exactly (a run of 256 lost frames the sequence numbers cannot
+ * show), it places it as late as it can, which only makes frames wait
+ * longer for a report -- never charges the link for an overwrite.
+ */
+#include <string.h>
+
+#include "sonde_loss.h"
+
+void sloss_init(struct sloss *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static struct sloss_gap *at(struct sloss *l, size_t i)
+{
+	return &l->q[(l->first + i) % SLOSS_MAX_GAPS];
+}
+
+static void pop(struct sloss *l)
+{
+	l->first = (l->first + 1) % SLOSS_MAX_GAPS;
+	l->n--;
+}
+
+uint64_t sloss_pending(const struct sloss *l)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += l->q[(l->first + i) % SLOSS_MAX_GAPS].count;
+	return n;
+}
+
+/* Reported overwrites not yet matched go to the oldest waiting gaps:
+ * overwritten frames are always older than what survives them. */
+static void match_credit(struct sloss *l)
+{
+	while (l->n && l->credit) {
+		struct sloss_gap *g = at(l, 0);
+		uint64_t m = g->count < l->credit ? g->count : l->credit;
+		g->count -= m;
+		g->first += m;
+		l->credit -= m;
+		if (!g->count)
+			pop(l);
+	}
+}
+
+/* Every waiting gap is given up: returns its frames (less what reported
+ * overwrites cover). */
+static uint64_t give_up(struct sloss *l)
+{
+	match_credit(l);
+	uint64_t n = sloss_pending(l);
+	l->first = l->n = 0;
+	l->credit = 0;
+	return n;
+}
+
+uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count, int rejoin)
+{
+	uint64_t lost = 0;
+	if (rejoin && l->n) {
+		struct sloss_gap *last = at(l, l->n - 1);
+		if (last->rejoin && !last->count && last->first == first) {
+			last->count = count; /* the gap across the break sloss_rejoin queued */
+			return 0;
+		}
+	}
+	if (l->n == SLOSS_MAX_GAPS) {
+		/* A report is long overdue: the oldest gap cannot wait longer. */
+		match_credit(l);
+		if (l->n == SLOSS_MAX_GAPS) {
+			lost = at(l, 0)->count;
+			pop(l);
+		}
+	}
+	struct sloss_gap *g = at(l, l->n++);
+	g->first = first;
+	g->count = count;
+	g->rejoin = (uint8_t)rejoin;
+	return lost;
+}
+
+static void set_base(struct sloss *l, const struct sloss_totals *t)
+{
+	l->base_valid = 1;
+	l->base_over = t->overwritten;
+	l->base_ref = t->refused;
+	l->base_stop = t->stopped;
+	l->base_resets = t->resets;
+}
+
+uint64_t sloss_target_reset(struct sloss *l, uint64_t h)
+{
+	uint64_t lost = give_up(l);
+	static const struct sloss_totals zero;
+	set_base(l, &zero);
+	l->anchored = 1;
+	l->anchor = 1u - (uint32_t)h; /* TARGET_INFO is frame 1, after EMPTY */
+	l->anchor_h = h;
+	l->rejoined = 0;
+	return lost;
+}
+
+uint64_t sloss_rejoin(struct sloss *l, unsigned version, uint64_t h_next)
+{
+	if (version >= 3 && l->base_valid && l->anchored) {
+		l->rejoined = 1;
+		return sloss_gap(l, h_next, 0, 1);
+	}
+	l->base_valid = 0;
+	l->anchored = 0;
+	l->rejoined = 0;
+	return give_up(l);
+}
+
+/* The report cannot be tied to what came before (frame numbers that do not
+ * follow on, a break they do not bridge, a stream joined mid-way): its
+ * totals become the baseline and the waiting gaps are given up. */
+static void baseline(struct sloss *l, uint64_t h, const struct sloss_totals *t, struct sloss_result *r)
+{
+	r->baseline = 1;
+	r->unexplained = give_up(l);
+	set_base(l, t);
+	l->anchored = t->has_frames;
+	l->anchor = t->frame - (uint32_t)h;
+	l->anchor_h = h;
+	l->rejoined = 0;
+}
+
+/* Frame numbers moved diff further than the host's indexes since the last
+ * anchor.  After a rejoin that is the part of the gap across the break the
+ * sequence numbers could not show; otherwise whole runs of 256 lost
+ * frames, most likely inside the largest gap since the anchor, else (a run
+ * that left the numbers in step) placed just before the report's
+ * TIME_SYNC, at host index h - 1.  The host indexes of the waiting gaps
+ * are then kept in step with the new anchor (frame number = host index +
+ * anchor): those up to the run move back by diff, the run's frames being
+ * before the frames that follow it. */
+static void place_unseen(struct sloss *l, uint64_t h, uint32_t diff)
+{
+	size_t best = SIZE_MAX;
+	for (size_t i = l->n; i-- > 0;) {
+		struct sloss_gap *g = at(l, i);
+		if (l->rejoined) {
+			if (g->rejoin) {
+				best = i;
+				break;
+			}
+		} else if (g->first > l->anchor_h && (best == SIZE_MAX || g->count > at(l, best)->count)) {
+			best = i;
+		}
+	}
+	size_t upto = best == SIZE_MAX ? l->n : best + 1;
+	for (size_t i = 0; i < upto; i++)
+		at(l, i)->first -= diff;
+	if (best != SIZE_MAX)
+		at(l, best)->count += diff;
+	else if (diff)
+		sloss_gap(l, h - 1 - diff, diff, 0);
+	for (size_t i = 0; i < l->n; i++)
+		at(l, i)->rejoin = 0;
+}
+
+void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sloss_totals *t,
+		  struct sloss_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	l->version = version;
+	if (!l->base_valid) {
+		baseline(l, h, t, r);
+		r->pending = sloss_pending(l);
+		return;
+	}
+	int reset = version == 1 ? t->overwritten < l->base_over || t->refused < l->base_ref
+				 : t->resets != l->base_resets;
+	if (t->has_frames) {
+		if (!l->anchored) {
+			l->anchored = 1;
+			l->anchor = t->frame - (uint32_t)h;
+		}
+		uint32_t diff = t->frame - ((uint32_t)h + l->anchor);
+		/* A frame number behind the host's count, or a break with the
+		 * totals going down without a counter reset: another target, or
+		 * this one restarted while the link was down. */
+		if (diff >= 0x80000000u ||
+		    (l->rejoined && !reset && (t->overwritten < l->base_over || t->refused < l->base_ref))) {
+			baseline(l, h, t, r);
+			r->pending = sloss_pending(l);
+			return;
+		}
+		if (diff || l->rejoined) {
+			if (!l->rejoined)
+				r->unseen = diff;
+			place_unseen(l, h, diff);
+		}
+		l->anchor = t->frame - (uint32_t)h;
+		l->anchor_h = h;
+		l->rejoined = 0;
+	}
+	r->counters_reset = reset;
+	r->overwritten = reset ? t->overwritten : t->overwritten - l->base_over;
+	r->refused = reset ? t->refused : t->refused - l->base_ref;
+	r->stopped = reset ? t->stopped : t->stopped - l->base_stop;
+	l->credit += r->overwritten;
+	if (t->has_frames) {
+		/* Every frame below oldest was overwritten (and counted in the
+		 * totals) or read out: of the gaps there, the overwrites not yet
+		 * matched are the target's, the rest the link's. */
+		uint32_t back = t->frame - t->oldest;
+		uint64_t oldest_h = back > h ? 0 : h - back;
+		while (l->n && at(l, 0)->first < oldest_h) {
+			struct sloss_gap *g = at(l, 0);
+			uint64_t take = oldest_h - g->first < g->count ? oldest_h - g->first : g->count;
+			uint64_t m = take < l->credit ? take : l->credit;
+			l->credit -= m;
+			r->link += take - m;
+			g->first += take;
+			g->count -= take;
+			if (g->count)
+				break;
+			pop(l);
+		}
+	}
+	/* Overwrites the settled gaps did not take: frames the host placed
+	 * too late (runs of 256 it could not see), or, in versions 1 and 2,
+	 * simply the waiting gaps.  What is left after that was never seen
+	 * missing: a report covers only frames written before it, so its
+	 * count cannot explain a gap that comes later. */
+	match_credit(l);
+	l->credit = 0;
+	set_base(l, t);
+	r->pending = sloss_pending(l);
+}
+
+uint64_t sloss_finish(struct sloss *l)
+{
+	return give_up(l);
+}
