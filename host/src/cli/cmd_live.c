@@ -230,6 +230,9 @@ static void summary(struct live *lv, FILE *f)
 			 sp->stop_bits, sp->flow == SONDE_FLOW_RTSCTS ? " rtscts" : sp->flow == SONDE_FLOW_XONXOFF ? " xonxoff" : "");
 	fprintf(f, "%-22s %s%s, %.1f s, connected %u time%s\n", "link", lv->link.name, line,
 		(double)(live_now_ms() - lv->t_start) / 1000.0, lv->connects, lv->connects == 1 ? "" : "s");
+	if (lv->pipe->cut_bytes)
+		fprintf(f, "%-22s %" PRIu64 " bytes of the frame in flight (not an error)\n", "cut by the stop",
+			lv->pipe->cut_bytes);
 	if (lv->o.raw_path && lv->raw_errno)
 		fprintf(f, "%-22s %s, %" PRIu64 " bytes (then: %s; %" PRIu64 " bytes received were not saved)\n",
 			"raw capture", lv->o.raw_path, lv->raw_bytes, strerror(lv->raw_errno), lv->rx_bytes - lv->raw_bytes);
@@ -337,6 +340,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	}
 	int reported = 0;
 	if (ran && lv->began > 0) {
+		p->cut_on_purpose = lv->user_stop;
 		rc = worst(rc, sonde_pipe_end(p));
 		reported = p->write_error;
 		for (size_t i = 0; i < a->c.nkv; i++)
