@@ -110,6 +110,10 @@ int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, 
 int cli_stages_open(struct cli_common *c);
 void cli_stages_apply(struct cli_common *c, struct sonde_pipe *p);
 void cli_stages_close(struct cli_common *c);
+/* After a run: a time window that held none of the trace's timed records is
+ * said, with the trace's time range, and is a usage error.  Returns the new
+ * status. */
+int cli_window_check(struct cli_common *c, int rc);
 void cli_print_selection(FILE *out);
 
 #endif /* SONDE_CLI_H */

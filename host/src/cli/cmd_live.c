@@ -349,6 +349,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 					a->c.kv[i]);
 		live_budget_tick(lv, live_now_ms(), 1);
 		summary(lv, stderr);
+		rc = cli_window_check(&a->c, rc);
 	}
 	if (lv->exit_io)
 		rc = SONDE_EXIT_IO;
