@@ -41,13 +41,7 @@ static struct cli_opt all_opts[NOWN + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < NOWN; i++)
-		all_opts[k++] = live_own_opts[i];
-	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
-		all_opts[k++] = cli_common_opts[i];
-	memset(&all_opts[k], 0, sizeof(all_opts[k]));
-	return all_opts;
+	return cli_opts_join(all_opts, live_own_opts, NOWN);
 }
 
 struct live_args {
@@ -418,4 +412,6 @@ const struct sonde_cmd sonde_cmd_live = {
 	.summary = "decode a target's trace live from a serial port, TCP, UDP, a growing file or stdin",
 	.run = live_run,
 	.help = live_help,
+	.opts = options,
+	.operand = "LINK",
 };

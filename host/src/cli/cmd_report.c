@@ -85,7 +85,7 @@ static void report_help(FILE *out)
 	fprintf(out, "\n");
 	cli_print_selection(out);
 	fprintf(out, "\n");
-	cli_print_exit_codes(out);
+	cli_print_exit_codes(out, 0);
 }
 
 static int report_run(int argc, char **argv)
@@ -115,4 +115,6 @@ const struct sonde_cmd sonde_cmd_report = {
 	.summary = "write a self-contained HTML report: timeline, flame graph, analyses",
 	.run = report_run,
 	.help = report_help,
+	.opts = cli_common_table,
+	.operand = "FILE",
 };
