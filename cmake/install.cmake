@@ -5,6 +5,8 @@
 #   share/man/man1/sonde.1                     its manual page (host/share/sonde.1.in)
 #   share/bash-completion/completions/sonde    bash completion
 #   share/zsh/site-functions/_sonde            zsh completion (SONDE_ZSH_COMPLETION_DIR)
+#   share/doc/sonde/                           README.md and docs/*.md, which the manual
+#                                              page points to
 #   include/sonde/*.h                          the target library's headers
 #   share/sonde/target/                        its sources, ports, miniprof/, rtos/,
 #                                              sources.mk and CMakeLists.txt; include -> the headers
@@ -25,6 +27,8 @@ if(SONDE_BUILD_HOST)
   install(FILES ${PROJECT_SOURCE_DIR}/host/share/sonde.bash
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME sonde)
   install(FILES ${PROJECT_SOURCE_DIR}/host/share/_sonde DESTINATION ${SONDE_ZSH_COMPLETION_DIR})
+  file(GLOB _sonde_docs ${PROJECT_SOURCE_DIR}/docs/*.md)
+  install(FILES ${PROJECT_SOURCE_DIR}/README.md ${_sonde_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 endif()
 
 set(_sonde_target_dir ${CMAKE_INSTALL_DATADIR}/sonde/target)

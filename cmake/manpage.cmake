@@ -5,6 +5,7 @@
 #
 #   -DSONDE=<sonde binary> -DIN=<sonde.1.in> -DOUT=<sonde.1>
 #   -DVERSION=<x.y.z> -DDATADIR=<installed datadir> -DINCLUDEDIR=<installed includedir>
+#   -DDOCDIR=<installed docdir: README.md and docs/*.md>
 
 cmake_minimum_required(VERSION 3.25) # the policies of the project
 
@@ -45,4 +46,5 @@ string(REPLACE "@COMMANDS@\n" "${_sections}" _page "${_page}")
 string(REPLACE "@VERSION@" "${VERSION}" _page "${_page}")
 string(REPLACE "@DATADIR@" "${DATADIR}" _page "${_page}")
 string(REPLACE "@INCLUDEDIR@" "${INCLUDEDIR}" _page "${_page}")
+string(REPLACE "@DOCDIR@" "${DOCDIR}" _page "${_page}")
 file(WRITE "${OUT}" "${_page}")

@@ -20,6 +20,7 @@
  * gives a trace of the same extent, only slower (what tests use).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -380,10 +381,31 @@ static void *drain_task(void *arg)
 
 /* ---- main ------------------------------------------------------------ */
 
+#define USAGE "usage: posix-demo [-o FILE|-] [-t MS | -n TICKS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]\n"
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: posix-demo [-o FILE|-] [-t MS | -n TICKS] [-m overwrite|drop|snapshot|postmortem] [-b BYTES]\n");
+	fprintf(stderr, USAGE "(posix-demo --help says more)\n");
 	exit(2);
+}
+
+static void help(void)
+{
+	printf(USAGE "\n"
+	       "A small firmware on the POSIX port of the Sonde target library: three tasks\n"
+	       "on one simulated CPU, a periodic sampling interrupt, markers, counters, logs,\n"
+	       "user records and function calls; it writes its Sonde trace as a UART would.\n"
+	       "Decode it with 'sonde decode FILE' (or 'posix-demo | sonde decode').\n\n"
+	       "options:\n"
+	       "  -o FILE|-     where the trace goes (default: standard output)\n"
+	       "  -t MS         run for MS milliseconds of the host's time (default 1500)\n"
+	       "  -n TICKS      run for TICKS sampling interrupts instead (2 ms apart when\n"
+	       "                the host keeps up: the same trace on a loaded host, slower)\n"
+	       "  -m MODE       the trace buffer's mode: overwrite, drop (default), snapshot,\n"
+	       "                postmortem (docs/protocol.md)\n"
+	       "  -b BYTES      the trace buffer's size, 256..16777216 (default 65536)\n"
+	       "  -h, --help    show this help\n");
+	exit(0);
 }
 
 int main(int argc, char **argv)
@@ -393,8 +415,10 @@ int main(int argc, char **argv)
 	uint8_t mode = SONDE_MODE_DROP_NEW;
 	int c;
 
-	while ((c = getopt(argc, argv, "o:t:n:m:b:h")) != -1) {
+	static const struct option longopts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	while ((c = getopt_long(argc, argv, "o:t:n:m:b:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'h': help(); break;
 		case 'o': out = optarg; break;
 		case 't': ms = strtol(optarg, NULL, 10); break;
 		case 'n': tick_limit = strtol(optarg, NULL, 10); break;

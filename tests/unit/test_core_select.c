@@ -30,6 +30,16 @@ static void test_times(void **state)
 	assert_int_equal(sonde_select_parse_time("123t", &b), 0);
 	assert_true(b.ticks);
 	assert_int_equal(b.v, 123u);
+	assert_false(b.rel);
+	assert_int_equal(sonde_select_parse_time("+2ms", &b), 0); /* from the first record */
+	assert_true(b.rel);
+	assert_false(b.ticks);
+	assert_int_equal(b.v, 2000000u);
+	assert_int_equal(sonde_select_parse_time("+7t", &b), 0);
+	assert_true(b.rel && b.ticks && b.v == 7);
+	assert_int_equal(sonde_select_parse_time("+", &b), -1);
+	assert_int_equal(sonde_select_parse_time("++1", &b), -1);
+	assert_int_equal(sonde_select_parse_time("-1", &b), -1);
 	assert_int_equal(sonde_select_parse_time("1.5t", &b), -1);
 	assert_int_equal(sonde_select_parse_time("abc", &b), -1);
 	assert_int_equal(sonde_select_parse_time("5min", &b), -1);
@@ -54,7 +64,7 @@ static void test_window(void **state)
 	struct sonde_session ss = { .ts_freq = 1000, .have_origin = 1, .origin = 5000 };
 	char err[128];
 	sonde_select_init(&s);
-	assert_int_equal(sonde_select_option(&s, "from", "1", err, sizeof(err)), 0);  /* 1 s = 1000 ticks after 5000 */
+	assert_int_equal(sonde_select_option(&s, "from", "+1", err, sizeof(err)), 0);  /* 1 s = 1000 ticks after 5000 */
 	assert_int_equal(sonde_select_option(&s, "to", "6500t", err, sizeof(err)), 0); /* absolute */
 	struct sonde_event e = ev_at(SONDE_EV_MARK, 5999, 0);
 	assert_false(sonde_select_accept(&s, &e, &ss));
@@ -68,6 +78,58 @@ static void test_window(void **state)
 	assert_true(sonde_select_accept(&s, &e, &ss));
 	assert_int_equal(s.passed, 3);
 	assert_int_equal(s.rejected, 2);
+	assert_false(sonde_select_window_empty(&s, err, sizeof(err)));
+	sonde_select_free(&s);
+}
+
+/* A time as decode prints it (the target's seconds: ts / ts_freq) selects
+ * the records it names; two ends in one unit are checked at once; a window
+ * beside the trace says the trace's range. */
+static void test_window_absolute(void **state)
+{
+	(void)state;
+	struct sonde_select s;
+	struct sonde_session ss = { .ts_freq = 1000000, .have_origin = 1, .origin = 1017148405 };
+	char err[400];
+	sonde_select_init(&s);
+	/* "1017.148405000" and "1017.148407" as the text format shows them */
+	assert_int_equal(sonde_select_option(&s, "from", "1017.148405000", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "to", "1017.148407", err, sizeof(err)), 0);
+	struct sonde_event e = ev_at(SONDE_EV_MARK, 1017148404, 0);
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.ts = 1017148405;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.ts = 1017148407;
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	e.ts = 1017148408;
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	assert_false(sonde_select_window_empty(&s, err, sizeof(err)));
+	sonde_select_free(&s);
+
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "from", "2", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "to", "1", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "before"));
+	sonde_select_free(&s);
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "to", "+1ms", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "from", "+2ms", err, sizeof(err)), -1);
+	assert_int_equal(sonde_select_option(&s, "from", "2000t", err, sizeof(err)), 0); /* other unit: later */
+	sonde_select_free(&s);
+
+	sonde_select_init(&s);
+	assert_int_equal(sonde_select_option(&s, "from", "2", err, sizeof(err)), 0);
+	assert_int_equal(sonde_select_option(&s, "to", "3", err, sizeof(err)), 0);
+	e.ts = 1017148405;
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.ts = 1017648405;
+	assert_false(sonde_select_accept(&s, &e, &ss));
+	e.ts_flags = 0; /* untimed: inside, but not a record of the window */
+	assert_true(sonde_select_accept(&s, &e, &ss));
+	assert_true(sonde_select_window_empty(&s, err, sizeof(err)));
+	assert_non_null(strstr(err, "from 1017.148405000 to 1017.648405000 s"));
+	assert_non_null(strstr(err, "+0.000000000 to +0.500000000 s"));
+	assert_non_null(strstr(err, "1017148405t to 1017648405t"));
 	sonde_select_free(&s);
 }
 
@@ -138,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_window_absolute),
 		cmocka_unit_test(test_cores_filters),
 		cmocka_unit_test(test_fields),
 	};

@@ -24,6 +24,13 @@ struct sonde_cmd {
 	/* argv[0] is the command's name; returns the exit status. */
 	int (*run)(int argc, char **argv);
 	void (*help)(FILE *out); /* full help: usage, options */
+	/* For `sonde help --list` (completions, the tables of docs/cli.md):
+	 * the command's option table, what its operands are ("FILE", "LINK",
+	 * "COMMAND"), and for COMMAND the words it takes (NULL for help: the
+	 * commands' names). */
+	const struct cli_opt *(*opts)(void);
+	const char *operand;
+	const char *words;
 };
 
 /* The table (generated registry.c), NULL-terminated; help comes last. */
@@ -49,10 +56,16 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct cli_opt *opts
 	      int (*on_opt)(void *ctx, const struct cli_opt *o, const char *val),
 	      int (*on_arg)(void *ctx, const char *arg), void *ctx);
 void cli_print_opts(FILE *out, const struct cli_opt *opts);
+/* A command's own options (n of them) followed by cli_common_opts, in
+ * buf (room for n + CLI_COMMON_NOPTS); returns buf. */
+const struct cli_opt *cli_opts_join(struct cli_opt *buf, const struct cli_opt *own, size_t n);
+/* The shared options alone, as a command's table. */
+const struct cli_opt *cli_common_table(void);
 /* Lists of the registered decoders and sinks, for the help texts. */
 void cli_print_protocols(FILE *out);
 void cli_print_formats(FILE *out);
-void cli_print_exit_codes(FILE *out);
+/* The exit statuses of the decoding commands; all: send's 4 too. */
+void cli_print_exit_codes(FILE *out, int all);
 
 /* ---- decoding a file (cli_run.c) --------------------------------------- */
 
@@ -110,6 +123,10 @@ int cli_run(struct cli_common *c, int (*setup)(void *ctx, struct sonde_pipe *p, 
 int cli_stages_open(struct cli_common *c);
 void cli_stages_apply(struct cli_common *c, struct sonde_pipe *p);
 void cli_stages_close(struct cli_common *c);
+/* After a run: a time window that held none of the trace's timed records is
+ * said, with the trace's time range, and is a usage error.  Returns the new
+ * status. */
+int cli_window_check(struct cli_common *c, int rc);
 void cli_print_selection(FILE *out);
 
 #endif /* SONDE_CLI_H */

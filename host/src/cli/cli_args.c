@@ -90,6 +90,22 @@ int cli_parse(const char *cmd, int argc, char **argv, const struct cli_opt *opts
 	return 0;
 }
 
+const struct cli_opt *cli_opts_join(struct cli_opt *buf, const struct cli_opt *own, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		buf[k++] = own[i];
+	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
+		buf[k++] = cli_common_opts[i];
+	memset(&buf[k], 0, sizeof(buf[k]));
+	return buf;
+}
+
+const struct cli_opt *cli_common_table(void)
+{
+	return cli_common_opts;
+}
+
 void cli_print_opts(FILE *out, const struct cli_opt *opts)
 {
 	for (const struct cli_opt *o = opts; o->name || o->short_name; o++) {
@@ -122,8 +138,11 @@ void cli_print_formats(FILE *out)
 		fprintf(out, "  %-10s %s\n", sonde_sinks[i]->name, sonde_sinks[i]->desc);
 }
 
-void cli_print_exit_codes(FILE *out)
+void cli_print_exit_codes(FILE *out, int all)
 {
 	fprintf(out, "exit status: 0 clean stream; 1 the stream had errors (decoded anyway);\n"
-		     "             2 usage error; 3 I/O error (input unreadable, output unwritable)\n");
+		     "             2 usage error; 3 I/O error (input unreadable, output unwritable);\n"
+		     "%s"
+		     "             128+N stopped by signal N before the end of the input (130: Ctrl-C)\n",
+		all ? "             4 the target refused the command (sonde send);\n" : "");
 }

@@ -21,7 +21,7 @@ const struct cli_opt cli_common_opts[] = {
 	{ "output", 0, "FILE", "write to FILE instead of standard output" },
 	{ "quiet", 'q', NULL, "do not print diagnostics (they are still counted)" },
 	{ "max-diags", 0, "N", "print at most N diagnostics (default 1000, 0 = all)" },
-	{ "from", 0, "T", "only events from T: seconds from the first record (1.5, 250ms) or ticks (123t)" },
+	{ "from", 0, "T", "only events from T: the target's seconds as printed (1017.5, 250ms), ticks (123t), +T from the first record" },
 	{ "to", 0, "T", "only events up to T (as --from)" },
 	{ "core", 0, "LIST", "only events of these cores (0 / 0,2 / 1-3)" },
 	{ "filter", 0, "EXPR", "[!]kind|name|obj=GLOB[,GLOB...]: only matching events (repeatable)" },
@@ -159,6 +159,15 @@ static int stopped(struct cli_common *c, int rc)
 	return sonde_stop_status();
 }
 
+int cli_window_check(struct cli_common *c, int rc)
+{
+	char msg[400];
+	if (!sonde_select_window_empty(&c->sel, msg, sizeof(msg)))
+		return rc;
+	fprintf(stderr, "sonde %s: --from/--to: %s\n", c->cmd, msg);
+	return rc > SONDE_EXIT_USAGE ? rc : SONDE_EXIT_USAGE;
+}
+
 int cli_run_hooks(struct cli_common *c, const struct sonde_drive_hooks *h, void *ctx)
 {
 	int rc = cli_stages_open(c);
@@ -186,6 +195,7 @@ int cli_run_hooks(struct cli_common *c, const struct sonde_drive_hooks *h, void 
 	d.output_path = c->output && strcmp(c->output, "-") != 0 ? c->output : NULL;
 	rc = sonde_drive_run(&d);
 	rc = close_output(c, d.out, d.out_name, d.write_error, rc);
+	rc = cli_window_check(c, rc);
 	cli_stages_close(c);
 	return stopped(c, rc);
 }

@@ -38,7 +38,9 @@ void cli_stages_close(struct cli_common *c)
 void cli_print_selection(FILE *out)
 {
 	fprintf(out, "Selection (--from, --to, --core, --filter) applies before every output and\n"
-		     "analysis; seconds count from the first timed record, ticks (123t) are the\n"
-		     "target's.  --filter kind=isr_*  name=Packet  obj=UART_RX  !kind=log ...\n"
+		     "analysis.  Times are the target's, as decode prints them: seconds (1017.148405,\n"
+		     "250ms) or ticks (123t); +T counts from the first timed record (+1.5, +2ms), as\n"
+		     "the timelines do.  A window outside the trace is an error that says the trace's\n"
+		     "range.  --filter kind=isr_*  name=Packet  obj=UART_RX  !kind=log ...\n"
 		     "See docs/cli.md section 2.\n");
 }

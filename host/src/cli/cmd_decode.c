@@ -51,13 +51,7 @@ static struct cli_opt all_opts[sizeof(decode_opts) / sizeof(decode_opts[0]) + CL
 
 static const struct cli_opt *options(void)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < sizeof(decode_opts) / sizeof(decode_opts[0]); i++)
-		all_opts[k++] = decode_opts[i];
-	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
-		all_opts[k++] = cli_common_opts[i];
-	memset(&all_opts[k], 0, sizeof(all_opts[k]));
-	return all_opts;
+	return cli_opts_join(all_opts, decode_opts, sizeof(decode_opts) / sizeof(decode_opts[0]));
 }
 
 static void decode_help(FILE *out)
@@ -77,7 +71,7 @@ static void decode_help(FILE *out)
 	cli_print_formats(out);
 	fprintf(out, "\ndecoder options (-o): sonde: ts_freq=HZ (tick rate until a TARGET_INFO gives it),\n"
 		     "  addr_size=BYTES (address size until a TARGET_INFO gives it; default 4)\n\n");
-	cli_print_exit_codes(out);
+	cli_print_exit_codes(out, 0);
 }
 
 static int decode_run(int argc, char **argv)
@@ -110,4 +104,6 @@ const struct sonde_cmd sonde_cmd_decode = {
 	.summary = "decode a trace and print its records (text, jsonl, csv, ...)",
 	.run = decode_run,
 	.help = decode_help,
+	.opts = options,
+	.operand = "FILE",
 };

@@ -41,13 +41,7 @@ static struct cli_opt all_opts[NOWN + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < NOWN; i++)
-		all_opts[k++] = live_own_opts[i];
-	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
-		all_opts[k++] = cli_common_opts[i];
-	memset(&all_opts[k], 0, sizeof(all_opts[k]));
-	return all_opts;
+	return cli_opts_join(all_opts, live_own_opts, NOWN);
 }
 
 struct live_args {
@@ -230,6 +224,9 @@ static void summary(struct live *lv, FILE *f)
 			 sp->stop_bits, sp->flow == SONDE_FLOW_RTSCTS ? " rtscts" : sp->flow == SONDE_FLOW_XONXOFF ? " xonxoff" : "");
 	fprintf(f, "%-22s %s%s, %.1f s, connected %u time%s\n", "link", lv->link.name, line,
 		(double)(live_now_ms() - lv->t_start) / 1000.0, lv->connects, lv->connects == 1 ? "" : "s");
+	if (lv->pipe->cut_bytes)
+		fprintf(f, "%-22s %" PRIu64 " bytes of the frame in flight (not an error)\n", "cut by the stop",
+			lv->pipe->cut_bytes);
 	if (lv->o.raw_path && lv->raw_errno)
 		fprintf(f, "%-22s %s, %" PRIu64 " bytes (then: %s; %" PRIu64 " bytes received were not saved)\n",
 			"raw capture", lv->o.raw_path, lv->raw_bytes, strerror(lv->raw_errno), lv->rx_bytes - lv->raw_bytes);
@@ -337,6 +334,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	}
 	int reported = 0;
 	if (ran && lv->began > 0) {
+		p->cut_on_purpose = lv->user_stop;
 		rc = worst(rc, sonde_pipe_end(p));
 		reported = p->write_error;
 		for (size_t i = 0; i < a->c.nkv; i++)
@@ -345,6 +343,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 					a->c.kv[i]);
 		live_budget_tick(lv, live_now_ms(), 1);
 		summary(lv, stderr);
+		rc = cli_window_check(&a->c, rc);
 	}
 	if (lv->exit_io)
 		rc = SONDE_EXIT_IO;
@@ -413,4 +412,6 @@ const struct sonde_cmd sonde_cmd_live = {
 	.summary = "decode a target's trace live from a serial port, TCP, UDP, a growing file or stdin",
 	.run = live_run,
 	.help = live_help,
+	.opts = options,
+	.operand = "LINK",
 };

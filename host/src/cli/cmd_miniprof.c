@@ -42,6 +42,11 @@ static const struct cli_opt mp_cli_opts[] = {
 	{ NULL, 0, NULL, NULL }
 };
 
+static const struct cli_opt *mp_options(void)
+{
+	return mp_cli_opts;
+}
+
 struct mp_cmd_word {
 	const char *word;
 	unsigned cmd;   /* 0: capture */
@@ -459,4 +464,7 @@ const struct sonde_cmd sonde_cmd_miniprof = {
 	.summary = "talk to a MiniProfiler device: metadata, status, start, stop, reset, capture",
 	.run = mp_run,
 	.help = mp_help,
+	.opts = mp_options,
+	.operand = "COMMAND",
+	.words = "metadata status start stop reset capture", /* mp_words; test_cli_help.sh checks */
 };

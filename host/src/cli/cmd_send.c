@@ -40,6 +40,11 @@ static const struct cli_opt send_opts[] = {
 	{ NULL, 0, NULL, NULL }
 };
 
+static const struct cli_opt *send_options(void)
+{
+	return send_opts;
+}
+
 struct send_args {
 	const char *link;
 	int qs;
@@ -512,4 +517,10 @@ const struct sonde_cmd sonde_cmd_send = {
 	.summary = "send a command to a target (filters, start/stop, peek, ...) and print its reply",
 	.run = send_run,
 	.help = send_help,
+	.opts = send_options,
+	.operand = "COMMAND",
+	/* Sonde's (proto/sonde/sonde_rxcmd.c), then QS's (proto/qs/qs_rxcmd.c);
+	 * test_cli_help.sh checks that send takes each */
+	.words = "info glb-filter loc-filter start stop trigger readout reset app peek poke stats "
+		 "tick command curr-obj",
 };

@@ -37,13 +37,7 @@ static struct cli_opt all_opts[NOWN + CLI_COMMON_NOPTS];
 
 static const struct cli_opt *options(void)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < NOWN; i++)
-		all_opts[k++] = stats_own_opts[i];
-	for (size_t i = 0; cli_common_opts[i].name || cli_common_opts[i].short_name; i++)
-		all_opts[k++] = cli_common_opts[i];
-	memset(&all_opts[k], 0, sizeof(all_opts[k]));
-	return all_opts;
+	return cli_opts_join(all_opts, stats_own_opts, NOWN);
 }
 
 static int stats_opt(void *ctx, const struct cli_opt *o, const char *val)
@@ -215,7 +209,7 @@ static void stats_help(FILE *out)
 	fprintf(out, "\n");
 	cli_print_protocols(out);
 	fprintf(out, "\n");
-	cli_print_exit_codes(out);
+	cli_print_exit_codes(out, 0);
 }
 
 static int stats_run(int argc, char **argv)
@@ -270,4 +264,6 @@ const struct sonde_cmd sonde_cmd_stats = {
 	.summary = "print the figures of a trace: records, errors, losses, time span, rates",
 	.run = stats_run,
 	.help = stats_help,
+	.opts = options,
+	.operand = "FILE",
 };

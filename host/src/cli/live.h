@@ -88,6 +88,8 @@ struct live {
 	char down_why[256];      /* the reason last said */
 	/* end */
 	int stop;                /* leave the loop */
+	int user_stop;           /* the user ended it (signal, 'q', --duration): a frame
+				  * cut at the end is not an error (pipe.h cut_on_purpose) */
 	int exit_io;             /* an I/O failure decides the exit status */
 	int64_t t_start, t_end;
 	/* terminal */

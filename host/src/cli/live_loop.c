@@ -237,9 +237,13 @@ int live_loop(struct live *lv)
 			live_budget_tick(lv, now, 0);
 			live_status_tick(lv, now);
 		}
-		if (lv->t_end >= 0 && now >= lv->t_end)
+		if (lv->t_end >= 0 && now >= lv->t_end) {
+			lv->user_stop = 1;
 			break;
+		}
 	}
+	if (sonde_stop_signal())
+		lv->user_stop = 1;
 	/* What has arrived already is part of the capture: a stop (key, signal,
 	 * duration) loses nothing that the link had delivered -- up to 1 MiB
 	 * and LIVE_DRAIN_MS after a signal, so that the stop stays quick. */

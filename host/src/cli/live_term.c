@@ -109,6 +109,7 @@ void live_keys_read(struct live *lv)
 		switch (keys[i]) {
 		case 'q':
 			lv->stop = 1;
+			lv->user_stop = 1;
 			break;
 		case 'h':
 		case '?':

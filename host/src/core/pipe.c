@@ -105,6 +105,10 @@ void sonde_diag_print(FILE *f, const char *input_name, const struct sonde_diag *
 
 void sonde_pipe_emit_diag(struct sonde_pipe *p, const struct sonde_diag *d)
 {
+	if (p->ending && p->cut_on_purpose && d->code == SONDE_D_TRUNCATED) {
+		p->cut_bytes += d->count; /* the stop cut it: not an error */
+		return;
+	}
 	p->ndiags++;
 	if ((unsigned)d->code < SONDE_D_COUNT)
 		p->diags[d->code]++;
@@ -296,7 +300,9 @@ int sonde_pipe_finish_sinks(struct sonde_pipe *p)
 
 int sonde_pipe_end(struct sonde_pipe *p)
 {
+	p->ending = 1;
 	p->dec->finish(p->dec_state);
+	p->ending = 0;
 	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
 		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", p->input_name,
 			p->ndiags - p->max_diags);

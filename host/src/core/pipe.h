@@ -65,6 +65,10 @@ struct sonde_pipe {
 	int text;              /* decoders format the events' text: set by add_sink, and by
 				* add_listener unless the listener says no_text (a select
 				* may match it too, so one set means text as well) */
+	int cut_on_purpose;    /* the input was ended by the user (sonde live: Ctrl-C, 'q',
+				* --duration): a frame cut at its end is the stop's doing,
+				* not the stream's; sonde_pipe_end counts its bytes in
+				* cut_bytes instead of reporting a 'truncated' diagnostic */
 	/* filled in */
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;
@@ -80,6 +84,8 @@ struct sonde_pipe {
 	size_t nlisteners;
 	const char *input_name;
 	uint64_t bytes;                 /* bytes read from the source */
+	uint64_t cut_bytes;             /* bytes of the frame cut by a stop (cut_on_purpose) */
+	int ending;                     /* inside sonde_pipe_end */
 	uint64_t ndiags;
 	uint64_t diags[SONDE_D_COUNT];  /* per code */
 	int io_error;

@@ -29,8 +29,9 @@ int sonde_select_parse_time(const char *val, struct sel_bound *b)
 {
 	const char *p = val;
 	uint64_t whole = 0, frac = 0, fdiv = 1;
-	int digits = 0;
+	int digits = 0, rel = *p == '+';
 
+	p += rel;
 	while (*p >= '0' && *p <= '9') {
 		if (whole > (UINT64_MAX - 9) / 10)
 			return -1;
@@ -52,6 +53,7 @@ int sonde_select_parse_time(const char *val, struct sel_bound *b)
 		return -1;
 	memset(b, 0, sizeof(*b));
 	b->set = 1;
+	b->rel = rel;
 	if (strcmp(p, "t") == 0) {
 		if (fdiv != 1)
 			return -1; /* ticks are whole */
@@ -162,8 +164,15 @@ int sonde_select_option(struct sonde_select *s, const char *name, const char *va
 		struct sel_bound *b = name[0] == 'f' ? &s->from : &s->to;
 		rc = sonde_select_parse_time(val, b);
 		if (rc)
-			snprintf(err, errlen, "expected a time: seconds (1.5, 250ms, 10us, 100ns) from the first "
-					      "record, or ticks (12345t), got '%s'", val);
+			snprintf(err, errlen, "expected a time: the target's seconds as printed (1017.5, 250ms, "
+					      "10us, 100ns), ticks (12345t), or +T from the first record (+1.5), got '%s'",
+				 val);
+		/* two ends in one unit can be compared now; others after the run */
+		else if (s->from.set && s->to.set && s->from.ticks == s->to.ticks && s->from.rel == s->to.rel &&
+			 s->to.v < s->from.v) {
+			snprintf(err, errlen, "the window ends before it begins (--to is before --from)");
+			rc = -1;
+		}
 	} else if (strcmp(name, "core") == 0) {
 		rc = parse_cores(s, val);
 		if (rc)
@@ -218,16 +227,13 @@ static int filter_holds(const struct sel_filter *f, const struct sonde_event *ev
 static int time_ok(const struct sel_bound *b, int after, const struct sonde_event *ev,
 		   const struct sonde_session *ss)
 {
-	uint64_t t;
 	if (!b->set || !(ev->ts_flags & SONDE_TS_VALID))
 		return 1;
-	if (b->ticks) {
-		t = ev->ts;
-	} else {
-		uint64_t rel = ss->have_origin && ev->ts > ss->origin ? ev->ts - ss->origin : 0;
-		uint64_t f = ss->ts_freq ? ss->ts_freq : 1000000000u;
-		t = (uint64_t)((unsigned __int128)rel * 1000000000u / f);
-	}
+	uint64_t t = ev->ts;
+	if (b->rel)
+		t = ss->have_origin && t > ss->origin ? t - ss->origin : 0;
+	if (!b->ticks) /* ticks of an unknown clock are taken as ns, as the timelines do */
+		t = (uint64_t)((unsigned __int128)t * 1000000000u / (ss->ts_freq ? ss->ts_freq : 1000000000u));
 	return after ? t >= b->v : t <= b->v;
 }
 
@@ -241,7 +247,17 @@ int sonde_select_accept(struct sonde_select *s, const struct sonde_event *ev, co
 		for (size_t i = 0; i < s->ncores && !ok; i++)
 			ok = ev->core >= s->core_lo[i] && ev->core <= s->core_hi[i];
 	}
-	ok = ok && time_ok(&s->from, 1, ev, ss) && time_ok(&s->to, 0, ev, ss);
+	if ((s->from.set || s->to.set) && (ev->ts_flags & SONDE_TS_VALID)) {
+		int in = time_ok(&s->from, 1, ev, ss) && time_ok(&s->to, 0, ev, ss);
+		if (!s->timed++ || ev->ts < s->ts_min)
+			s->ts_min = ev->ts;
+		if (s->timed == 1 || ev->ts > s->ts_max)
+			s->ts_max = ev->ts;
+		s->freq = ss->ts_freq;
+		s->origin = ss->have_origin ? ss->origin : 0;
+		s->timed_in += (uint64_t)in;
+		ok = ok && in;
+	}
 	for (size_t i = 0; ok && i < s->nfilt; i++)
 		ok = filter_holds(&s->filt[i], ev);
 	if (ok)
@@ -249,4 +265,29 @@ int sonde_select_accept(struct sonde_select *s, const struct sonde_event *ev, co
 	else
 		s->rejected++;
 	return ok;
+}
+
+/* ts in seconds, as sink_text prints them (9 decimals) */
+static void secs(char *buf, size_t len, uint64_t ticks, uint64_t freq)
+{
+	uint64_t f = freq ? freq : 1000000000u;
+	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ticks / f,
+		 (uint64_t)((unsigned __int128)(ticks % f) * 1000000000u / f));
+}
+
+int sonde_select_window_empty(const struct sonde_select *s, char *msg, size_t len)
+{
+	if (!(s->from.set || s->to.set) || !s->timed || s->timed_in)
+		return 0;
+	char a[48], b[48], ra[48], rb[48];
+	uint64_t o = s->origin <= s->ts_min ? s->origin : s->ts_min;
+	secs(a, sizeof(a), s->ts_min, s->freq);
+	secs(b, sizeof(b), s->ts_max, s->freq);
+	secs(ra, sizeof(ra), s->ts_min - o, s->freq);
+	secs(rb, sizeof(rb), s->ts_max - o, s->freq);
+	snprintf(msg, len,
+		 "no record of the trace is inside the window: the trace runs from %s to %s s "
+		 "(+%s to +%s s from its first record; ticks %" PRIu64 "t to %" PRIu64 "t)",
+		 a, b, ra, rb, s->ts_min, s->ts_max);
+	return 1;
 }

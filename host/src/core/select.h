@@ -3,10 +3,13 @@
  * events reach the sinks and listeners (core/pipe.c asks it for each event).
  *
  *   --from T / --to T   a time window: T in seconds (a number, or with the
- *                       unit s, ms, us or ns) counts from the first timed
- *                       record of the session, as the timelines show it;
- *                       T with the unit t is in ticks of the target's clock,
- *                       as the text/JSONL/CSV outputs show `ts`.
+ *                       unit s, ms, us or ns) is the target's time, the
+ *                       `seconds` that text/JSONL/CSV print, so a time
+ *                       pasted from them selects what it says; +T counts
+ *                       from the first timed record of the session, as the
+ *                       timelines show it; T with the unit t is in ticks
+ *                       of the target's clock (`ts`), +Tt ticks from the
+ *                       first timed record.
  *   --core LIST         only these cores ("0", "0,2", "1-3").
  *   --filter EXPR       [!]FIELD=GLOB[,GLOB...] with FIELD kind (isr_enter,
  *                       task_*, ...), name (the record's name) or obj (the
@@ -37,8 +40,9 @@ struct sel_filter {
 
 struct sel_bound {
 	int set;
-	int ticks;          /* value in ticks (absolute) rather than ns from the start */
-	uint64_t v;         /* ticks, or ns from the session's first timed record */
+	int ticks;          /* value in ticks rather than ns */
+	int rel;            /* counted from the session's first timed record ("+T") */
+	uint64_t v;         /* ticks, or ns */
 };
 
 struct sonde_select {
@@ -49,6 +53,10 @@ struct sonde_select {
 	struct sel_filter filt[SONDE_SELECT_MAX_FILTERS];
 	size_t nfilt;
 	uint64_t passed, rejected; /* events */
+	/* what the window saw, to say so when it holds nothing of the trace */
+	uint64_t timed, timed_in;  /* timed events; those inside the window */
+	uint64_t ts_min, ts_max;   /* their earliest and latest ts */
+	uint64_t freq, origin;     /* the session's clock when they were seen */
 };
 
 void sonde_select_init(struct sonde_select *s);
@@ -58,10 +66,16 @@ void sonde_select_free(struct sonde_select *s);
  * -1 with the reason in err (no trailing newline). */
 int sonde_select_option(struct sonde_select *s, const char *name, const char *val, char *err, size_t errlen);
 
-/* Parse a time "1.5", "250ms", "10us", "123t".  Returns 0 or -1. */
+/* Parse a time "1.5", "250ms", "10us", "123t", each optionally after '+'
+ * (counted from the first timed record).  Returns 0 or -1. */
 int sonde_select_parse_time(const char *val, struct sel_bound *b);
 
 /* Does ev pass?  The session gives the clock rate and the time origin. */
 int sonde_select_accept(struct sonde_select *s, const struct sonde_event *ev, const struct sonde_session *ss);
+
+/* After the run: 1 when a time window was given and the trace had timed
+ * events but none inside it; msg then names the trace's time range in
+ * every unit --from/--to take. */
+int sonde_select_window_empty(const struct sonde_select *s, char *msg, size_t len);
 
 #endif /* SONDE_SELECT_H */
