@@ -507,7 +507,7 @@ def make(build, td, kernel):
         "send": ["--link", "serial:/dev/ttyUSB0:921600", "-t", "0.5", "-r", "3", "--addr-size", "8", "--seq",
                  "7", "--bad-checksum", "glb-filter", "-LOG", "+ISR"],
         "stats": ["-p", "sonde", "--max-diags", "0", "x.bin", "--window", "10ms", "--top", "5", "-f", "jsonl",
-                  "--from", "1.5", "--to", "250ms", "--core", "0,2-3", "--filter", "kind=isr_*,task_*",
+                  "--from", "+1.5", "--to", "+250ms", "--core", "0,2-3", "--filter", "kind=isr_*,task_*",
                   "--filter", "!name=*SYNC*", "--elf", "fw.elf"],
         "report": ["--output", "r.html", "--from", "123t", "--filter", "obj=sens?r", "x.bin@core=1"],
         "help": ["decode"],
