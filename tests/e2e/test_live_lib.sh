@@ -262,12 +262,14 @@ class Synth:
 
     REGION = (0x20000000, 64)
 
-    def __init__(self, limit, drops_every=0, version=2, joined=False):
+    def __init__(self, limit, drops_every=0, version=3, joined=False):
         self.limit = limit
         self.drops_every = drops_every
         self.version = version
         self.overwritten = 0
         self.resets = 0       # RESET_CTRS since the start (version 2's DROPS says it)
+        self.fno = 0          # the next frame's number (version 3's DROPS says it)
+        self.stopped = 0      # records not made while stopped (version 3: apart from refused)
         self.report = False   # refusals wait for their report before the next record
         self.seq = 0
         self.t = 1000000
@@ -285,6 +287,7 @@ class Synth:
         self.mem = bytes((i * 3 + 1) & 0xFF for i in range(self.REGION[1]))
         if joined:  # a target that has been running: mid-sequence, no TARGET_INFO until asked
             self.seq = 100
+            self.fno = 100
             return
         self.emit(0x00)
         self.info(reset=True)
@@ -292,6 +295,7 @@ class Synth:
     def emit(self, rid, data=b""):
         f = frame(self.seq, rid, data)
         self.seq = (self.seq + 1) & 0xFF
+        self.fno = (self.fno + 1) & 0xFFFFFFFF
         self.written += 1
         self.nbytes += len(f)
         self.out += f
@@ -313,6 +317,10 @@ class Synth:
         data = struct.pack("<II", self.overwritten, self.refused)
         if self.version != 1:
             data += bytes([self.resets & 0xFF])
+        if self.version >= 3:
+            # nothing is queued here: every frame before the report's
+            # TIME_SYNC (number self.fno) has gone out
+            data += struct.pack("<III", self.stopped, (self.fno + 1) & 0xFFFFFFFF, self.fno)
         self.timed(0x03, data, sync=True)
 
     def info(self, reset):
@@ -326,7 +334,10 @@ class Synth:
         if not self.glb[rid] or (obj is not None and not self.loc[obj]):
             return
         if not self.running:
-            self.refused += 1
+            if self.version >= 3:
+                self.stopped += 1
+            else:
+                self.refused += 1
             self.report = True
             return
         if self.report:  # the report of the refusals goes before the next record
@@ -343,6 +354,7 @@ class Synth:
             # 10 records overwritten in the buffer: their sequence numbers
             # are missing, and DROPS says so (docs/protocol.md section 4)
             self.seq = (self.seq + 10) & 0xFF
+            self.fno = (self.fno + 10) & 0xFFFFFFFF
             self.overwritten += 10
             self.drops()
         self.t += 100
@@ -394,7 +406,7 @@ class Synth:
                 self.drops()
                 self.report = False
             self.status(seq, cmd, 0)
-            self.written = self.nbytes = self.refused = self.overwritten = 0
+            self.written = self.nbytes = self.refused = self.overwritten = self.stopped = 0
             self.resets += 1
             self.drops()
             return
@@ -526,7 +538,7 @@ def main():
     ap.add_argument("--count", type=int, default=-1)
     ap.add_argument("--synth", type=int)
     ap.add_argument("--drops", type=int, default=0, help="synth: 10 records overwritten every N events")
-    ap.add_argument("--proto-version", type=int, default=2, choices=(1, 2), help="synth: the protocol version")
+    ap.add_argument("--proto-version", type=int, default=3, choices=(1, 2, 3), help="synth: the protocol version")
     ap.add_argument("--joined", action="store_true", help="synth: no EMPTY, TARGET_INFO, DICT at the start")
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--delay", type=float, default=0.002)
@@ -638,7 +650,7 @@ print(f.ts2(908).hex(' '), f.ts2(0x7F).hex(), f.ts2(0x4000).hex(), f.ts2(0xFFFFF
 	[ "$got" = "8c 83 7f 0040c0 ffffffef" ] || fail "fake target timestamp fields: $got"
 	# a synthesised stream decodes cleanly, with the records it promised,
 	# in both versions; overwritten records are reported as such
-	for v in 2 1; do
+	for v in 3 2 1; do
 		python3 "$WORK/fake_target.py" --append "$WORK/synth$v.bin" --synth 700 --drops 100 --proto-version $v \
 			--chunk 65536 --delay 0
 		"$SONDE" stats -q "$WORK/synth$v.bin" >"$WORK/stats.txt" && fail "synthesised stream: no sequence gaps?"
