@@ -101,6 +101,8 @@ static void set_base(struct sloss *l, const struct sloss_totals *t)
 uint64_t sloss_target_reset(struct sloss *l, uint64_t h)
 {
 	uint64_t lost = give_up(l);
+	l->started = 1;
+	l->lead = 0;
 	static const struct sloss_totals zero;
 	set_base(l, &zero);
 	l->anchored = 1;
@@ -129,6 +131,7 @@ static void baseline(struct sloss *l, uint64_t h, const struct sloss_totals *t, 
 {
 	r->baseline = 1;
 	r->unexplained = give_up(l);
+	l->lead = 0;
 	set_base(l, t);
 	l->anchored = t->has_frames;
 	l->anchor = t->frame - (uint32_t)h;
@@ -175,6 +178,24 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 {
 	memset(r, 0, sizeof(*r));
 	l->version = version;
+	if (!l->base_valid && !l->started && t->has_frames && t->resets == 0 && t->frame <= h - SLOSS_FIRST_INDEX / 2) {
+		/* The first report of a capture that did not see the target
+		 * start (its start overwritten before it was ever read out, or
+		 * a capture joined mid-way): with no counter reset, the totals
+		 * count from sonde_init() and the frame numbers from 0, so the
+		 * frames before the first one received are a gap like any other
+		 * -- but one the link never carried to this capture.  What the
+		 * overwrites do not explain of it was sent before the capture
+		 * began (before). */
+		static const struct sloss_totals zero;
+		set_base(l, &zero);
+		l->anchored = 1;
+		l->anchor = t->frame - (uint32_t)h;
+		l->anchor_h = h;
+		l->lead_first = h - t->frame;
+		l->lead = l->lead_first < SLOSS_FIRST_INDEX ? SLOSS_FIRST_INDEX - l->lead_first : 0;
+	}
+	l->started = 1;
 	if (!l->base_valid) {
 		baseline(l, h, t, r);
 		r->pending = sloss_pending(l);
@@ -228,6 +249,15 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 			if (g->count)
 				break;
 			pop(l);
+		}
+		/* The frames before the first one received go last: over a
+		 * lossless link every gap the capture saw was overwritten, and
+		 * the rest of the overwrites were among them. */
+		if (l->lead && l->lead_first < oldest_h) {
+			uint64_t m = l->lead < l->credit ? l->lead : l->credit;
+			l->credit -= m;
+			r->before = l->lead - m;
+			l->lead = 0;
 		}
 	}
 	/* Overwrites the settled gaps did not take: frames the host placed

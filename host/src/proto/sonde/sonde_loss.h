@@ -51,6 +51,8 @@ struct sloss_result {
 	uint64_t unexplained;   /* frames given up now: the report is a new baseline */
 	uint64_t pending;       /* frames of gaps still waiting for a report */
 	uint64_t unseen;        /* whole-256 runs of frames the sequence numbers hid */
+	uint64_t before;        /* frames the target had sent before the first one received
+				 * (a capture joined mid-way): no loss of the capture */
 	int counters_reset;     /* the target's totals restarted (RESET_CTRS) */
 	int baseline;           /* first report of a stream joined mid-way, or after a
 				 * break the frame numbers do not bridge */
@@ -65,6 +67,9 @@ struct sloss {
 	uint32_t anchor;
 	uint64_t anchor_h;      /* host index of the report that set it */
 	int rejoined;           /* the link was reconnected since */
+	int started;            /* a report or a target reset was seen */
+	uint64_t lead_first;    /* frames [lead_first, SLOSS_FIRST_INDEX) (host indexes) came */
+	uint64_t lead;          /*   before the first one received: lead of them, waiting */
 	int base_valid;         /* the totals below are those of the previous report */
 	uint32_t base_over, base_ref, base_stop;
 	uint8_t base_resets;

@@ -227,6 +227,8 @@ static void drops(struct sdec *d, const struct sdec_frame *f, const struct field
 			srec_add_arg(d, &ev, "pending", SONDE_A_U64, r.pending);
 		if (r.unseen)
 			srec_add_arg(d, &ev, "unseen", SONDE_A_U64, r.unseen);
+		if (r.before)
+			srec_add_arg(d, &ev, "before_capture", SONDE_A_U64, r.before);
 		if (r.counters_reset)
 			srec_add_arg(d, &ev, "counters_reset", SONDE_A_BOOL, 1);
 	}
