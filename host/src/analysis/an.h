@@ -34,6 +34,7 @@
 
 #include "event.h"
 #include "hist.h"
+#include "loss.h"
 #include "pipeline.h"
 
 #define AN_TOP_MAX 64
@@ -148,8 +149,7 @@ struct an_model {
 	uint64_t other_cores;     /* events of cores beyond AN_MAX_CORES (ignored) */
 	uint64_t epoch;           /* loss epoch: +1 at every loss */
 	uint64_t losses;          /* loss events seen (diagnostics, DROPS increases, estimates) */
-	uint64_t drops_over, drops_ref; /* latest DROPS totals */
-	int have_drops;
+	struct sonde_loss loss;   /* what cuts the open spans (core/loss.h) */
 	uint64_t backwards;       /* timestamps earlier than the core's last (not charged) */
 	uint64_t resyncs;         /* ISR stacks resynchronised after a loss */
 	uint64_t window;          /* current window width (ticks); may have doubled */
