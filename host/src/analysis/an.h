@@ -19,6 +19,8 @@
  * sequence gap, a bad frame, a DROPS increase, an estimated time, an ISR
  * stack the decoder had to resynchronise -- or still open at the end is
  * counted as incomplete and kept out of mean, percentiles, max and longest.
+ * A loss also ends what is open on its core, by the rule of core/loss.h
+ * that every output follows.
  *
  * Further analyses plug in through struct an_plugin (an_plugins.c lists
  * them): they see every event after the shared state (what runs on each
