@@ -8,7 +8,8 @@
 # SQLite, speedscope and the timeline model of Perfetto/Chrome must give
 # the same runs, CPU times, calls and "what ran before each drop" in every
 # case (tests/e2e/exports/loss_check.py).  Deterministic: the trace is
-# written record by record, not recorded.
+# written record by record, not recorded; the cases are sessions of a
+# restarting target, 45 to a file.
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup

@@ -8,7 +8,11 @@ UART nesting inside it and interrupting a task's function), function calls
 in tasks and in an ISR, a task preempted inside a function, a marker span,
 a TIME_SYNC every period -- 1 MHz clock.
 
-    stream(lost, how)   the encoded bytes; `lost` is a set of indexes into
+    stream(lost, how, t0)
+                        the encoded bytes of a session from sonde_init
+                        (the target reset) whose first record is at t0;
+                        sessions concatenate into one stream of a target
+                        that restarts; `lost` is a set of indexes into
                         body() that are lost:
                         how="refused"  the target refused them (drop mode):
                                        they take no sequence number; the
@@ -53,9 +57,9 @@ def header():
         (8, CYCLE, "cycle"))]
 
 
-def body():
+def body(t0=T0):
     """[(time, id, data)]: timed records (and TIME_SYNCs, data None) in order."""
-    out, t = [], T0
+    out, t = [], t0
 
     def at(dt, rid, data=b""):
         nonlocal t
@@ -101,8 +105,8 @@ def body():
     return out
 
 
-def stream(lost=frozenset(), how="refused"):
-    recs = body()
+def stream(lost=frozenset(), how="refused", t0=T0):
+    recs = body(t0)
     frames, seq = [], 0
     prev_t, written_t = None, None  # the previous timed frame the target wrote (for a delta)
     refused, pending = 0, False
