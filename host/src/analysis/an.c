@@ -8,6 +8,7 @@
 
 #include "an.h"
 #include "core/event_desc.h"
+#include "core/loss.h"
 
 #define AN_NONE UINT32_MAX
 #define AN_DEFAULT_MAX_CELLS 4000000u
@@ -38,6 +39,7 @@ struct an_model *an_new(const struct an_config *cfg)
 		m->cfg.top = AN_TOP_MAX;
 	m->window = m->cfg.window;
 	m->max_cells = AN_DEFAULT_MAX_CELLS;
+	sonde_loss_init(&m->loss);
 	for (size_t i = 0; an_plugins[i] && i < 16; i++)
 		m->plug[i] = an_plugins[i]->create ? an_plugins[i]->create(m) : NULL;
 	return m;
@@ -291,6 +293,30 @@ static void an_loss(struct an_model *m)
 	m->losses++;
 }
 
+/* A loss cuts core c (core/loss.h): its ISR activations and its current
+ * period end now (at c->last), incomplete, and the core runs no task until
+ * a record says otherwise, as at the start of a trace. */
+static void an_cut(struct an_model *m, struct an_core *c)
+{
+	while (c->depth || c->hidden)
+		an_isr_pop(m, c, 0);
+	an_run_end(m, c, 0);
+	c->running = 0;
+	c->switched = 1;
+	c->cur = an_pseudo(m, c, AN_NOTASK);
+	c->run_start = c->last;
+	c->run_cpu = c->cur != AN_NONE ? m->ent[c->cur].cpu : 0;
+	c->run_epoch = m->epoch;
+}
+
+/* Cut one core, or every core (SONDE_LOSS_ALL). */
+static void an_cut_cores(struct an_model *m, uint32_t core)
+{
+	for (uint32_t k = 0; k < AN_MAX_CORES; k++)
+		if (m->core[k] && (core == SONDE_LOSS_ALL || core == k))
+			an_cut(m, m->core[k]);
+}
+
 static void an_isr_event(struct an_model *m, struct an_core *c, const struct sonde_event *ev, uint64_t t)
 {
 	uint32_t depth_now = c->depth + c->hidden;
@@ -428,14 +454,10 @@ void an_event(struct an_model *m, const struct sonde_event *ev, const struct son
 			m->origin = s->origin;
 		}
 	}
-	if (ev->kind == SONDE_EV_DROPS) {
-		uint64_t over = (uint64_t)ev->value, ref = ev->obj2;
-		if (m->have_drops ? over > m->drops_over || ref > m->drops_ref : over || ref)
-			an_loss(m);
-		m->have_drops = 1;
-		m->drops_over = over;
-		m->drops_ref = ref;
-	}
+	uint32_t cut;
+	int is_loss = sonde_loss_event(&m->loss, ev, &cut, NULL);
+	if (is_loss && ev->kind == SONDE_EV_DROPS) /* a target reset cuts, but loses nothing */
+		an_loss(m);
 	if (ev->ts_flags & SONDE_TS_ESTIMATED)
 		an_loss(m);
 	struct an_core *c = an_core_get(m, ev->core);
@@ -457,6 +479,8 @@ void an_event(struct an_model *m, const struct sonde_event *ev, const struct son
 			c->last = ev->ts;
 		}
 	}
+	if (is_loss) /* at the loss's time: a DROPS's own, else the core's last (loss.h) */
+		an_cut_cores(m, cut);
 	if (c) {
 		uint64_t t = c->last;
 		switch (ev->kind) {
@@ -487,13 +511,9 @@ void an_diag(struct an_model *m, const struct sonde_diag *d)
 {
 	if (m->tally && m->tally->n != m->tally_seen)
 		an_tally(m);
-	switch (d->code) {
-	case SONDE_D_BAD_CHECKSUM: case SONDE_D_SEQ_GAP: case SONDE_D_TOO_SHORT: case SONDE_D_TOO_LONG:
-	case SONDE_D_ABORTED: case SONDE_D_GARBAGE: case SONDE_D_TRUNCATED: case SONDE_D_MALFORMED:
+	if (sonde_loss_diag(d)) {
 		an_loss(m);
-		break;
-	default:
-		break;
+		an_cut_cores(m, SONDE_LOSS_ALL);
 	}
 	for (size_t i = 0; an_plugins[i] && i < 16; i++)
 		if (an_plugins[i]->diag)

@@ -19,6 +19,8 @@
  * sequence gap, a bad frame, a DROPS increase, an estimated time, an ISR
  * stack the decoder had to resynchronise -- or still open at the end is
  * counted as incomplete and kept out of mean, percentiles, max and longest.
+ * A loss also ends what is open on its core, by the rule of core/loss.h
+ * that every output follows.
  *
  * Further analyses plug in through struct an_plugin (an_plugins.c lists
  * them): they see every event after the shared state (what runs on each
@@ -34,6 +36,7 @@
 
 #include "event.h"
 #include "hist.h"
+#include "loss.h"
 #include "pipeline.h"
 
 #define AN_TOP_MAX 64
@@ -148,8 +151,7 @@ struct an_model {
 	uint64_t other_cores;     /* events of cores beyond AN_MAX_CORES (ignored) */
 	uint64_t epoch;           /* loss epoch: +1 at every loss */
 	uint64_t losses;          /* loss events seen (diagnostics, DROPS increases, estimates) */
-	uint64_t drops_over, drops_ref; /* latest DROPS totals */
-	int have_drops;
+	struct sonde_loss loss;   /* what cuts the open spans (core/loss.h) */
 	uint64_t backwards;       /* timestamps earlier than the core's last (not charged) */
 	uint64_t resyncs;         /* ISR stacks resynchronised after a loss */
 	uint64_t window;          /* current window width (ticks); may have doubled */

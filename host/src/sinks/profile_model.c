@@ -10,6 +10,7 @@
  * clock, which is what keeps it out of the preempted function's times.
  */
 #include "profile_model.h"
+#include "loss.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -80,6 +81,7 @@ struct prof_model {
 	prof_call_fn *on_call;   /* prof_set_call_hook */
 	void *call_ctx;
 	uint64_t now;            /* timestamp of the event being processed */
+	struct sonde_loss loss;  /* what cuts the open calls (core/loss.h) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -687,6 +689,34 @@ static void prof_isr_exit(struct prof_model *m, struct prof_core *c, unsigned tf
 	prof_isr_leave(m, c, PROF_F_MISSING_EXIT, tflags, &m->n.missing_exits);
 }
 
+/* ---- losses ------------------------------------------------------------------ */
+
+/* A loss cuts core c (core/loss.h): its ISR activations and every call of
+ * every context of the core end now, flagged PROF_F_LOST, and the core
+ * runs no task ("(main)") until a record says otherwise. */
+static void prof_cut(struct prof_model *m, struct prof_core *c)
+{
+	while (c->isr_depth)
+		prof_isr_leave(m, c, PROF_F_LOST, PROF_F_LOST, &m->n.cut_by_loss);
+	c->isr_extra = 0;
+	for (uint32_t i = 0; i < m->nctxs; i++) {
+		struct prof_ctx *x = m->ctxs[i];
+		/* a task's calls are of the core they were entered on */
+		if (x->kind != PROF_CTX_ISR && x->depth && x->stack[x->depth - 1].core == c->core)
+			prof_close_all(m, x, PROF_F_LOST, &m->n.cut_by_loss);
+	}
+	c->task = c->main;
+}
+
+static void prof_cut_cores(struct prof_model *m, uint32_t core)
+{
+	for (uint32_t i = 0; i < m->ncores; i++)
+		if (core == SONDE_LOSS_ALL || m->cores[i].core == core) {
+			m->now = m->cores[i].last;
+			prof_cut(m, &m->cores[i]);
+		}
+}
+
 /* ---- the event entry point ---------------------------------------------------- */
 
 static int prof_kind_matters(enum sonde_ev_kind k)
@@ -705,7 +735,7 @@ void prof_event(struct prof_model *m, const struct sonde_event *ev)
 {
 	struct prof_core *c;
 	unsigned tflags = 0;
-	uint32_t t;
+	uint32_t t, cut;
 
 	if (m->finished)
 		return;
@@ -728,6 +758,11 @@ void prof_event(struct prof_model *m, const struct sonde_event *ev)
 		tflags |= PROF_F_UNTIMED;
 	}
 	m->now = c->last;
+	if (sonde_loss_event(&m->loss, ev, &cut, NULL)) {
+		/* at the loss's time: a DROPS's own, else the core's last */
+		prof_cut_cores(m, cut);
+		m->now = c->last;
+	}
 
 	switch (ev->kind) {
 	case SONDE_EV_FUNC_ENTER:
@@ -771,15 +806,10 @@ void prof_event(struct prof_model *m, const struct sonde_event *ev)
 
 void prof_diag(struct prof_model *m, const struct sonde_diag *d)
 {
-	switch (d->code) {
-	case SONDE_D_BAD_CHECKSUM: case SONDE_D_SEQ_GAP: case SONDE_D_TOO_SHORT:
-	case SONDE_D_TOO_LONG: case SONDE_D_ABORTED: case SONDE_D_GARBAGE:
-	case SONDE_D_TRUNCATED: case SONDE_D_MALFORMED:
-		m->n.stream_errors++;
-		break;
-	default:
-		break;
-	}
+	if (m->finished || !sonde_loss_diag(d))
+		return;
+	m->n.stream_errors++;
+	prof_cut_cores(m, SONDE_LOSS_ALL);
 }
 
 void prof_finish(struct prof_model *m)
@@ -825,6 +855,7 @@ struct prof_model *prof_create(const struct prof_limits *lim, const struct elfsy
 	m->syms = syms;
 	m->want_tree = want_tree;
 	m->other_func = m->other_task = m->other_isr = PROF_NONE;
+	sonde_loss_init(&m->loss);
 	return m;
 }
 

@@ -42,6 +42,7 @@ struct elfsym;
 #define PROF_F_UNTIMED      0x02u /* some event had no valid timestamp (taken at the time before it) */
 #define PROF_F_OPEN         0x04u /* still active at the end of the trace: closed at the last timestamp */
 #define PROF_F_MISSING_EXIT 0x08u /* an exit never came: closed when an outer frame or the ISR ended */
+#define PROF_F_LOST         0x10u /* cut by a loss (core/loss.h): closed at the loss */
 
 struct prof_limits {
 	uint32_t max_functions;   /* distinct functions; more go to "(other functions)" */
@@ -141,6 +142,7 @@ struct prof_counts {
 	uint64_t unmatched_exits;  /* FUNC_EXIT with no matching FUNC_ENTER (ignored) */
 	uint64_t missing_exits;    /* frames closed because an outer frame or their ISR ended */
 	uint64_t open_at_end;      /* frames closed at the end of the trace */
+	uint64_t cut_by_loss;      /* frames and ISR activations a loss ended (core/loss.h) */
 	uint64_t func_resyncs;     /* FUNC_ENTER depth lower than tracked: frames above closed */
 	uint64_t unmatched_isr_exits;
 	uint64_t isr_resyncs;      /* ISR_ENTER nesting lower than tracked: lost exits */

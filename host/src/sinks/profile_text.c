@@ -58,6 +58,8 @@ const char *prof_flag_letters(unsigned flags, char buf[8])
 		*p++ = 'O';
 	if (flags & PROF_F_MISSING_EXIT)
 		*p++ = 'M';
+	if (flags & PROF_F_LOST)
+		*p++ = 'L';
 	*p = '\0';
 	return buf;
 }
@@ -92,6 +94,9 @@ int prof_write_notes(const struct prof_model *m, FILE *f, const char *prefix)
 	lines += prof_note(f, prefix, n->drops,
 		"%" PRIu64 " loss reports (DROPS) in the trace: stacks around them may be wrong",
 		n->drops);
+	lines += prof_note(f, prefix, n->cut_by_loss,
+		"%" PRIu64 " calls and ISR activations cut by a loss, closed there (flag L)",
+		n->cut_by_loss);
 	lines += prof_note(f, prefix, n->untimed,
 		"%" PRIu64 " events without a valid timestamp, taken at the time of the event before (flag U)",
 		n->untimed);

@@ -407,6 +407,8 @@ static void psink_legend(FILE *out, unsigned flags)
 		fprintf(out, "  O  still active at the end of the trace, closed at the last timestamp\n");
 	if (flags & PROF_F_MISSING_EXIT)
 		fprintf(out, "  M  an exit was missing: closed when the caller or the ISR ended\n");
+	if (flags & PROF_F_LOST)
+		fprintf(out, "  L  cut by a loss (records lost): closed at the loss\n");
 }
 
 /* ---- sink operations ----------------------------------------------------------- */

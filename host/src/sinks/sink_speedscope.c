@@ -48,6 +48,17 @@ static struct ss_lane *ss_lane_of(struct sink_ss *s, const struct tmap_track *t)
 	return t->uuid < s->nlane ? s->lane[t->uuid] : NULL;
 }
 
+/* Does an interrupt run on core (its ISRs lane has a frame open)? */
+static int ss_isr_active(const struct sink_ss *s, uint32_t core)
+{
+	for (uint32_t i = 0; i < s->nlane; i++) {
+		const struct ss_lane *l = s->lane[i];
+		if (l && l->is_isr && l->core == core && l->depth)
+			return 1;
+	}
+	return 0;
+}
+
 static void ss_track(void *vs, const struct tmap_track *t)
 {
 	struct sink_ss *s = vs;
@@ -85,7 +96,8 @@ static void ss_track(void *vs, const struct tmap_track *t)
 	l->prof = sw_profile(s->w, t->name, t->core, order);
 	l->is_isr = order == ORD_ISR;
 	l->core = t->core;
-	l->shown = 1;
+	/* a task first seen inside an interrupt starts paused, like the others */
+	l->shown = l->is_isr || !ss_isr_active(s, t->core);
 	s->lane[t->uuid] = l;
 }
 
@@ -219,6 +231,15 @@ static void sink_ss_event(void *vs, const struct sonde_event *ev, const struct s
 	tmap_event(s->m, ev, ss);
 }
 
+/* A loss cuts what is open (core/loss.h). */
+static void sink_ss_diag(void *vs, const struct sonde_diag *d, const struct sonde_session *ss)
+{
+	struct sink_ss *s = vs;
+
+	(void)ss;
+	tmap_diag(s->m, d);
+}
+
 static int sink_ss_finish(void *vs, const struct sonde_session *ss)
 {
 	struct sink_ss *s = vs;
@@ -236,7 +257,7 @@ const struct sonde_sink_ops sonde_sink_speedscope = {
 	.desc = "speedscope JSON: an evented profile per task and ISR lane (idle with -o idle=1)",
 	.create = sink_ss_create,
 	.event = sink_ss_event,
-	.diag = NULL,
+	.diag = sink_ss_diag,
 	.finish = sink_ss_finish,
 	.destroy = sink_ss_destroy,
 };

@@ -114,7 +114,7 @@ static void sqls_on_call(void *ctx, const struct prof_model *m, const struct pro
 		.kind = "func", .core = c->core, .have_obj = 1, .obj = c->func,
 		.name = prof_func_at(m, c->func)->name, .start = c->start, .stop = c->end,
 		.have_cpu = 1, .cpu = c->incl, .have_self = 1, .self = c->self, .depth = c->depth,
-		.complete = !(c->flags & (PROF_F_ESTIMATED | PROF_F_UNTIMED | PROF_F_OPEN | PROF_F_MISSING_EXIT)),
+		.complete = !(c->flags & (PROF_F_ESTIMATED | PROF_F_UNTIMED | PROF_F_OPEN | PROF_F_MISSING_EXIT | PROF_F_LOST)),
 		.flags = c->flags,
 	};
 

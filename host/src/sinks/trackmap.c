@@ -115,6 +115,16 @@ static void tmap_switch_out(struct tmap *m, struct tmap_core *c, uint64_t ns)
 	c->cur = NULL;
 }
 
+/* The code outside any task pauses while a task or idle runs on its core,
+ * as a task does when switched out: its open function slices end, and
+ * reopen ("resumed") when no task runs again -- so that they count the
+ * time of that code only, as the profile does. */
+static void tmap_notask_show(struct tmap *m, struct tmap_core *c, uint64_t ns, int show)
+{
+	if (c->notask)
+		tmap_frames_show(m, c->notask, ns, show);
+}
+
 /* ---- event handlers ----------------------------------------------------- */
 
 static void tmap_task_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
@@ -140,6 +150,8 @@ static void tmap_task_event(struct tmap *m, struct tmap_core *c, const struct so
 	case SONDE_EV_TASK_IN:
 		if (c->cur == t)
 			break;
+		if (!c->cur)
+			tmap_notask_show(m, c, ns, 0);
 		tmap_switch_out(m, c, ns);
 		c->cur = t;
 		tmap_state(m, t, ns, "Running", 1, TMAP_T_RUNNING);
@@ -149,6 +161,7 @@ static void tmap_task_event(struct tmap *m, struct tmap_core *c, const struct so
 		if (c->cur == t) {
 			tmap_suspend(m, t, ns);
 			c->cur = NULL;
+			tmap_notask_show(m, c, ns, 1);
 		}
 		switch (ev->obj2) {
 		case SONDE_TASK_PREEMPTED: tmap_state(m, t, ns, "Ready", 1, TMAP_T_RUNNABLE); break;
@@ -345,30 +358,18 @@ static void tmap_instant_event(struct tmap *m, struct tmap_core *c, const struct
 	tmap_emit(m, TMAP_INSTANT, ns, n, cat, name, is_text);
 }
 
-/* Records a DROPS report says were lost since the previous one on its core:
- * the increase of its totals, or the whole total after the target started
- * counting again. */
-static uint64_t tmap_newly_lost(struct tmap_core *c, const struct sonde_event *ev)
-{
-	uint64_t ovw = ev->value > 0 ? (uint64_t)ev->value : 0;
-	uint64_t last = c->drops_overwritten > 0 ? (uint64_t)c->drops_overwritten : 0;
-	uint64_t n = ovw >= last ? ovw - last : ovw;
-
-	n += ev->obj2 >= c->drops_refused ? ev->obj2 - c->drops_refused : ev->obj2;
-	return n;
-}
-
-static void tmap_diag_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+/* INFO and DROPS; lost: the records a DROPS reports lost since the
+ * previous one of its core (core/loss.h). */
+static void tmap_diag_event(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns,
+			    uint64_t lost)
 {
 	struct tmap_node *n;
-	uint64_t lost = 0;
 
 	if (ev->kind == SONDE_EV_DROPS) {
 		/* a report that changes nothing (Tonbandgeraet sends "0 dropped"
 		 * every few thousand events) draws nothing */
 		if (ev->value == c->drops_overwritten && ev->obj2 == c->drops_refused)
 			return;
-		lost = tmap_newly_lost(c, ev);
 		c->drops_overwritten = ev->value;
 		c->drops_refused = ev->obj2;
 	}
@@ -413,6 +414,7 @@ static uint64_t tmap_event_ns(struct tmap *m, struct tmap_core *c, const struct 
 	 * target time is kept as an annotation of "Session start". */
 	uint64_t origin = s && s->have_origin ? s->origin : 0;
 	m->last_ns = tmap_ticks_to_ns(ev->ts > origin ? ev->ts - origin : 0, freq);
+	c->last_ns = m->last_ns;
 	if (!m->origin_noted && s && s->have_origin) {
 		m->origin_noted = 1;
 		d = tmap_core_track(m, c, R_DIAG);
@@ -439,10 +441,61 @@ static uint64_t tmap_event_ns(struct tmap *m, struct tmap_core *c, const struct 
 	return m->last_ns;
 }
 
+/* ---- losses ------------------------------------------------------------- */
+
+/* A loss cuts core c at ns (core/loss.h): its ISR slices end (with the
+ * function slices inside, unterminated), the running task's or idle's
+ * slices end, the calls every task of the core had open are forgotten
+ * (they are not reopened when it runs again), and the core runs no task
+ * until a record says otherwise. */
+static void tmap_cut(struct tmap *m, struct tmap_core *c, uint64_t ns)
+{
+	struct tmap_node *nt;
+
+	while (c->isr_depth)
+		tmap_isr_close(m, c, ns, NULL, 1);
+	int notask_shown = !c->cur;
+
+	if (c->cur) {
+		tmap_suspend(m, c->cur, ns);
+		if (c->cur->role == R_TASK)
+			/* what it did next is lost: no state slice; not running */
+			tmap_state(m, c->cur, ns, NULL, 1, TMAP_T_RUNNABLE);
+		c->cur = NULL;
+	}
+	for (uint32_t i = 0; i < m->nnodes; i++) {
+		struct tmap_node *t = m->nodes[i];
+		if (t->core == c && (t->role == R_TASK || t->role == R_IDLE)) {
+			t->depth = 0;
+			t->hidden = 0;
+		}
+	}
+	nt = c->notask;
+	if (nt) {
+		while (nt->depth && notask_shown) {
+			tmap_arg_bool(m, "unterminated");
+			tmap_pop(m, nt, ns);
+		}
+		nt->depth = 0;
+		nt->hidden = 0;
+	}
+}
+
+static void tmap_cut_cores(struct tmap *m, uint32_t core)
+{
+	for (uint32_t i = 0; i < m->nnodes; i++) {
+		struct tmap_node *p = m->nodes[i];
+		if (p->role == R_PROCESS && p->core && (core == SONDE_LOSS_ALL || p->core->id == core))
+			tmap_cut(m, p->core, p->core->last_ns);
+	}
+}
+
 void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde_session *s)
 {
 	struct tmap_core *c;
-	uint64_t ns;
+	uint64_t ns, lost;
+	uint32_t cut;
+	int is_loss;
 
 	m->st.events++;
 	m->nargs = 0;
@@ -456,6 +509,12 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 	m->last_core = c->id;
 	m->names_gen = s ? s->names_gen : 0;
 	ns = tmap_event_ns(m, c, ev, s);
+	is_loss = sonde_loss_event(&m->loss, ev, &cut, &lost);
+	if (is_loss) {
+		/* at the loss's time: a DROPS's own, else the core's last */
+		tmap_cut_cores(m, cut);
+		m->nargs = 0;
+	}
 
 	switch (ev->kind) {
 	case SONDE_EV_ISR_ENTER:
@@ -477,6 +536,8 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 		}
 		if (c->cur == idle)
 			break;
+		if (!c->cur)
+			tmap_notask_show(m, c, ns, 0);
 		tmap_switch_out(m, c, ns);
 		c->cur = idle;
 		tmap_resume(m, idle, ns, ev);
@@ -528,7 +589,7 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 		break;
 	case SONDE_EV_INFO:
 	case SONDE_EV_DROPS:
-		tmap_diag_event(m, c, ev, ns);
+		tmap_diag_event(m, c, ev, ns, lost);
 		break;
 	default:
 		break;
@@ -569,4 +630,7 @@ void tmap_diag(struct tmap *m, const struct sonde_diag *d)
 	tmap_arg_u(m, "count", d->count);
 	/* a diagnostic has no time of its own: it is shown at the last event's */
 	tmap_emit(m, TMAP_INSTANT, m->last_ns, n, "diag", name ? name : "Decoder error", 0);
+	m->nargs = 0;
+	if (sonde_loss_diag(d))
+		tmap_cut_cores(m, SONDE_LOSS_ALL);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loss.h"
 #include "trackmap.h"
 
 struct namepool;
@@ -67,6 +68,7 @@ struct tmap_core {
 	int limit_noted;
 	int64_t drops_overwritten; /* the totals of the last DROPS on this core */
 	uint64_t drops_refused;
+	uint64_t last_ns;          /* the time of this core's latest timed event */
 };
 
 struct tmap {
@@ -90,6 +92,7 @@ struct tmap {
 	uint64_t flow_out, flow_in; /* for the next slice written (tmap_emit) */
 	uint64_t next_flow;
 	uint64_t names_gen;        /* the session's of the event being mapped, 0 unknown */
+	struct sonde_loss loss;    /* what cuts the open slices (core/loss.h) */
 	struct tmap_stats st;
 };
 
@@ -131,6 +134,9 @@ void tmap_push(struct tmap *m, struct tmap_node *n, enum tmap_fkind kind, uint64
 void tmap_pop(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_suspend(struct tmap *m, struct tmap_node *n, uint64_t ns);
 void tmap_resume(struct tmap *m, struct tmap_node *n, uint64_t ns, const struct sonde_event *ev);
+/* End the function slices open on n, keeping them (show 0), or reopen them
+ * (show 1): the code outside tasks pauses while a task runs. */
+void tmap_frames_show(struct tmap *m, struct tmap_node *n, uint64_t ns, int show);
 
 /* ---- trackmap_rtos.c ------------------------------------------------------ */
 

@@ -217,3 +217,23 @@ void tmap_resume(struct tmap *m, struct tmap_node *n, uint64_t ns, const struct 
 	}
 	n->running = 1;
 }
+
+/* End the function slices open on n without forgetting them (show 0), or
+ * reopen them, annotated resumed (show 1). */
+void tmap_frames_show(struct tmap *m, struct tmap_node *n, uint64_t ns, int show)
+{
+	char buf[64];
+
+	m->nargs = 0;
+	if (show) {
+		for (uint32_t i = 0; i < n->depth; i++) {
+			tmap_arg_bool(m, "resumed");
+			tmap_emit_slice(m, TMAP_BEGIN, ns, n, "func", tmap_frame_name(m, &n->stk[i], buf, sizeof(buf)),
+					0, n->stk[i].name_id);
+		}
+	} else {
+		for (uint32_t i = n->depth; i-- > 0;)
+			tmap_emit_end(m, ns, n, tmap_frame_name(m, &n->stk[i], buf, sizeof(buf)));
+	}
+	m->nargs = 0;
+}

@@ -274,6 +274,7 @@ struct tmap *tmap_new(const struct tmap_writer_ops *ops, void *w, const struct t
 	m->w = w;
 	m->max_tracks = cfg && cfg->max_tracks ? cfg->max_tracks : TMAP_DEFAULT_MAX_TRACKS;
 	m->max_depth = cfg && cfg->max_depth ? cfg->max_depth : TMAP_DEFAULT_MAX_DEPTH;
+	sonde_loss_init(&m->loss);
 	m->names = namepool_new(cfg && cfg->max_names ? cfg->max_names : TMAP_DEFAULT_MAX_NAMES,
 				(size_t)8 << 20);
 	if (cfg && cfg->name && cfg->name[0])
