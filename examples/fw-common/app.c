@@ -61,6 +61,12 @@
 /* At the end of an RTT run: how long to wait for a host that reads nothing
  * before leaving anyway (trace-clock ticks). */
 #define FW_RTT_WAIT (2u * BOARD_TS_HZ)
+/* The trace buffer's mode: overwrite (streaming, last is best) unless the
+ * build says otherwise, e.g. -DFW_TRACE_MODE=SONDE_MODE_DROP_NEW
+ * (the loss tests build each mode). */
+#ifndef FW_TRACE_MODE
+#define FW_TRACE_MODE SONDE_MODE_OVERWRITE
+#endif
 #ifndef FW_TRACE_BUF
 #define FW_TRACE_BUF BOARD_TRACE_BUF
 #endif
@@ -493,7 +499,7 @@ int main(void)
 		bg_data[i] = (uint8_t)(i * 7u);
 	board_init(); /* the trace clock runs from here on */
 	board_tick_start();
-	sonde_init(trace_buf, sizeof trace_buf, SONDE_MODE_OVERWRITE);
+	sonde_init(trace_buf, sizeof trace_buf, FW_TRACE_MODE);
 	sonde_set_dict_callback(fw_dictionaries);
 	fw_dictionaries();
 #if FW_LINK_RTT

@@ -42,17 +42,16 @@ static void process_diag(struct sdec *d, enum sonde_diag_code code, uint64_t off
 	if (code == SONDE_D_SEQ_GAP && rejoin && d->version < 3)
 		d->ses->lost_link += count;
 	else if (code == SONDE_D_SEQ_GAP)
-		d->ses->lost_unexplained += sloss_gap(&d->loss, idx, count, rejoin);
+		d->ses->lost_unexplained += sloss_gap(&d->loss, idx, count);
 	sstk_reset(&d->stk);
 	sdec_diag(d, code, offset, frame, count, "%s", msg);
 }
 
-/* The input rejoined the stream after a break, on the processing side (the
- * next frame at host index idx): sonde_loss.h says what becomes of the
- * gaps no DROPS explained yet. */
-static void process_rejoin(struct sdec *d, uint64_t idx)
+/* The input rejoined the stream after a break, on the processing side:
+ * sonde_loss.h says what becomes of the gaps no DROPS explained yet. */
+static void process_rejoin(struct sdec *d)
 {
-	d->ses->lost_unexplained += sloss_rejoin(&d->loss, d->version, idx);
+	d->ses->lost_unexplained += sloss_rejoin(&d->loss, d->version);
 	sstk_reset(&d->stk);
 }
 
@@ -66,7 +65,7 @@ static void release_one(struct sdec *d)
 		process_diag(d, (enum sonde_diag_code)it->code, it->offset, it->frame, it->count, it->link, it->idx,
 			     (const char *)data);
 	} else if (it->type == SHOLD_REJOIN) {
-		process_rejoin(d, it->idx);
+		process_rejoin(d);
 	} else {
 		uint16_t esc[SDEC_FRAME_MAX];
 		memcpy(esc, data + it->len, it->nesc * sizeof(uint16_t)); /* the ring is byte-aligned */
@@ -522,13 +521,11 @@ static void sdec_rejoin(void *dec)
 {
 	struct sdec *d = dec;
 	if (!shold_count(&d->hold)) {
-		process_rejoin(d, d->anext);
+		process_rejoin(d);
 	} else {
 		struct shold_item *it = hold_push(d, 0);
-		if (it) {
+		if (it)
 			it->type = SHOLD_REJOIN;
-			it->idx = d->anext;
-		}
 	}
 	mark_loss(d);
 	d->rejoin = 1;

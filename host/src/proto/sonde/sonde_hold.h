@@ -34,7 +34,7 @@ struct shold_item {
 	uint32_t nesc;       /* SHOLD_FRAME: uint16_t escape positions after the bytes */
 	uint64_t offset;
 	uint64_t frame;
-	uint64_t idx;        /* host index: a frame's slot, a gap's first, a rejoin's next */
+	uint64_t idx;        /* host index: a frame's slot, a gap's first frame */
 	uint64_t count;      /* SHOLD_DIAG */
 	uint64_t t;          /* time assigned on release */
 	uint32_t tflags;

@@ -30,6 +30,16 @@ static void pop(struct sloss *l)
 	l->n--;
 }
 
+/* Drop the gaps left with no frame, keeping the others in order. */
+static void compact(struct sloss *l)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (at(l, i)->count)
+			*at(l, k++) = *at(l, i);
+	l->n = k;
+}
+
 uint64_t sloss_pending(const struct sloss *l)
 {
 	uint64_t n = 0;
@@ -64,16 +74,9 @@ static uint64_t give_up(struct sloss *l)
 	return n;
 }
 
-uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count, int rejoin)
+uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count)
 {
 	uint64_t lost = 0;
-	if (rejoin && l->n) {
-		struct sloss_gap *last = at(l, l->n - 1);
-		if (last->rejoin && !last->count && last->first == first) {
-			last->count = count; /* the gap across the break sloss_rejoin queued */
-			return 0;
-		}
-	}
 	if (l->n == SLOSS_MAX_GAPS) {
 		/* A report is long overdue: the oldest gap cannot wait longer. */
 		match_credit(l);
@@ -85,7 +88,6 @@ uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count, int rejoin)
 	struct sloss_gap *g = at(l, l->n++);
 	g->first = first;
 	g->count = count;
-	g->rejoin = (uint8_t)rejoin;
 	return lost;
 }
 
@@ -112,11 +114,11 @@ uint64_t sloss_target_reset(struct sloss *l, uint64_t h)
 	return lost;
 }
 
-uint64_t sloss_rejoin(struct sloss *l, unsigned version, uint64_t h_next)
+uint64_t sloss_rejoin(struct sloss *l, unsigned version)
 {
 	if (version >= 3 && l->base_valid && l->anchored) {
 		l->rejoined = 1;
-		return sloss_gap(l, h_next, 0, 1);
+		return 0;
 	}
 	l->base_valid = 0;
 	l->anchored = 0;
@@ -140,37 +142,19 @@ static void baseline(struct sloss *l, uint64_t h, const struct sloss_totals *t, 
 }
 
 /* Frame numbers moved diff further than the host's indexes since the last
- * anchor.  After a rejoin that is the part of the gap across the break the
- * sequence numbers could not show; otherwise whole runs of 256 lost
- * frames, most likely inside the largest gap since the anchor, else (a run
- * that left the numbers in step) placed just before the report's
- * TIME_SYNC, at host index h - 1.  The host indexes of the waiting gaps
- * are then kept in step with the new anchor (frame number = host index +
- * anchor): those up to the run move back by diff, the run's frames being
- * before the frames that follow it. */
+ * anchor: runs of 256 lost frames the sequence numbers hid (or, after a
+ * rejoin, the part of the gap across the break they could not show).
+ * Where they were is not known; they are placed as late as they can have
+ * been, just before the report's TIME_SYNC, so that they never settle
+ * earlier than they should: a run that was really older is then matched
+ * by the report's overwrites that the gaps before it left over
+ * (match_credit).  The waiting gaps keep their host indexes, which the new
+ * anchor can only place later than they were, never earlier; the queue is
+ * then no longer in order of host index, and sloss_report settles every
+ * gap below oldest wherever it stands. */
 static void place_unseen(struct sloss *l, uint64_t h, uint32_t diff)
 {
-	size_t best = SIZE_MAX;
-	for (size_t i = l->n; i-- > 0;) {
-		struct sloss_gap *g = at(l, i);
-		if (l->rejoined) {
-			if (g->rejoin) {
-				best = i;
-				break;
-			}
-		} else if (g->first > l->anchor_h && (best == SIZE_MAX || g->count > at(l, best)->count)) {
-			best = i;
-		}
-	}
-	size_t upto = best == SIZE_MAX ? l->n : best + 1;
-	for (size_t i = 0; i < upto; i++)
-		at(l, i)->first -= diff;
-	if (best != SIZE_MAX)
-		at(l, best)->count += diff;
-	else if (diff)
-		sloss_gap(l, h - 1 - diff, diff, 0);
-	for (size_t i = 0; i < l->n; i++)
-		at(l, i)->rejoin = 0;
+	sloss_gap(l, h - 1 - diff, diff);
 }
 
 void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sloss_totals *t,
@@ -218,7 +202,7 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 			r->pending = sloss_pending(l);
 			return;
 		}
-		if (diff || l->rejoined) {
+		if (diff) {
 			if (!l->rejoined)
 				r->unseen = diff;
 			place_unseen(l, h, diff);
@@ -238,18 +222,20 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 		 * matched are the target's, the rest the link's. */
 		uint32_t back = t->frame - t->oldest;
 		uint64_t oldest_h = back > h ? 0 : h - back;
-		while (l->n && at(l, 0)->first < oldest_h) {
-			struct sloss_gap *g = at(l, 0);
-			uint64_t take = oldest_h - g->first < g->count ? oldest_h - g->first : g->count;
-			uint64_t m = take < l->credit ? take : l->credit;
-			l->credit -= m;
-			r->link += take - m;
-			g->first += take;
-			g->count -= take;
-			if (g->count)
-				break;
-			pop(l);
+		uint64_t take = 0;
+		for (size_t i = 0; i < l->n; i++) { /* not in order of index: place_unseen */
+			struct sloss_gap *g = at(l, i);
+			if (g->first >= oldest_h)
+				continue;
+			uint64_t k = oldest_h - g->first < g->count ? oldest_h - g->first : g->count;
+			g->first += k;
+			g->count -= k;
+			take += k;
 		}
+		compact(l);
+		uint64_t m = take < l->credit ? take : l->credit;
+		l->credit -= m;
+		r->link += take - m;
 		/* The frames before the first one received go last: over a
 		 * lossless link every gap the capture saw was overwritten, and
 		 * the rest of the overwrites were among them. */

@@ -33,8 +33,6 @@
 struct sloss_gap {
 	uint64_t first;  /* host index of the first missing frame */
 	uint64_t count;
-	uint8_t rejoin;  /* the gap across a reconnected link: its size is known
-			  * only modulo 256 until the next report anchors it */
 };
 
 /* What a DROPS report is found to say, for its event and the totals. */
@@ -80,19 +78,19 @@ void sloss_init(struct sloss *l);
 
 /* A sequence gap of count frames, the first of them at host index first.
  * Returns frames given up as unexplained (the queue was full). */
-uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count, int rejoin);
+uint64_t sloss_gap(struct sloss *l, uint64_t first, uint64_t count);
 
 /* The target restarted (TARGET_INFO with the reset flag, frame number 1,
  * at host index h): its totals count from 0.  Returns the frames of
  * waiting gaps given up as unexplained. */
 uint64_t sloss_target_reset(struct sloss *l, uint64_t h);
 
-/* The input continued after a break, the next frame at host index h_next.
- * Version 3: the next report says whether the frame numbers bridge it (and
- * so how many frames the gap across it really has).  Earlier versions, or
- * no report before the break: gaps before it are given up (returned) and
- * the next report is a baseline. */
-uint64_t sloss_rejoin(struct sloss *l, unsigned version, uint64_t h_next);
+/* The input continued after a break.  Version 3: the next report says
+ * whether the frame numbers bridge it (and so how many frames the gap
+ * across it really has).  Earlier versions, or no report before the break:
+ * gaps before it are given up (returned) and the next report is a
+ * baseline. */
+uint64_t sloss_rejoin(struct sloss *l, unsigned version);
 
 /* A DROPS report at host index h. */
 void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sloss_totals *t,

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# test_loss_qemu_stall.sh -- issue 15: losses blamed exactly on the target
+# when the host's reader stalls again and again, with the real firmware.
+#
+# The Cortex-M3 firmware (examples/qemu-mps2, LINK=rtt) runs in QEMU and
+# puts its trace in the RTT up buffer; `sonde live gdb://` reads it through
+# QEMU's gdbstub.  The reader sleeps between polls (poll=POLL_MS) and is
+# also stopped (SIGSTOP) and resumed (SIGCONT) STALLS times while the
+# firmware runs, so that the up buffer fills and the ring overflows again
+# and again (RTT over GDB loses nothing on the way:
+# every missing frame was lost on the target).  Each buffer mode that
+# streams: overwrite (losses are overwrites; their reports are queued
+# behind frames that the next overflow overwrites -- case 1 of the issue)
+# and drop-newest (losses are refusals).  Then overwrite again through a
+# TCP proxy that is killed and restarted during the stalls, so that sonde
+# reconnects in the middle of overflows.
+#
+# Checked each time: the capture against the firmware's own FW_COUNTS
+# (check_trace.py: frames received + overwritten = frames written), and
+# sonde's summary: its overwritten and refused totals equal
+# the firmware's, "link-lost frames 0", "unexplained lost 0"; `sonde
+# stats` of the raw capture says the same.
+#
+# Environment: STALLS (default 4), STALL_S (seconds stopped, default 0.4),
+# POLL_MS (default 300).
+# Skipped (77) without arm-none-eabi-gcc, qemu-system-arm or python3.
+set -euo pipefail
+. "$(dirname "$0")/test_live_lib.sh"
+for tool in arm-none-eabi-gcc qemu-system-arm make; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
+done
+live_setup
+EX=$SRC/examples/qemu-mps2
+CHECK=$SRC/examples/fw-common/check_trace.py
+STALLS=${STALLS:-4}
+STALL_S=${STALL_S:-0.4}
+POLL_MS=${POLL_MS:-300}
+
+build() { # NAME MODE: the firmware with its trace buffer in that mode
+	make -s -C "$EX" BUILD="$WORK/$1" LINK=rtt RUN_MS=2000 EXTRA_CFLAGS="-DFW_TRACE_MODE=$2" \
+		"$WORK/$1/fw.elf" >"$WORK/make-$1.log" 2>&1 ||
+		{ cat "$WORK/make-$1.log"; fail "$1: firmware build failed"; }
+}
+
+qemu_gdb() { # ELF PORT: halted at reset, gdbstub on PORT
+	bg timeout -k 5 300 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+		-semihosting-config enable=on,target=native -serial null -S -gdb "tcp:127.0.0.1:$2" \
+		-kernel "$1" </dev/null >"$WORK/qemu-$2.log" 2>&1
+	QEMU=$!
+	while ! listening "$2"; do
+		kill -0 "$QEMU" 2>/dev/null || { cat "$WORK/qemu-$2.log"; fail "QEMU ended before its gdbstub listened"; }
+		sleep 0.05
+	done
+}
+
+# grows FILE SIZE: FILE is larger than SIZE bytes, or the reader ended
+grows() { [ "$(file_size "$1")" -gt "$2" ] || ! kill -0 "$LIVE" 2>/dev/null; }
+
+# stall RAW: STALLS times, stop the reader for STALL_S and let it run until
+# its capture has grown again (progress, not a fixed time: on a loaded
+# machine the reader may need longer to catch up).  Stops early when the
+# firmware has finished.
+stall() {
+	local raw=$1 k size
+	for ((k = 0; k < STALLS; k++)); do
+		kill -0 "$QEMU" 2>/dev/null || break
+		kill -STOP "$LIVE"
+		sleep "$STALL_S"
+		size=$(file_size "$raw")
+		kill -CONT "$LIVE"
+		while ! grows "$raw" $((size + 4096)) && kill -0 "$QEMU" 2>/dev/null; do sleep 0.05; done
+	done
+}
+
+# verify NAME RAW ERR: the figures against the firmware's
+verify() {
+	local name=$1 raw=$2 err=$3
+	python3 "$CHECK" "$raw" >"$WORK/check-$name.log" || true # it refuses a capture with losses: checked here
+	read -r R O F N <<<"$(sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$WORK/check-$name.log")"
+	[ -n "${N:-}" ] || { cat "$WORK/check-$name.log" "$err"; fail "$name: no FW_COUNTS in the capture"; }
+	echo "$name: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
+	# refused records were never written: they have no frame
+	[ $((N + O)) -eq "$R" ] || fail "$name: $N received + $O overwritten != $R written"
+	[ $((O + F)) -gt 0 ] || fail "$name: the stalls made the target lose nothing (no overflow to account for)"
+	grep -E "^(target drops|link-lost|unexplained|sequence gaps)" "$err" | sed "s/^/$name: /"
+	for line in "target drops           $O overwritten, $F refused" "link-lost frames       0" \
+		"unexplained lost       0"; do
+		grep -qxF "$line" "$err" || { cat "$err"; fail "$name: summary: '$line' expected"; }
+	done
+	"$SONDE" stats -q "$raw" >"$WORK/stats-$name.txt" 2>/dev/null || true
+	for line in "target drops           $O overwritten, $F refused" "link-lost frames       0" \
+		"unexplained lost       0"; do
+		grep -qxF "$line" "$WORK/stats-$name.txt" ||
+			{ cat "$WORK/stats-$name.txt"; fail "$name: sonde stats of the capture: '$line' expected"; }
+	done
+}
+
+# run NAME ELF [proxy]: the firmware under a stalling reader
+run() {
+	local name=$1 elf=$2 proxy=${3:-} port url rc rt=0
+	port=$(free_port)
+	qemu_gdb "$elf" "$port"
+	url="gdb://127.0.0.1:$port?poll=$POLL_MS"
+	if [ -n "$proxy" ]; then
+		PPORT=$(free_port)
+		bg python3 "$WORK/proxy.py" "$PPORT" "$port"
+		PROXY=$!
+		while ! listening "$PPORT"; do sleep 0.05; done
+		url="gdb://127.0.0.1:$PPORT?poll=$POLL_MS"
+		rt=60
+	fi
+	bg "$SONDE" live "$url" --elf "$elf" --proto sonde -w "$WORK/raw-$name.bin" --output /dev/null \
+		--reconnect-timeout "$rt" </dev/null 2>"$WORK/live-$name.err"
+	LIVE=$!
+	while ! grows "$WORK/raw-$name.bin" 2000; do sleep 0.05; done
+	stall "$WORK/raw-$name.bin"
+	if [ -n "$proxy" ]; then
+		# the GDB server goes away in the middle of an overflow, then
+		# comes back; the stalls go on around the reconnection
+		kill -STOP "$LIVE"
+		kill "$PROXY"
+		wait "$PROXY" 2>/dev/null || true
+		kill -CONT "$LIVE"
+		while ! has_text "$WORK/live-$name.err" "reconnecting"; do
+			kill -0 "$LIVE" 2>/dev/null || { cat "$WORK/live-$name.err"; fail "$name: sonde ended"; }
+			sleep 0.05
+		done
+		sleep "$STALL_S"
+		bg python3 "$WORK/proxy.py" "$PPORT" "$port"
+		while ! has_text "$WORK/live-$name.err" "reconnected after"; do
+			kill -0 "$LIVE" 2>/dev/null || { cat "$WORK/live-$name.err"; fail "$name: no reconnection"; }
+			sleep 0.05
+		done
+		stall "$WORK/raw-$name.bin"
+	fi
+	rc=0
+	wait "$QEMU" || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$WORK/qemu-$port.log"; fail "$name: QEMU exit status $rc"; }
+	# the session ends when QEMU closes the gdbstub; through the proxy,
+	# sonde keeps trying to reconnect: end it once the capture is complete
+	if [ -n "$proxy" ]; then
+		while ! python3 "$CHECK" "$WORK/raw-$name.bin" 2>/dev/null | grep -q "^FW_COUNTS"; do
+			kill -0 "$LIVE" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -INT "$LIVE" 2>/dev/null || true
+	fi
+	rc=0
+	wait "$LIVE" || rc=$?
+	[ "$rc" -le 1 ] || { cat "$WORK/live-$name.err"; fail "$name: sonde live exit status $rc"; }
+	verify "$name" "$WORK/raw-$name.bin" "$WORK/live-$name.err"
+}
+
+cat >"$WORK/proxy.py" <<'EOF'
+import select, socket, sys
+lport, rport = int(sys.argv[1]), int(sys.argv[2])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", lport))
+ls.listen(1)
+while True:
+    c, _ = ls.accept()
+    r = socket.create_connection(("127.0.0.1", rport))
+    other = {c: r, r: c}
+    up = True
+    while up:
+        for s in select.select([c, r], [], [])[0]:
+            d = s.recv(65536)
+            if not d:
+                up = False
+                break
+            other[s].sendall(d)
+    c.close()
+    r.close()
+EOF
+
+build overwrite 0
+build dropnew 1
+run overwrite "$WORK/overwrite/fw.elf"
+run dropnew "$WORK/dropnew/fw.elf"
+run reconnect "$WORK/overwrite/fw.elf" proxy
+echo "PASS"
