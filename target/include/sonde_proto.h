@@ -60,6 +60,11 @@
 #define SONDE_SYNC_BYTES         12u
 #define SONDE_SYNC_SINCE_UNKNOWN 0xFFFFFFFFu
 
+/* TARGET_STATS's fields: records, overwritten, refused, bytes, and in
+ * version 3 stopped. */
+#define SONDE_STATS_BYTES    20u
+#define SONDE_STATS_BYTES_V2 16u
+
 /* DROPS's fields (the timestamp field not counted), by version. */
 #define SONDE_DROPS_BYTES    21u
 #define SONDE_DROPS_BYTES_V2 9u

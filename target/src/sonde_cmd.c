@@ -267,13 +267,14 @@ static uint8_t poke(const uint8_t *d)
 static void put_stats(void)
 {
 	sonde_stats_t s;
-	uint8_t d[16];
+	uint8_t d[SONDE_STATS_BYTES];
 
 	sonde_get_stats(&s);
 	put_le32(d, s.records);
 	put_le32(d + 4, s.overwritten);
 	put_le32(d + 8, s.refused);
 	put_le32(d + 12, s.bytes);
+	put_le32(d + 16, s.stopped);
 	put_reply(SONDE_REC_TARGET_STATS, d, sizeof d, NULL, 0u);
 }
 

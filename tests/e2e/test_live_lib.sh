@@ -419,7 +419,10 @@ class Synth:
                 return self.status(seq, cmd, 0x04)
             self.timed(0x21, struct.pack("<IB", addr, n) + self.mem[addr - lo:addr - lo + n])
         elif cmd == 0x0C:
-            self.timed(0x22, struct.pack("<IIII", self.written, 0, self.refused, self.nbytes))
+            stats = struct.pack("<IIII", self.written, 0, self.refused, self.nbytes)
+            if self.version >= 3:
+                stats += struct.pack("<I", self.stopped)
+            self.timed(0x22, stats)
         self.status(seq, cmd, 0)
 
     def receive(self, data):

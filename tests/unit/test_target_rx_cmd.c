@@ -301,8 +301,8 @@ static void test_reset_ctrs(void **state)
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TARGET_STATS);
-	assert_int_equal(fr.f[0].len, 17);
-	assert_int_equal(fr.f[0].data[16], RX_TS);
+	assert_int_equal(fr.f[0].len, SONDE_STATS_BYTES + 1);
+	assert_int_equal(fr.f[0].data[SONDE_STATS_BYTES], RX_TS);
 	assert_int_equal(st.records, 5);
 	assert_int_equal(tgt_le32(fr.f[0].data), 5);
 	assert_int_equal(tgt_le32(fr.f[0].data + 4), 0);
@@ -336,11 +336,12 @@ static void test_stats(void **state)
 	rx_drain(&fr);
 	assert_int_equal(fr.n, 2);
 	assert_int_equal(fr.f[0].id, SONDE_REC_TARGET_STATS);
-	assert_int_equal(fr.f[0].len, 17);
+	assert_int_equal(fr.f[0].len, SONDE_STATS_BYTES + 1);
 	assert_int_equal(tgt_le32(fr.f[0].data), st.records);
 	assert_int_equal(tgt_le32(fr.f[0].data + 4), st.overwritten);
 	assert_int_equal(tgt_le32(fr.f[0].data + 8), st.refused);
 	assert_int_equal(tgt_le32(fr.f[0].data + 12), st.bytes);
+	assert_int_equal(tgt_le32(fr.f[0].data + 16), st.stopped);
 	rx_expect_status(&fr.f[1], 0x60, SONDE_CMD_STATS, SONDE_ST_OK);
 	tgt_frames_free(&fr);
 }

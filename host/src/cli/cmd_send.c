@@ -205,8 +205,8 @@ struct send_wait {
 	int have_peek;
 	uint8_t peek[3 + 8 + 255];  /* Sonde: PEEK_DATA's fields; QS: the record */
 	size_t peek_n;
-	int have_stats;
-	uint8_t stats[16];
+	int have_stats;          /* the reply's length, 0 = none */
+	uint8_t stats[SONDE_STATS_BYTES];
 	FILE *out;
 };
 
@@ -240,9 +240,9 @@ static void on_sonde_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d
 		memcpy(w->peek, d, n);
 		w->peek_n = n;
 		w->have_peek = 1;
-	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
-		memcpy(w->stats, d, 16);
-		w->have_stats = 1;
+	} else if (id == SONDE_REC_TARGET_STATS && (n == SONDE_STATS_BYTES_V2 || n == SONDE_STATS_BYTES)) {
+		memcpy(w->stats, d, n);
+		w->have_stats = (int)n;
 	} else if (id == SONDE_REC_CMD_STATUS) {
 		uint8_t s, cmd, st;
 		if (rxcmd_status(d, n, &s, &cmd, &st) == 0 && s == w->seq && (cmd == w->c->id || w->a->bad_checksum)) {
@@ -303,9 +303,13 @@ static void print_sonde(const struct send_wait *w)
 		hex(o, w->peek + 1 + as, w->peek[as]);
 		fprintf(o, "\n");
 	}
-	if (w->c->id == SONDE_CMD_STATS && w->have_stats)
-		fprintf(o, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32 "\n",
+	if (w->c->id == SONDE_CMD_STATS && w->have_stats) {
+		fprintf(o, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
 			le32(w->stats), le32(w->stats + 4), le32(w->stats + 8), le32(w->stats + 12));
+		if (w->have_stats >= (int)SONDE_STATS_BYTES) /* version 3: not made while stopped */
+			fprintf(o, " stopped=%" PRIu32, le32(w->stats + 16));
+		fprintf(o, "\n");
+	}
 	fprintf(o, "CMD_STATUS seq=%u cmd=%s status=%s\n", w->seq, rxcmd_name(w->reply_cmd), rxcmd_status_name(w->status));
 }
 

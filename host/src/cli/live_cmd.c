@@ -131,7 +131,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 			 cmd == SONDE_CMD_STATS && lv->reply[0] ? ": " : "", cmd == SONDE_CMD_STATS ? lv->reply : "");
 		if (cmd == SONDE_CMD_STATS)
 			lv->reply[0] = '\0';
-	} else if (id == SONDE_REC_TARGET_STATS && n == 16) {
+	} else if (id == SONDE_REC_TARGET_STATS && (n == SONDE_STATS_BYTES_V2 || n == SONDE_STATS_BYTES)) {
 		uint32_t bytes = le32(d + 12);
 		int64_t now = live_now_ms();
 		if (lv->have_tstats && now - lv->tstats_t >= 200 && bytes >= lv->tstats_bytes)

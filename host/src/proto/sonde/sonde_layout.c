@@ -44,7 +44,8 @@ static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 static const struct srec_layout replies[] = {
 	[SONDE_REC_CMD_STATUS - SONDE_REC_CMD_STATUS]   = { "CMD_STATUS",   1, 3, 3 },
 	[SONDE_REC_PEEK_DATA - SONDE_REC_CMD_STATUS]    = { "PEEK_DATA",    1, SREC_PEEK, SREC_PEEK },
-	[SONDE_REC_TARGET_STATS - SONDE_REC_CMD_STATUS] = { "TARGET_STATS", 1, 16, 16 },
+	[SONDE_REC_TARGET_STATS - SONDE_REC_CMD_STATUS] = { "TARGET_STATS", 1, SONDE_STATS_BYTES_V2,
+							    SONDE_STATS_BYTES },
 };
 
 static const struct srec_layout user_layout = { "USER", 1, 0, SREC_VAR };
@@ -75,7 +76,9 @@ int srec_len_ok(unsigned version, uint8_t id, size_t n, unsigned addr_size, size
 		mx = SIZE_MAX;
 	} else if (id == SONDE_REC_DROPS && version < 3) {
 		mn = mx = version == 1 ? SONDE_DROPS_BYTES_V1 : SONDE_DROPS_BYTES_V2;
-	} else if (id == SONDE_REC_DROPS) {
+	} else if (id == SONDE_REC_TARGET_STATS && version < 3) {
+		mn = mx = SONDE_STATS_BYTES_V2;
+	} else if (id == SONDE_REC_DROPS || id == SONDE_REC_TARGET_STATS) {
 		/* version 3, or its version-2 form where the version is only
 		 * assumed (a capture without TARGET_INFO): nothing in between */
 		*lo = mn;

@@ -376,6 +376,8 @@ static void reply(struct sdec *d, const struct sdec_frame *f, const struct field
 		srec_add_arg(d, ev, "overwritten", SONDE_A_U32, le32(q + 4));
 		srec_add_arg(d, ev, "refused", SONDE_A_U32, le32(q + 8));
 		srec_add_arg(d, ev, "bytes", SONDE_A_U32, le32(q + 12));
+		if (n >= SONDE_STATS_BYTES)
+			srec_add_arg(d, ev, "stopped", SONDE_A_U32, le32(q + 16));
 		break;
 	}
 }
