@@ -136,7 +136,7 @@ int sonde_pipe_end(struct sonde_pipe *p);
  * sonde_pipe_emit_diag counts a diagnostic, prints it (diag_out,
  * max_diags) and hands it to the sinks, then the listeners.
  * sonde_pipe_finish_sinks finishes (flushes) the sinks as sonde_pipe_end
- * does; after a write error it prints "sonde: OUTPUT: write error: ...",
+ * does; after a write error it prints "sonde CMD: OUTPUT: write error: ...",
  * sets write_error and io_error and returns -1; else 0. */
 void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev);
 void sonde_pipe_emit_diag(struct sonde_pipe *p, const struct sonde_diag *d);
