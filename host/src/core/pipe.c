@@ -214,6 +214,7 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 		     size_t n)
 {
 	p->input_name = name;
+	p->proto_named = proto && strcmp(proto, "auto") != 0;
 	char why[512];
 	p->dec = sonde_pipe_choose(proto, head, n, why, sizeof(why));
 	if (!p->dec) {
@@ -246,6 +247,11 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 
 void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n)
 {
+	if (p->nhead < SONDE_PROBE_BYTES) { /* kept for sonde_pipe_hint */
+		size_t k = SONDE_PROBE_BYTES - p->nhead < n ? SONDE_PROBE_BYTES - p->nhead : n;
+		memcpy(p->head + p->nhead, buf, k);
+		p->nhead += k;
+	}
 	p->bytes += (uint64_t)n;
 	p->dec->feed(p->dec_state, buf, n);
 }
@@ -301,6 +307,9 @@ int sonde_pipe_end(struct sonde_pipe *p)
 	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
 		fprintf(p->diag_out, "%s: %s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", sonde_msg_prog(),
 			p->input_name, p->ndiags - p->max_diags);
+	char hint[256];
+	if (p->diag_out && sonde_pipe_hint(p, hint, sizeof(hint)))
+		fprintf(p->diag_out, "%s: %s: %s\n", sonde_msg_prog(), p->input_name, hint);
 	sonde_pipe_finish_sinks(p);
 	if (p->io_error)
 		return SONDE_EXIT_IO;
