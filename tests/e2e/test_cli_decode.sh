@@ -200,12 +200,12 @@ if [[ -w /dev/full ]]; then
 			{ cat "$ERR"; fail "$* >/dev/full: expected the one line '$line'"; }
 	}
 	for f in text jsonl csv perfetto chrome profile folded; do
-		full 3 "sonde: <stdout>: $ENOSPC" "$SONDE" decode -f $f "$TMP/s.bin"
+		full 3 "sonde decode: <stdout>: $ENOSPC" "$SONDE" decode -f $f "$TMP/s.bin"
 	done
-	full 3 "sonde: /dev/full: $ENOSPC" "$SONDE" decode "$TMP/s.bin" --output /dev/full
+	full 3 "sonde decode: /dev/full: $ENOSPC" "$SONDE" decode "$TMP/s.bin" --output /dev/full
 	full 3 "sonde stats: <stdout>: $ENOSPC" "$SONDE" stats "$TMP/s.bin"
 	full 3 "sonde: <stdout>: $ENOSPC" "$SONDE" --help
-	full 3 "sonde: <stdout>: $ENOSPC" "$SONDE" help live
+	full 3 "sonde help: <stdout>: $ENOSPC" "$SONDE" help live
 	head -c 60 "$TMP/s.bin" >"$TMP/small.bin" # nothing written before the end
 	full 3 "sonde live: <stdout>: $ENOSPC" "$SONDE" live "file:$TMP/small.bin" --proto sonde -q
 	full 3 "sonde live: <stdout>: $ENOSPC" "$SONDE" live "file:$TMP/s.bin" --proto sonde -q

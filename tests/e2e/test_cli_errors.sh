@@ -54,7 +54,7 @@ expect_rc 1 "$SONDE" decode -q "$F"
 [[ -s $ERR ]] && fail "-q: stderr not empty"
 expect_rc 1 "$SONDE" decode --max-diags 2 "$F"
 [[ $(wc -l <"$ERR") == 3 ]] || fail "--max-diags 2: 3 lines expected"
-expect_line "$ERR" "$F: 3 more diagnostics not shown (--max-diags)"
+expect_line "$ERR" "sonde decode: $F: 3 more diagnostics not shown (--max-diags)"
 expect_rc 1 "$SONDE" decode -f jsonl "$F"
 expect_has "$OUT" '"record":"USER_0x40","malformed":true}'
 

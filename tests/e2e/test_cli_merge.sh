@@ -276,7 +276,7 @@ expect_line "$ERR" "sonde decode: cannot open 'missing.bin': No such file or dir
 head -c 3000 /dev/zero | tr '\0' x >"$TMP/x.bin"
 expect_rc 2 "$SONDE" decode a.bin x.bin
 [[ -s $OUT ]] && fail "output written although x.bin cannot be decoded"
-expect_has "$ERR" "sonde: x.bin: cannot tell the protocol"
+expect_has "$ERR" "sonde decode: x.bin: cannot tell the protocol"
 # an option of one input that its decoder does not know: a warning
 expect_rc 0 "$SONDE" decode a.bin b.bin@colour=blue -o shade=dark -f jsonl
 expect_line "$ERR" "sonde decode: warning: option '-o shade=dark' was not used by the decoder or the output format"

@@ -68,7 +68,7 @@ wait_for 20 size_at_least "$WORK/got3" 20000 || fail "decode: no output"
 wait_for 20 writing "$pid" 1 || fail "decode: not held up by its reader"
 stop_within TERM "$pid" "$LIMIT"
 [ "$STOP_RC" -eq 143 ] || { cat "$WORK/err3.txt"; fail "decode to a stalled reader: exit status $STOP_RC"; }
-grep -q "^sonde: <stdout>: write error: the reader did not take the last [0-9]* bytes within 0.4 s of the stop$" \
+grep -q "^sonde decode: <stdout>: write error: the reader did not take the last [0-9]* bytes within 0.4 s of the stop$" \
 	"$WORK/err3.txt" || { cat "$WORK/err3.txt"; fail "decode to a stalled reader: not reported"; }
 "$SONDE" decode "$WORK/big.bin" --format jsonl >"$WORK/ref3.jsonl" 2>/dev/null || true
 cmp -n 20000 "$WORK/ref3.jsonl" "$WORK/got3" || fail "decode to a stalled reader: output differs"

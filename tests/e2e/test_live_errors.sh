@@ -80,4 +80,18 @@ rc=0
 "$SONDE" send --link serial:/dev/ttyNOPE --timeout 0.3 stats 2>"$WORK/err6" || rc=$?
 [ "$rc" -eq 3 ] || fail "send: status $rc"
 expect_lines "$WORK/err6" "sonde send: /dev/ttyNOPE: $NODEV"
+
+# 7. "serial:" and a path outside /dev/ that does not exist: an error at
+#    once (one line, no plan, no "giving up after"), for live (status 3,
+#    as case 4) and send (2: send takes a link it cannot parse for a usage
+#    error)
+MISSING="no such file or device: '$WORK/nosuch-tty' \(only a device under /dev/ is waited for\)"
+rc=0
+"$SONDE" live "serial:$WORK/nosuch-tty:9600" </dev/null >"$WORK/out7" 2>"$WORK/err7" || rc=$?
+[ "$rc" -eq 3 ] || { cat "$WORK/err7"; fail "serial: outside /dev: status $rc"; }
+expect_lines "$WORK/err7" "sonde live: $MISSING"
+rc=0
+"$SONDE" send --link "serial:$WORK/nosuch-tty" stats 2>"$WORK/err8" || rc=$?
+[ "$rc" -eq 2 ] || { cat "$WORK/err8"; fail "send: outside /dev: status $rc"; }
+expect_lines "$WORK/err8" "sonde send: $MISSING"
 echo "PASS"

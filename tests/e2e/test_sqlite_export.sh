@@ -51,5 +51,5 @@ mkdir "$TMP/dir.db"
 expect_rc 3 "$SONDE" decode "$TMP/demo.bin" -f sqlite --output "$TMP/dir.db"
 expect_has "$ERR" "dir.db: cannot replace it"
 expect_rc 3 "$SONDE" decode "$TMP/demo.bin" -f sqlite --output "$TMP/no/such/dir/t.db"
-expect_has "$ERR" "sonde: sqlite: $TMP/no/such/dir/t.db: cannot create it"
+expect_has "$ERR" "sonde decode: sqlite: $TMP/no/such/dir/t.db: cannot create it"
 echo PASS

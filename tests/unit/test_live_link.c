@@ -75,6 +75,13 @@ static void test_serial(void **state)
 	parse_bad("serial:/dev/ttyS0:9600:8N1:dtr", "bad flow control");
 	parse_bad("serial:/dev/ttyS0:9600:8N1:none:x", "too many");
 	parse_bad("serial:", "bad serial device");
+	/* a missing path outside /dev/ is an error at once, "serial:" or not */
+	parse_bad("serial:/nonexistent/tty", "no such file or device: '/nonexistent/tty'");
+	parse_bad("serial:/nonexistent/tty:9600:8N1", "no such file or device: '/nonexistent/tty'");
+	parse_bad("serial:relative-tty", "no such file or device: 'relative-tty'");
+	/* one that exists is taken as it is (opening it says what it is) */
+	s = parse_ok("serial:/tmp");
+	assert_string_equal(s.path, "/tmp");
 }
 
 static void test_sockets(void **state)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/msg.h"
 #include "core/out.h"
 #include "core/pipe.h"
 #include "core/stop.h"
@@ -44,13 +45,14 @@ int sonde_cli_main(int argc, char **argv)
 			fprintf(stderr, "sonde: unknown command '%s' (see 'sonde --help')\n", a);
 			return SONDE_EXIT_USAGE;
 		}
+		sonde_msg_command(a); /* every message from here on: "sonde CMD: " (core/msg.h) */
 		rc = c->run(argc - 1, argv + 1);
 	}
 	/* help or version to a full disk, say, is an I/O error too; a decoding
 	 * command has checked its own output already */
 	char why[200];
 	if (sonde_out_close(stdout, why, sizeof(why)) != 0 && rc < SONDE_EXIT_IO) {
-		fprintf(stderr, "sonde: <stdout>: write error: %s\n", why);
+		sonde_err("<stdout>: write error: %s", why);
 		rc = SONDE_EXIT_IO;
 	}
 	return rc;

@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "pipe.h"
 #include "sources/source.h"
+#include "core/msg.h"
 
 static int worst(int a, int b)
 {
@@ -23,7 +24,7 @@ static int run_single(struct sonde_drive *d, const char *path)
 	const struct sonde_drive_hooks *h = d->h;
 	struct sonde_source src;
 	if (sonde_source_open_file(&src, path) != 0) {
-		fprintf(stderr, "sonde %s: cannot open '%s': %s\n", d->cmd, path, strerror(errno));
+		sonde_err("cannot open '%s': %s", path, strerror(errno));
 		return SONDE_EXIT_IO;
 	}
 	d->out = d->open_output(d->out_ctx, &d->out_name);
@@ -63,7 +64,7 @@ int sonde_drive_run(struct sonde_drive *d)
 	if (d->proto && strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto)) {
 		char why[512];
 		sonde_pipe_choose(d->proto, NULL, 0, why, sizeof(why));
-		fprintf(stderr, "sonde %s: %s\n", d->cmd, why);
+		sonde_err("%s", why);
 		return SONDE_EXIT_USAGE;
 	}
 	const char *input = d->ninputs && d->inputs[0] ? d->inputs[0] : "-";
@@ -75,7 +76,7 @@ int sonde_drive_run(struct sonde_drive *d)
 	/* "FILE@": the file's name ends before the '@' */
 	char *path = strndup(input, (size_t)(at - input));
 	if (!path) {
-		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
+		sonde_err("out of memory");
 		return SONDE_EXIT_IO;
 	}
 	int rc = run_single(d, path);

@@ -19,6 +19,7 @@
 #include "opts.h"
 #include "pipe.h"
 #include "sources/source.h"
+#include "core/msg.h"
 
 void sonde_drive_print_inputs(FILE *out)
 {
@@ -116,12 +117,12 @@ static int input_parse(const struct sonde_drive *d, struct minput *in, const cha
 	in->path = at ? strndup(arg, (size_t)(at - arg)) : strdup(arg);
 	in->spec = at ? strdup(at + 1) : NULL;
 	if (!in->path || (at && !in->spec)) {
-		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
+		sonde_err("out of memory");
 		return -1;
 	}
 	in->name = strcmp(in->path, "-") == 0 ? "<stdin>" : arg;
 	if (!*in->path) {
-		fprintf(stderr, "sonde %s: '%s': no file name before '@'\n", d->cmd, arg);
+		sonde_err("'%s': no file name before '@'", arg);
 		return -1;
 	}
 	if (!in->spec || !*in->spec)
@@ -137,8 +138,8 @@ static int input_parse(const struct sonde_drive *d, struct minput *in, const cha
 			*next++ = '\0';
 		char *eq = strchr(item, '=');
 		if (!eq || eq == item) {
-			fprintf(stderr, "sonde %s: '%s': expected FILE@N or FILE@KEY=VALUE[,KEY=VALUE...], got '%s'\n",
-				d->cmd, arg, item);
+			sonde_err("'%s': expected FILE@N or FILE@KEY=VALUE[,KEY=VALUE...], got '%s'",
+				arg, item);
 			return -1;
 		}
 		if (strncmp(item, "core=", 5) == 0) {
@@ -149,11 +150,11 @@ static int input_parse(const struct sonde_drive *d, struct minput *in, const cha
 			if (strcmp(in->proto, "auto") != 0 && !sonde_decoder_find(in->proto)) {
 				char why[512];
 				sonde_pipe_choose(in->proto, NULL, 0, why, sizeof(why));
-				fprintf(stderr, "sonde %s: '%s': %s\n", d->cmd, arg, why);
+				sonde_err("'%s': %s", arg, why);
 				return -1;
 			}
 		} else if (in->nown == SONDE_DRIVE_MAX_OPTS) {
-			fprintf(stderr, "sonde %s: '%s': too many options (at most %d)\n", d->cmd, arg, SONDE_DRIVE_MAX_OPTS);
+			sonde_err("'%s': too many options (at most %d)", arg, SONDE_DRIVE_MAX_OPTS);
 			return -1;
 		} else {
 			in->own[in->nown++] = item;
@@ -161,7 +162,7 @@ static int input_parse(const struct sonde_drive *d, struct minput *in, const cha
 	}
 	return 0;
 bad_core:
-	fprintf(stderr, "sonde %s: '%s': the core must be a number from 0 to 4294967295\n", d->cmd, arg);
+	sonde_err("'%s': the core must be a number from 0 to 4294967295", arg);
 	return -1;
 }
 
@@ -245,14 +246,14 @@ static int input_choose(struct minput *in)
 	char why[512];
 	if (!in->proto || strcmp(in->proto, "auto") == 0) {
 		if (sonde_source_read_full(&in->src, in->head, SONDE_PROBE_BYTES, &in->nhead) < 0) {
-			fprintf(stderr, "sonde: %s: read error at offset %zu: %s\n", in->name, in->nhead,
+			sonde_err("%s: read error at offset %zu: %s", in->name, in->nhead,
 				strerror(errno));
 			in->probe_error = 1;
 		}
 	}
 	in->dec = sonde_pipe_choose(in->proto, in->head, in->nhead, why, sizeof(why));
 	if (!in->dec) {
-		fprintf(stderr, "sonde: %s: %s\n", in->name, why);
+		sonde_err("%s: %s", in->name, why);
 		return in->probe_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
 	return 0;
@@ -337,7 +338,7 @@ static int mrun_loop(struct mrun *r, uint8_t *buf)
 			continue;
 		}
 		if (got < 0) {
-			fprintf(stderr, "sonde: %s: read error at offset %" PRIu64 ": %s\n", in->name, in->pipe.bytes,
+			sonde_err("%s: read error at offset %" PRIu64 ": %s", in->name, in->pipe.bytes,
 				strerror(errno));
 			in->pipe.io_error = 1;
 		}
@@ -355,8 +356,7 @@ static int mrun_config(struct mrun *r, struct sonde_merge_config *cfg)
 	if (!v)
 		return 0;
 	if (parse_u32(v, &n) != 0 || n == 0 || n > 10000000) {
-		fprintf(stderr, "sonde %s: -o merge.max_queue=%s: expected a number from 1 to 10000000\n", r->d->cmd,
-			v);
+		sonde_err("-o merge.max_queue=%s: expected a number from 1 to 10000000", v);
 		return -1;
 	}
 	cfg->max_events = n;
@@ -370,8 +370,7 @@ static int mrun_inputs(struct mrun *r)
 	const struct sonde_drive *d = r->d;
 	const char *stdin_arg = NULL;
 	if (sonde_opt_get(d->kv, "core")) {
-		fprintf(stderr, "sonde %s: -o core=N applies to one input; with several, give each its core as FILE@core=N\n",
-			d->cmd);
+		sonde_err("-o core=N applies to one input; with several, give each its core as FILE@core=N");
 		return SONDE_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < r->n; i++) {
@@ -382,8 +381,7 @@ static int mrun_inputs(struct mrun *r)
 			return SONDE_EXIT_USAGE;
 		if (strcmp(in->path, "-") == 0) {
 			if (stdin_arg) {
-				fprintf(stderr, "sonde %s: standard input can be read once only ('%s' and '%s')\n", d->cmd,
-					stdin_arg, in->arg);
+				sonde_err("standard input can be read once only ('%s' and '%s')", stdin_arg, in->arg);
 				return SONDE_EXIT_USAGE;
 			}
 			stdin_arg = in->arg;
@@ -400,7 +398,7 @@ static int mrun_inputs(struct mrun *r)
 	for (size_t i = 0; i < r->n; i++) {
 		struct minput *in = &r->in[i];
 		if (sonde_source_open_file(&in->src, in->path) != 0) {
-			fprintf(stderr, "sonde %s: cannot open '%s': %s\n", d->cmd, in->path, strerror(errno));
+			sonde_err("cannot open '%s': %s", in->path, strerror(errno));
 			return SONDE_EXIT_IO;
 		}
 		in->opened = 1;
@@ -435,7 +433,7 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 		names[i] = r->in[i].name;
 	r->m = sonde_merge_new(r->n, names, &cfg, &mo);
 	if (!r->m) {
-		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
+		sonde_err("out of memory");
 		return SONDE_EXIT_IO;
 	}
 	for (size_t i = 0; i < r->n; i++) {
@@ -477,8 +475,8 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t k = 0; k < r->in[i].nown; k++)
 			if (!r->in[i].own_used[k])
-				fprintf(stderr, "sonde %s: warning: option '%s' of input '%s' was not used by its decoder\n",
-					d->cmd, r->in[i].own[k], r->in[i].arg);
+				sonde_err("warning: option '%s' of input '%s' was not used by its decoder",
+					r->in[i].own[k], r->in[i].arg);
 	for (size_t i = 0; i < r->n && h->report_input; i++)
 		rc = worst(rc, h->report_input(r->ctx, i, &r->in[i].pipe, out));
 	if (h->report)
@@ -508,7 +506,7 @@ int sonde_drive_merged(struct sonde_drive *d)
 	for (size_t i = 0; r.in && heads && i < n; i++)
 		r.in[i].head = heads + i * SONDE_PROBE_BYTES;
 	if (!r.in || !buf || !heads) {
-		fprintf(stderr, "sonde %s: out of memory\n", d->cmd);
+		sonde_err("out of memory");
 		rc = SONDE_EXIT_IO;
 	} else if ((rc = mrun_inputs(&r)) == 0) {
 		d->out = d->open_output(d->out_ctx, &d->out_name);
@@ -546,6 +544,6 @@ void sonde_drive_stage(const struct sonde_drive *d, struct sonde_pipe *p)
 
 void sonde_drive_warn_unused(const struct sonde_drive *d, size_t i)
 {
-	fprintf(stderr, "sonde %s: warning: option '-o %s' was not used by the decoder or the output format\n",
-		d->cmd, d->kv[i]);
+	sonde_err("warning: option '-o %s' was not used by the decoder or the output format",
+		d->kv[i]);
 }

@@ -1,6 +1,12 @@
 /*
- * numfmt.c -- the digit table and hexadecimal rendering (numfmt.h).
+ * numfmt.c -- the digit table, hexadecimal and floating-point renderings
+ * (numfmt.h).
  */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "numfmt.h"
 
 const char numfmt_pairs[200] = {
@@ -64,4 +70,38 @@ size_t numfmt_hex(char *out, uint64_t v, unsigned digits, int upper)
 	}
 	memset(out, '0', n - 16); /* more than 16 digits asked: leading zeros */
 	return n - 16 + numfmt_hex(out + n - 16, v, 16, upper);
+}
+
+size_t numfmt_float(char *out, double v, int is_f32)
+{
+	if (isnan(v) || isinf(v)) {
+		const char *t = isnan(v) ? "nan" : v < 0 ? "-inf" : "inf";
+		size_t n = strlen(t);
+		memcpy(out, t, n + 1);
+		return n;
+	}
+	/* The search starts at 6 digits: when the shortest decimal D has k <= 6
+	 * digits, %.6g prints D (without %g's trailing zeros), since a normal
+	 * value lies within half an ulp of D -- 2^-24 of it for a float32 --
+	 * and the next 6-digit numbers are at least 10^-6 of it away.
+	 * Subnormals are coarser: they start at 1 digit. */
+	double a = fabs(v);
+	int prec = a != 0 && a < (is_f32 ? (double)FLT_MIN : DBL_MIN) ? 1 : 6;
+	int last = is_f32 ? 9 : 17; /* enough for any float32 / double */
+	int n = 0;
+	for (; prec <= last; prec++) {
+		n = snprintf(out, NUMFMT_FLOAT_MAX, "%.*g", prec, v);
+		if (is_f32 ? strtof(out, NULL) == (float)v : strtod(out, NULL) == v)
+			break;
+	}
+	return (size_t)n;
+}
+
+double numfmt_float_value(double v, int is_f32)
+{
+	if (!is_f32 || !isfinite(v))
+		return v;
+	char t[NUMFMT_FLOAT_MAX];
+	numfmt_float(t, v, 1);
+	return strtod(t, NULL);
 }

@@ -8,6 +8,9 @@
  * Each writes into out (room for 20 digits, or width, whichever is more)
  * and returns the number of characters written; bytes of that room past
  * them may be overwritten (numfmt_hex stores eight at a time).
+ *
+ * numfmt_float is the one rule for a floating-point argument in every
+ * output format (docs/cli.md, "Numbers").
  */
 #ifndef SONDE_NUMFMT_H
 #define SONDE_NUMFMT_H
@@ -83,5 +86,20 @@ static inline size_t numfmt_u64_pad(char *out, uint64_t v, unsigned width, char 
 /* Hexadecimal with at least 'digits' digits (zero-padded), upper or lower
  * case; no "0x". */
 size_t numfmt_hex(char *out, uint64_t v, unsigned digits, int upper);
+
+#define NUMFMT_FLOAT_MAX 32 /* room numfmt_float needs, NUL included */
+
+/* A float argument as text: the shortest decimal that reads back as the
+ * same value -- the same float32 when is_f32 (v holds a float32), the
+ * same double otherwise -- in printf's %g style ("-0.562", "0.287",
+ * "1e-07", "3.4028235e+38", "-0"); "nan", "inf" and "-inf" for the
+ * others.  NUL-terminated; returns the length. */
+size_t numfmt_float(char *out, double v, int is_f32);
+
+/* The double nearest to that decimal, for the formats that store a binary
+ * double (SQLite's REAL, Perfetto's double_value): they then hold the
+ * number the text formats print -- 0.287 for 0.287f, not 0.287000000476837.
+ * v itself for a double, NaN and infinities. */
+double numfmt_float_value(double v, int is_f32);
 
 #endif /* SONDE_NUMFMT_H */

@@ -15,6 +15,7 @@
 #include "select.h"
 #include "symbolize.h"
 #include "sources/source.h"
+#include "core/msg.h"
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
 {
@@ -30,13 +31,13 @@ void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
 int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out)
 {
 	if (p->nsinks == SONDE_PIPE_MAX_SINKS) {
-		fprintf(stderr, "sonde: too many output formats\n");
+		sonde_err("too many output formats");
 		return -1;
 	}
 	void *s;
 	if (ops->create_at) {
 		if (!p->output_path) {
-			fprintf(stderr, "sonde: format '%s' cannot write to standard output: name its output with --output PATH\n",
+			sonde_err("format '%s' cannot write to standard output: name its output with --output PATH",
 				ops->name);
 			return -1;
 		}
@@ -49,7 +50,7 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 		s = ops->create(out, p->opts);
 	}
 	if (!s) {
-		fprintf(stderr, "sonde: cannot create the '%s' output\n", ops->name);
+		sonde_err("cannot create the '%s' output", ops->name);
 		return -1;
 	}
 	p->sinks[p->nsinks].ops = ops;
@@ -209,7 +210,7 @@ const struct sonde_decoder_ops *sonde_pipe_choose(const char *proto, const uint8
 
 static void read_error(struct sonde_pipe *p, const char *name)
 {
-	fprintf(stderr, "sonde: %s: read error at offset %" PRIu64 ": %s\n", name, p->bytes, strerror(errno));
+	sonde_err("%s: read error at offset %" PRIu64 ": %s", name, p->bytes, strerror(errno));
 	p->io_error = 1;
 }
 
@@ -217,10 +218,11 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 		     size_t n)
 {
 	p->input_name = name;
+	p->proto_named = proto && strcmp(proto, "auto") != 0;
 	char why[512];
 	p->dec = sonde_pipe_choose(proto, head, n, why, sizeof(why));
 	if (!p->dec) {
-		fprintf(stderr, "sonde: %s: %s\n", name, why);
+		sonde_err("%s: %s", name, why);
 		p->bytes += n;
 		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
@@ -237,7 +239,7 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 				 .tally_kinds = tally_kinds, .tally = tally_kinds ? &p->tally : NULL };
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
-		fprintf(stderr, "sonde: cannot start the '%s' decoder (see the message above)\n", p->dec->name);
+		sonde_err("cannot start the '%s' decoder (see the message above)", p->dec->name);
 		p->dec = NULL;
 		p->bytes += n;
 		return SONDE_EXIT_USAGE;
@@ -249,6 +251,11 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 
 void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n)
 {
+	if (p->nhead < SONDE_PROBE_BYTES) { /* kept for sonde_pipe_hint */
+		size_t k = SONDE_PROBE_BYTES - p->nhead < n ? SONDE_PROBE_BYTES - p->nhead : n;
+		memcpy(p->head + p->nhead, buf, k);
+		p->nhead += k;
+	}
 	p->bytes += (uint64_t)n;
 	p->dec->feed(p->dec_state, buf, n);
 }
@@ -291,7 +298,7 @@ int sonde_pipe_finish_sinks(struct sonde_pipe *p)
 	 * may be long past it */
 	int e = errno;
 	if (!p->write_error)
-		fprintf(stderr, "sonde: %s: write error: %s\n", p->output_name ? p->output_name : "<output>",
+		sonde_err("%s: write error: %s", p->output_name ? p->output_name : "<output>",
 			sonde_out_name(failed) || !e ? sonde_out_why(failed) : strerror(e));
 	p->write_error = 1;
 	p->io_error = 1;
@@ -304,8 +311,11 @@ int sonde_pipe_end(struct sonde_pipe *p)
 	p->dec->finish(p->dec_state);
 	p->ending = 0;
 	if (p->diag_out && p->max_diags && p->ndiags > p->max_diags)
-		fprintf(p->diag_out, "%s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", p->input_name,
-			p->ndiags - p->max_diags);
+		fprintf(p->diag_out, "%s: %s: %" PRIu64 " more diagnostics not shown (--max-diags)\n", sonde_msg_prog(),
+			p->input_name, p->ndiags - p->max_diags);
+	char hint[256];
+	if (p->diag_out && sonde_pipe_hint(p, hint, sizeof(hint)))
+		fprintf(p->diag_out, "%s: %s: %s\n", sonde_msg_prog(), p->input_name, hint);
 	sonde_pipe_finish_sinks(p);
 	if (p->io_error)
 		return SONDE_EXIT_IO;
@@ -316,7 +326,7 @@ int sonde_pipe_run(struct sonde_pipe *p, struct sonde_source *src, const char *p
 {
 	uint8_t *buf = malloc(SONDE_PIPE_CHUNK);
 	if (!buf) {
-		fprintf(stderr, "sonde: out of memory\n");
+		sonde_err("out of memory");
 		return SONDE_EXIT_IO;
 	}
 	p->input_name = src->name;

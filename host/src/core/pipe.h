@@ -49,6 +49,7 @@ struct sonde_listener {
 #define SONDE_PROBE_BYTES 4096u          /* bytes shown to the probes */
 #define SONDE_PROBE_MIN_SCORE 30         /* below: "not this protocol" */
 #define SONDE_PROBE_MARGIN 10            /* the best must lead the second by this much */
+#define SONDE_HINT_FRAMES 20             /* errors in 1 frame of this many: say what the input looks like */
 
 struct sonde_pipe {
 	/* set by the caller (sonde_pipe_init gives defaults) */
@@ -83,6 +84,9 @@ struct sonde_pipe {
 	struct sonde_listener listeners[SONDE_PIPE_MAX_LISTENERS];
 	size_t nlisteners;
 	const char *input_name;
+	int proto_named;                /* the protocol was given, not probed */
+	uint8_t head[SONDE_PROBE_BYTES];/* the input's first bytes, for sonde_pipe_hint */
+	size_t nhead;
 	uint64_t bytes;                 /* bytes read from the source */
 	uint64_t cut_bytes;             /* bytes of the frame cut by a stop (cut_on_purpose) */
 	int ending;                     /* inside sonde_pipe_end */
@@ -142,11 +146,18 @@ int sonde_pipe_end(struct sonde_pipe *p);
  * sonde_pipe_emit_diag counts a diagnostic, prints it (diag_out,
  * max_diags) and hands it to the sinks, then the listeners.
  * sonde_pipe_finish_sinks finishes (flushes) the sinks as sonde_pipe_end
- * does; after a write error it prints "sonde: OUTPUT: write error: ...",
+ * does; after a write error it prints "sonde CMD: OUTPUT: write error: ...",
  * sets write_error and io_error and returns -1; else 0. */
 void sonde_pipe_emit_event(struct sonde_pipe *p, const struct sonde_event *ev);
 void sonde_pipe_emit_diag(struct sonde_pipe *p, const struct sonde_diag *d);
 int sonde_pipe_finish_sinks(struct sonde_pipe *p);
+
+/* After a stream decoded with a protocol the user named: when errors hit
+ * at least one frame in SONDE_HINT_FRAMES and the probes say the input is
+ * another protocol, 1 with the hint in out ("N errors in M frames decoded
+ * as qs; the input looks like sonde: try --proto sonde"), else 0
+ * (pipe_hint.c).  sonde_pipe_end prints it. */
+int sonde_pipe_hint(const struct sonde_pipe *p, char *out, size_t cap);
 
 /* Print a diagnostic line as the pipeline does ("NAME: offset N, frame F:
  * code: message"). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "utf8text.h"
 
 struct cjw {
@@ -73,8 +74,11 @@ static void cjw_double(struct cjw *w, double v, int f32)
 		cjw_puts(w, "\"NaN\"");
 	else if (isinf(v))
 		cjw_puts(w, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-	else
-		cjw_printf(w, f32 ? "%.9g" : "%.17g", v);
+	else {
+		char t[NUMFMT_FLOAT_MAX];
+		numfmt_float(t, v, f32);
+		cjw_puts(w, t);
+	}
 }
 
 static void cjw_value(struct cjw *w, const struct sonde_arg *a)

@@ -8,6 +8,7 @@
 
 #include "ctf_meta.h"
 #include "ctf_stream.h"
+#include "core/msg.h"
 
 /* Little-endian stores at any address. */
 static void le64(uint8_t *p, uint64_t v)
@@ -31,7 +32,7 @@ static void ctf_fail(struct ctf_streams *ss, const char *what, const char *name)
 		return;
 	ss->failed = 1;
 	ss->err = errno ? errno : EIO;
-	fprintf(stderr, "sonde: ctf: %s/%s: %s: %s\n", ss->dir, name, what, strerror(ss->err));
+	sonde_err("ctf: %s/%s: %s: %s", ss->dir, name, what, strerror(ss->err));
 }
 
 void ctf_streams_init(struct ctf_streams *ss, char *dir)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "core/varint.h"
 #include "namepool.h"
 #include "utf8text.h"
@@ -401,7 +402,7 @@ static int pfw_anno_value(struct pfw *w, const struct sonde_arg *a)
 		pb_int(w, F_DA_INT, a->v.i);
 		return 1;
 	case SONDE_A_F32: case SONDE_A_F64:
-		pb_double(w, F_DA_DOUBLE, a->v.f);
+		pb_double(w, F_DA_DOUBLE, numfmt_float_value(a->v.f, a->type == SONDE_A_F32));
 		return 1;
 	case SONDE_A_STR:
 		pb_str(w, F_DA_STRING, a->v.mem.p ? a->v.mem.p : (const uint8_t *)"", a->v.mem.n);

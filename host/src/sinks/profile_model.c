@@ -18,6 +18,7 @@
 
 #include "elf_symbols.h"
 #include "profile_map.h"
+#include "core/msg.h"
 
 struct prof_frame {
 	uint32_t func;
@@ -108,7 +109,7 @@ static int prof_grow(void *arrp, uint32_t *cap, uint32_t need, size_t sz)
 
 static void prof_oom(void)
 {
-	fputs("sonde: profile: out of memory\n", stderr);
+	sonde_err("profile: out of memory");
 	abort();
 }
 
@@ -898,14 +899,14 @@ struct prof_model *prof_create_from_opts(sonde_opts opts, const char *sink, int 
 
 		es = elfsym_open(elf, err, sizeof(err));
 		if (!es) {
-			fprintf(stderr, "sonde: %s: -o elf: %s\n", sink, err);
+			sonde_err("%s: -o elf: %s", sink, err);
 			return NULL;
 		}
 	}
 	m = prof_create(NULL, es, want_tree);
 	if (!m) {
 		elfsym_close(es);
-		fprintf(stderr, "sonde: %s: out of memory\n", sink);
+		sonde_err("%s: out of memory", sink);
 		return NULL;
 	}
 	m->owned_syms = es;

@@ -205,7 +205,7 @@ const struct prof_limits *prof_limits_of(const struct prof_model *m);
 uint64_t prof_total_time(const struct prof_model *m);
 
 /* Build a model from sink options: -o elf=FILE loads symbols.  On error
- * prints "sonde: <sink>: ..." to stderr and returns NULL.  The model owns
+ * prints "sonde CMD: <sink>: ..." (core/msg.h) to stderr and returns NULL.  The model owns
  * the symbol table. */
 struct prof_model *prof_create_from_opts(sonde_opts opts, const char *sink, int want_tree);
 

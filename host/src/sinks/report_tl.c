@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "namepool.h"
 
 struct rtl_open {
@@ -259,9 +260,12 @@ static uint32_t rtl_args(struct rtl *r, const struct sonde_arg *a, size_t n)
 		case SONDE_A_I8: case SONDE_A_I16: case SONDE_A_I32: case SONDE_A_I64:
 			w = snprintf(r->argbuf + k, cap - k, "%" PRId64, x->v.i);
 			break;
-		case SONDE_A_F32: case SONDE_A_F64:
-			w = snprintf(r->argbuf + k, cap - k, "%.9g", x->v.f);
+		case SONDE_A_F32: case SONDE_A_F64: {
+			char t[NUMFMT_FLOAT_MAX];
+			numfmt_float(t, x->v.f, x->type == SONDE_A_F32);
+			w = snprintf(r->argbuf + k, cap - k, "%s", t);
 			break;
+		}
 		case SONDE_A_STR:
 			w = snprintf(r->argbuf + k, cap - k, "\"%.*s\"", (int)(x->v.mem.n > 200 ? 200 : x->v.mem.n),
 				     x->v.mem.p ? (const char *)x->v.mem.p : "");

@@ -22,6 +22,7 @@
 #include "ctf_stream.h"
 #include "event_desc.h"
 #include "pipeline.h"
+#include "core/msg.h"
 
 struct sink_ctf {
 	char *dir;
@@ -75,11 +76,11 @@ static int ctf_prepare_dir(const char *dir)
 	if (stat(dir, &st) != 0) {
 		if (errno == ENOENT && mkdir(dir, 0777) == 0)
 			return 0;
-		fprintf(stderr, "sonde: ctf: cannot create the directory '%s': %s\n", dir, strerror(errno));
+		sonde_err("ctf: cannot create the directory '%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "sonde: ctf: '%s' is not a directory (the CTF output is one)\n", dir);
+		sonde_err("ctf: '%s' is not a directory (the CTF output is one)", dir);
 		errno = ENOTDIR;
 		return -1;
 	}
@@ -87,7 +88,7 @@ static int ctf_prepare_dir(const char *dir)
 	struct dirent *e;
 	int ours = ctf_dir_is_ours(dir), foreign = 0;
 	if (!d) {
-		fprintf(stderr, "sonde: ctf: cannot read the directory '%s': %s\n", dir, strerror(errno));
+		sonde_err("ctf: cannot read the directory '%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d)) != NULL)
@@ -95,7 +96,7 @@ static int ctf_prepare_dir(const char *dir)
 			foreign = 1;
 	if (foreign) {
 		closedir(d);
-		fprintf(stderr, "sonde: ctf: '%s' is not empty and not an earlier CTF export of sonde: left alone\n", dir);
+		sonde_err("ctf: '%s' is not empty and not an earlier CTF export of sonde: left alone", dir);
 		errno = EEXIST;
 		return -1;
 	}
@@ -286,14 +287,14 @@ static int ctf_write_metadata(struct sink_ctf *c, const struct sonde_session *ss
 	snprintf(path, sizeof(path), "%s/metadata", c->dir);
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
-		fprintf(stderr, "sonde: ctf: %s: cannot create: %s\n", tmp, strerror(errno));
+		sonde_err("ctf: %s: cannot create: %s", tmp, strerror(errno));
 		return -1;
 	}
 	int rc = ctf_meta_write(f, &mi);
 	errno = 0;
 	if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0) {
 		int e = errno ? errno : EIO;
-		fprintf(stderr, "sonde: ctf: %s: write error: %s\n", path, strerror(e));
+		sonde_err("ctf: %s: write error: %s", path, strerror(e));
 		unlink(tmp);
 		errno = e;
 		return -1;
@@ -308,7 +309,7 @@ static int sink_ctf_finish(void *vs, const struct sonde_session *ss)
 	if (c->streams.n == 0)
 		ctf_stream_get(&c->streams, 0); /* an empty trace still has a data stream */
 	if (c->streams.other_cores)
-		fprintf(stderr, "sonde: ctf: %llu events of cores beyond the first %u left out\n",
+		sonde_err("ctf: %llu events of cores beyond the first %u left out",
 			(unsigned long long)c->streams.other_cores, CTF_MAX_STREAMS);
 	if (ctf_streams_close(&c->streams) != 0)
 		return -1;

@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "profile_model.h"
 #include "profile_text.h"
+#include "core/msg.h"
 
 struct fsink {
 	FILE *out;
@@ -131,7 +132,7 @@ static void *fsink_create(FILE *out, sonde_opts opts)
 	struct fsink *p = calloc(1, sizeof(*p));
 
 	if (!p) {
-		fprintf(stderr, "sonde: folded: out of memory\n");
+		sonde_err("folded: out of memory");
 		return NULL;
 	}
 	p->out = out;
@@ -164,8 +165,10 @@ static int fsink_finish(void *sink, const struct sonde_session *s)
 	prof_finish(p->m);
 	rc = fsink_write(p);
 	if (rc < 0)
-		fprintf(stderr, "sonde: folded: out of memory\n");
-	prof_write_notes(p->m, stderr, "sonde: folded: ");
+		sonde_err("folded: out of memory");
+	char pfx[64];
+	snprintf(pfx, sizeof(pfx), "%s: folded: ", sonde_msg_prog());
+	prof_write_notes(p->m, stderr, pfx);
 	if (fflush(p->out) != 0 || ferror(p->out))
 		rc = -1;
 	return rc;

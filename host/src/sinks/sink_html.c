@@ -26,6 +26,7 @@
 #include "report_tl.h"
 #include "trackmap.h"
 #include "utf8text.h"
+#include "core/msg.h"
 
 extern const char sonde_report_template[], sonde_report_css[], sonde_report_js[];
 
@@ -100,7 +101,7 @@ static void *sink_html_create(FILE *out, sonde_opts opts)
 		char *end;
 		unsigned long v = strtoul(mi, &end, 10);
 		if (!*mi || *end || v < 1000 || v > 50000000) {
-			fprintf(stderr, "sonde: option report.max_items=%s: expected a number from 1000 to 50000000\n", mi);
+			sonde_err("-o report.max_items=%s: expected a number from 1000 to 50000000", mi);
 			free(s);
 			return NULL;
 		}

@@ -15,6 +15,7 @@
 #include "pipeline.h"
 #include "profile_model.h"
 #include "profile_text.h"
+#include "core/msg.h"
 
 enum psink_sort { PSORT_SELF, PSORT_INCL, PSORT_CALLS, PSORT_NAME };
 
@@ -419,7 +420,7 @@ static void *psink_create(FILE *out, sonde_opts opts)
 	struct psink *p = calloc(1, sizeof(*p));
 
 	if (!p) {
-		fprintf(stderr, "sonde: profile: out of memory\n");
+		sonde_err("profile: out of memory");
 		return NULL;
 	}
 	p->out = out;
@@ -431,7 +432,7 @@ static void *psink_create(FILE *out, sonde_opts opts)
 			if (strcmp(sort, psort_names[i]) == 0)
 				break;
 		if (i == 4) {
-			fprintf(stderr, "sonde: profile: -o profile.sort=%s: expected self, incl, calls or name\n", sort);
+			sonde_err("profile: -o profile.sort=%s: expected self, incl, calls or name", sort);
 			free(p);
 			return NULL;
 		}
@@ -474,7 +475,7 @@ static int psink_finish(void *sink, const struct sonde_session *s)
 	if (psink_functions(p, total, freq, &flags) < 0 ||
 	    psink_tasks(p, total, freq, &flags) < 0 ||
 	    psink_isrs(p, total, freq, &flags) < 0) {
-		fprintf(stderr, "sonde: profile: out of memory\n");
+		sonde_err("profile: out of memory");
 		rc = -1;
 	}
 	psink_legend(p->out, flags);

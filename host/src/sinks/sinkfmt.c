@@ -39,22 +39,8 @@ int sbuf_grow(struct sbuf *b, size_t more)
 
 void sbuf_double(struct sbuf *b, double v, int is_f32)
 {
-	if (isnan(v)) {
-		sbuf_str(b, "nan");
-		return;
-	}
-	if (isinf(v)) {
-		sbuf_str(b, v < 0 ? "-inf" : "inf");
-		return;
-	}
-	char tmp[40];
-	for (int prec = 6; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		double back = strtod(tmp, NULL);
-		if (is_f32 ? (float)back == (float)v : back == v)
-			break;
-	}
-	sbuf_str(b, tmp);
+	char tmp[NUMFMT_FLOAT_MAX];
+	sbuf_put(b, tmp, numfmt_float(tmp, v, is_f32));
 }
 
 /* The nanoseconds of r ticks (r < freq): r * 1e9 / freq, in 64 bits when

@@ -11,6 +11,7 @@
 
 #include "namepool.h"
 #include "utf8text.h"
+#include "core/msg.h"
 
 #define SW_EVENT_BYTES 13 /* type, frame (u32), at (u64) */
 
@@ -90,7 +91,7 @@ int sw_profile(struct sw *w, const char *name, uint32_t core, int order)
 	if (!p->name || !p->spill) {
 		if (!w->err) {
 			w->err = errno ? errno : ENOMEM;
-			fprintf(stderr, "sonde: speedscope: cannot make a temporary file: %s\n", strerror(w->err));
+			sonde_err("speedscope: cannot make a temporary file: %s", strerror(w->err));
 		}
 		free(p->name);
 		if (p->spill)
@@ -126,7 +127,7 @@ static void sw_event(struct sw *w, int p, char type, uint32_t frame, uint64_t at
 	memcpy(b + 5, &at, 8);
 	if (fwrite(b, 1, sizeof(b), pr->spill) != sizeof(b) && !w->err) {
 		w->err = errno ? errno : EIO;
-		fprintf(stderr, "sonde: speedscope: temporary file: %s\n", strerror(w->err));
+		sonde_err("speedscope: temporary file: %s", strerror(w->err));
 	}
 	pr->events++;
 }
@@ -166,7 +167,7 @@ static void sw_profile_json(struct sw *w, struct sw_prof *p, int several_cores, 
 		if (fread(b, 1, sizeof(b), p->spill) != sizeof(b)) {
 			if (!w->err) {
 				w->err = errno ? errno : EIO;
-				fprintf(stderr, "sonde: speedscope: temporary file: cannot read back\n");
+				sonde_err("speedscope: temporary file: cannot read back");
 			}
 			break;
 		}
@@ -212,7 +213,7 @@ int sw_finish(struct sw *w, const char *doc_name, uint64_t end)
 			"\"endValue\":%" PRIu64 ",\"events\":[]}", SW_EMPTY_NAME, end);
 	fputs("]}\n", w->out);
 	if (w->lost_profiles)
-		fprintf(stderr, "sonde: speedscope: %" PRIu64 " lanes beyond the first %u left out\n",
+		sonde_err("speedscope: %" PRIu64 " lanes beyond the first %u left out",
 			w->lost_profiles, SW_MAX_PROFILES);
 	if (w->err) {
 		errno = w->err;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sqlite_db.h"
+#include "core/msg.h"
 
 /* The tables, views and indexes.  The indexes are kept up to date as the
  * rows go in: their keys (times, record ids) come in nearly ascending
@@ -80,7 +81,7 @@ static void sqlw_fail(struct sqlw *w, const char *doing)
 		return;
 	w->failed = 1;
 	w->sys_errno = w->db ? sqlite3_system_errno(w->db) : errno;
-	fprintf(stderr, "sonde: sqlite: %s: %s: %s\n", w->path, doing,
+	sonde_err("sqlite: %s: %s: %s", w->path, doing,
 		w->db ? sqlite3_errmsg(w->db) : strerror(w->sys_errno));
 }
 
@@ -90,7 +91,7 @@ static void sqlw_oom(struct sqlw *w)
 		return;
 	w->failed = 1;
 	w->sys_errno = ENOMEM;
-	fprintf(stderr, "sonde: sqlite: %s: out of memory\n", w->path);
+	sonde_err("sqlite: %s: out of memory", w->path);
 }
 
 static void sqlw_exec(struct sqlw *w, const char *sql, const char *doing)
@@ -160,7 +161,7 @@ int sqlw_open(struct sqlw *w, const char *path)
 	memset(w, 0, sizeof(*w));
 	w->path = strdup(path);
 	if (!w->path) {
-		fprintf(stderr, "sonde: sqlite: out of memory\n");
+		sonde_err("sqlite: out of memory");
 		return -1;
 	}
 	if (sqlw_remove_old(path) != 0) {
@@ -339,7 +340,7 @@ void sqlw_close(struct sqlw *w)
 		free(w->tab[t].arena);
 	}
 	if (w->db && sqlite3_close(w->db) != SQLITE_OK && !w->failed)
-		fprintf(stderr, "sonde: sqlite: %s: %s\n", w->path, sqlite3_errmsg(w->db));
+		sonde_err("sqlite: %s: %s", w->path, sqlite3_errmsg(w->db));
 	free(w->path);
 	memset(w, 0, sizeof(*w));
 }

@@ -11,7 +11,7 @@
  * export leaves a file to throw away (the session row, written last, says
  * the export finished).
  *
- * Errors: the first one is printed ("sonde: sqlite: PATH: ..."), every
+ * Errors: the first one is printed ("sonde CMD: sqlite: PATH: ..."), every
  * later write is skipped, and sqlw_finish returns -1 with errno set.
  */
 #ifndef SONDE_SQLITE_DB_H

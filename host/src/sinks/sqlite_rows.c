@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 
+#include "core/numfmt.h"
 #include "event_desc.h"
 #include "sqlite_rows.h"
 
@@ -22,7 +23,7 @@ static void sqlr_arg(struct sqlw *w, int64_t rec, size_t idx, const struct sonde
 		sqlw_i64(w, &r, 5, a->v.i);
 		break;
 	case SONDE_A_F32: case SONDE_A_F64:
-		sqlw_real(w, &r, 5, a->v.f);
+		sqlw_real(w, &r, 5, numfmt_float_value(a->v.f, a->type == SONDE_A_F32));
 		break;
 	case SONDE_A_STR:
 		sqlw_textn(w, &r, 5, (const char *)a->v.mem.p, a->v.mem.n);

@@ -11,6 +11,7 @@
 #include "analysis/an.h"
 #include "profile_model.h"
 #include "sqlite_spans.h"
+#include "core/msg.h"
 
 struct sqls_mark {
 	uint32_t core;
@@ -131,7 +132,7 @@ int sqls_init(struct sqls *x, struct sqlw *w)
 	x->an = an_new(&cfg);
 	x->prof = prof_create(NULL, NULL, 0);
 	if (!x->an || !x->prof) {
-		fprintf(stderr, "sonde: sqlite: out of memory\n");
+		sonde_err("sqlite: out of memory");
 		return -1;
 	}
 	x->an->on_span = sqls_on_span;
@@ -284,7 +285,7 @@ void sqls_finish(struct sqls *x)
 	}
 	sqls_entities(x);
 	if (x->marks_dropped)
-		fprintf(stderr, "sonde: sqlite: %llu marker spans left out: more than %u open at once\n",
+		sonde_err("sqlite: %llu marker spans left out: more than %u open at once",
 			(unsigned long long)x->marks_dropped, SQLS_MAX_OPEN_MARKS);
 }
 

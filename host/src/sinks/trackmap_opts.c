@@ -4,6 +4,7 @@
  * "<prefix>.max_depth" and yes/no switches, checked and reported here once.
  */
 #include "trackmap.h"
+#include "core/msg.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,7 +27,7 @@ static int tmap_opt_u32(sonde_opts opts, const char *prefix, const char *key,
 	errno = 0;
 	x = strtoull(v, &end, 0);
 	if (errno || end == v || *end || x < lo || x > hi || v[0] == '-') {
-		fprintf(stderr, "sonde: option %s=%s: expected a number from %" PRIu32 " to %" PRIu32 "\n",
+		sonde_err("-o %s=%s: expected a number from %" PRIu32 " to %" PRIu32,
 			full, v, lo, hi);
 		return -1;
 	}
@@ -47,7 +48,7 @@ int tmap_opt_bool(sonde_opts opts, const char *key, int def)
 		if (strcmp(v, no[i]) == 0)
 			return 0;
 	}
-	fprintf(stderr, "sonde: option %s=%s: expected 1/0, yes/no, on/off or true/false\n", key, v);
+	sonde_err("-o %s=%s: expected 1/0, yes/no, on/off or true/false", key, v);
 	return -1;
 }
 

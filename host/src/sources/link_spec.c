@@ -1,7 +1,8 @@
 /*
  * link_spec.c -- the text of a live link ("tcp://host:port",
  * "serial:/dev/ttyUSB0:921600:8N1", ...) into a struct sonde_link_spec.
- * Only syntax is checked here; whether the host resolves or the device
+ * Only syntax is checked here, and whether a device path outside /dev/
+ * exists (missing_outside_dev); whether the host resolves or the device
  * opens is found out when the link is opened.
  */
 #include <stdio.h>
@@ -140,6 +141,21 @@ static int parse_serial(const char *s, struct sonde_link_spec *sp, char *why, si
 	return 0;
 }
 
+/* The one rule for a device that is not there, with or without "serial:":
+ * a path under /dev/ is a device not plugged in yet (opened, and retried,
+ * when the link is connected); any other path that does not exist is a
+ * typing error, said at once (docs/live.md).  Once a link has been up,
+ * the path is never looked at again here: a link made by socat that goes
+ * away with its socat is retried like an unplugged device. */
+static int missing_outside_dev(const char *path, char *why, size_t wl)
+{
+	struct stat st;
+	if (strncmp(path, "/dev/", 5) == 0 || stat(path, &st) == 0)
+		return 0;
+	snprintf(why, wl, "no such file or device: '%s' (only a device under /dev/ is waited for)", path);
+	return -1;
+}
+
 int sonde_link_parse(const char *text, struct sonde_link_spec *sp, char *why, size_t wl)
 {
 	const char *r;
@@ -157,7 +173,7 @@ int sonde_link_parse(const char *text, struct sonde_link_spec *sp, char *why, si
 		return 0;
 	}
 	if (prefixed(text, "serial:", &r)) {
-		if (parse_serial(r, sp, why, wl) != 0)
+		if (parse_serial(r, sp, why, wl) != 0 || missing_outside_dev(sp->path, why, wl) != 0)
 			return -1;
 		if (!sp->baud)
 			sp->baud = 115200;

@@ -30,6 +30,7 @@
 
 #include "sonde_dec.h"
 #include "sonde_proto.h"
+#include "core/msg.h"
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
  * nesting state and, for a sequence gap (its first frame at host index
@@ -454,7 +455,7 @@ static int opt_uint(sonde_opts opts, const char *key, uint64_t lo, uint64_t hi, 
 	char *end;
 	unsigned long long x = strtoull(v, &end, 0);
 	if (!*v || *end || x < lo || x > hi || *v == '-') {
-		fprintf(stderr, "sonde: -o %s=%s: expected a number from %llu to %llu\n", key, v,
+		sonde_err("-o %s=%s: expected a number from %llu to %llu", key, v,
 			(unsigned long long)lo, (unsigned long long)hi);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "sonde_logfmt.h"
 
 /* A bounded output: once something does not fit, "..." ends the text and
@@ -198,7 +199,7 @@ static void natural(struct obuf *o, const struct sonde_arg *a)
 		break;
 	}
 	case SONDE_A_F32: case SONDE_A_F64:
-		snprintf(tmp, sizeof(tmp), "%g", a->v.f);
+		numfmt_float(tmp, a->v.f, a->type == SONDE_A_F32); /* as every output format does */
 		ob_str(o, tmp);
 		break;
 	case SONDE_A_STR:
