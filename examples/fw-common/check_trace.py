@@ -416,9 +416,15 @@ class Checker:
         self.fw = fw
         self.fw_frame = n
         # frames written by the library in the same critical section, just
-        # before FW_COUNTS, came after the statistics were taken
+        # before FW_COUNTS (a pending loss report), came after the
+        # statistics were taken -- unless the report's own frame number
+        # says it was written before them (the one the drain writes when
+        # it empties the ring: docs/protocol.md section 4)
         k = n
         while k > 0 and self.frames[k - 1][3] in (0x02, 0x03):
+            d = self.frames[k - 1]
+            if d[3] == 0x03 and len(d[4]) == 21 and struct.unpack("<I", d[4][13:17])[0] < records:
+                break
             k -= 1
         before = self.frames[:k]
         wire_before = sum(f[1] for f in before)

@@ -79,10 +79,10 @@ verify() {
 	read -r R O F N <<<"$(sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$WORK/check-$name.log")"
 	[ -n "${N:-}" ] || { cat "$WORK/check-$name.log" "$err"; fail "$name: no FW_COUNTS in the capture"; }
 	echo "$name: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
+	grep -E "^(target drops|link-lost|unexplained|sequence gaps|link )" "$err" | sed "s/^/$name: /"
 	# refused records were never written: they have no frame
 	[ $((N + O)) -eq "$R" ] || fail "$name: $N received + $O overwritten != $R written"
 	[ $((O + F)) -gt 0 ] || fail "$name: the stalls made the target lose nothing (no overflow to account for)"
-	grep -E "^(target drops|link-lost|unexplained|sequence gaps)" "$err" | sed "s/^/$name: /"
 	for line in "target drops           $O overwritten, $F refused" "link-lost frames       0" \
 		"unexplained lost       0"; do
 		grep -qxF "$line" "$err" || { cat "$err"; fail "$name: summary: '$line' expected"; }
