@@ -30,27 +30,13 @@ for tool in arm-none-eabi-gcc qemu-system-arm make; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done
 live_setup
-EX=$SRC/examples/qemu-mps2
-CHECK=$SRC/examples/fw-common/check_trace.py
+. "$(dirname "$0")/gdb_qemu_lib.sh"
 STALLS=${STALLS:-4}
 STALL_S=${STALL_S:-0.4}
 POLL_MS=${POLL_MS:-300}
 
 build() { # NAME MODE: the firmware with its trace buffer in that mode
-	make -s -C "$EX" BUILD="$WORK/$1" LINK=rtt RUN_MS=2000 EXTRA_CFLAGS="-DFW_TRACE_MODE=$2" \
-		"$WORK/$1/fw.elf" >"$WORK/make-$1.log" 2>&1 ||
-		{ cat "$WORK/make-$1.log"; fail "$1: firmware build failed"; }
-}
-
-qemu_gdb() { # ELF PORT: halted at reset, gdbstub on PORT
-	bg timeout -k 5 300 qemu-system-arm -M mps2-an385 -nographic -monitor none \
-		-semihosting-config enable=on,target=native -serial null -S -gdb "tcp:127.0.0.1:$2" \
-		-kernel "$1" </dev/null >"$WORK/qemu-$2.log" 2>&1
-	QEMU=$!
-	while ! listening "$2"; do
-		kill -0 "$QEMU" 2>/dev/null || { cat "$WORK/qemu-$2.log"; fail "QEMU ended before its gdbstub listened"; }
-		sleep 0.05
-	done
+	gdb_fw_build "$1" RUN_MS=2000 EXTRA_CFLAGS="-DFW_TRACE_MODE=$2"
 }
 
 # grows FILE SIZE: FILE is larger than SIZE bytes, or the reader ended
@@ -76,7 +62,7 @@ stall() {
 verify() {
 	local name=$1 raw=$2 err=$3
 	python3 "$CHECK" "$raw" >"$WORK/check-$name.log" || true # it refuses a capture with losses: checked here
-	read -r R O F N <<<"$(sed -nE 's/^FW_COUNTS: records ([0-9]+) overwritten ([0-9]+) refused ([0-9]+) .*capture before it: ([0-9]+) frames.*/\1 \2 \3 \4/p' "$WORK/check-$name.log")"
+	read -r R O F N <<<"$(fw_figures "$WORK/check-$name.log")"
 	[ -n "${N:-}" ] || { cat "$WORK/check-$name.log" "$err"; fail "$name: no FW_COUNTS in the capture"; }
 	echo "$name: firmware wrote $R frames, overwrote $O, refused $F; the capture has $N"
 	grep -E "^(target drops|link-lost|unexplained|sequence gaps|link )" "$err" | sed "s/^/$name: /"
@@ -151,28 +137,7 @@ run() {
 	verify "$name" "$WORK/raw-$name.bin" "$WORK/live-$name.err"
 }
 
-cat >"$WORK/proxy.py" <<'EOF'
-import select, socket, sys
-lport, rport = int(sys.argv[1]), int(sys.argv[2])
-ls = socket.socket()
-ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-ls.bind(("127.0.0.1", lport))
-ls.listen(1)
-while True:
-    c, _ = ls.accept()
-    r = socket.create_connection(("127.0.0.1", rport))
-    other = {c: r, r: c}
-    up = True
-    while up:
-        for s in select.select([c, r], [], [])[0]:
-            d = s.recv(65536)
-            if not d:
-                up = False
-                break
-            other[s].sendall(d)
-    c.close()
-    r.close()
-EOF
+gdb_proxy_write "$WORK/proxy.py"
 
 build overwrite 0
 build dropnew 1
