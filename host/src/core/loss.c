@@ -35,6 +35,17 @@ static uint64_t sonde_loss_drops(struct sonde_loss *l, const struct sonde_event 
 	return n;
 }
 
+/* Records not made while tracing was stopped, since the previous DROPS
+ * (protocol version 3 says so apart): no loss, but a hole in the record
+ * all the same. */
+static int sonde_loss_stopped(const struct sonde_event *ev)
+{
+	for (size_t i = 0; i < ev->nargs; i++)
+		if (ev->args[i].name && strcmp(ev->args[i].name, "stopped") == 0)
+			return ev->args[i].v.u != 0;
+	return 0;
+}
+
 int sonde_loss_event(struct sonde_loss *l, const struct sonde_event *ev, uint32_t *core, uint64_t *lost)
 {
 	if (lost)
@@ -45,7 +56,7 @@ int sonde_loss_event(struct sonde_loss *l, const struct sonde_event *ev, uint32_
 		if (lost)
 			*lost = n;
 		*core = ev->core;
-		return n != 0;
+		return n != 0 || sonde_loss_stopped(ev);
 	}
 	if (sonde_loss_is_reset(ev)) {
 		/* the target starts again: so do the loss totals */

@@ -8,7 +8,9 @@
  *     aborted frame, discarded bytes, a truncated frame, a malformed
  *     record).  A diagnostic has no core: it cuts every core;
  *   - a DROPS event whose totals say that records were lost since the
- *     previous DROPS of its core: it cuts its core;
+ *     previous DROPS of its core, or that records were not made while
+ *     tracing was stopped (no loss, but a hole all the same): it cuts its
+ *     core;
  *   - a target reset (an INFO event whose argument "reset" is true): every
  *     core.
  * What is open on a cut core -- the running task's (or idle's, or no

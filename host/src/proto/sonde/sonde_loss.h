@@ -17,8 +17,8 @@
  * it may be overwritten after it was written).  Gaps no report explains
  * are "unexplained" at the end of the input or at a break in the record.
  */
-#ifndef SONDE_LOSS_H
-#define SONDE_LOSS_H
+#ifndef SONDE_PROTO_LOSS_H
+#define SONDE_PROTO_LOSS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -103,4 +103,4 @@ uint64_t sloss_finish(struct sloss *l);
 /* Frames of gaps waiting for a report. */
 uint64_t sloss_pending(const struct sloss *l);
 
-#endif /* SONDE_LOSS_H */
+#endif /* SONDE_PROTO_LOSS_H */
