@@ -50,10 +50,12 @@ stall() {
 	local raw=$1 k size
 	for ((k = 0; k < STALLS; k++)); do
 		kill -0 "$QEMU" 2>/dev/null || break
-		kill -STOP "$LIVE"
+		# the reader may end at any moment once the firmware has: not
+		# an error here (its exit status is checked after)
+		kill -STOP "$LIVE" 2>/dev/null || break
 		sleep "$STALL_S"
 		size=$(file_size "$raw")
-		kill -CONT "$LIVE"
+		kill -CONT "$LIVE" 2>/dev/null || break
 		while ! grows "$raw" $((size + 4096)) && kill -0 "$QEMU" 2>/dev/null; do sleep 0.05; done
 	done
 }
@@ -103,10 +105,10 @@ run() {
 	if [ -n "$proxy" ]; then
 		# the GDB server goes away in the middle of an overflow, then
 		# comes back; the stalls go on around the reconnection
-		kill -STOP "$LIVE"
+		kill -STOP "$LIVE" 2>/dev/null || true
 		kill "$PROXY"
 		wait "$PROXY" 2>/dev/null || true
-		kill -CONT "$LIVE"
+		kill -CONT "$LIVE" 2>/dev/null || true
 		while ! has_text "$WORK/live-$name.err" "reconnecting"; do
 			kill -0 "$LIVE" 2>/dev/null || { cat "$WORK/live-$name.err"; fail "$name: sonde ended"; }
 			sleep 0.05
