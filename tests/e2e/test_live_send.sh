@@ -56,7 +56,9 @@ expect() { # STATUS ARGS... -- checks the exit status, output in $WORK/out
 }
 
 # ---- through a live session ------------------------------------------------
-bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 512 --delay 0.003 --log "$WORK/sent.bin"
+# a protocol-version-2 target: what follows checks its STOP (records refused,
+# reported by a 9-byte DROPS); version 3 counts them apart (docs/protocol.md)
+bg python3 "$FT" --listen "$WORK/port" --synth 0 --proto-version 2 --chunk 512 --delay 0.003 --log "$WORK/sent.bin"
 wait_for -p $! test -s "$WORK/port" || fail "target did not start"
 bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw.bin" -q \
 	--output /dev/null --control "$WORK/ctl" </dev/null 2>"$WORK/live.err"
