@@ -29,6 +29,7 @@ PKGS=(
   qemu-system-misc                          # runs it (qemu-system-riscv32)
   clang libclang-rt-14-dev                  # fuzzing: libFuzzer, ASan, UBSan (make fuzz, test-fuzz)
   libjson-c-dev                             # fuzzing: checks the JSON the sinks write
+  stress-ng                                 # scripts/test_loop.sh: the load the suite must bear
 )
 
 missing=()

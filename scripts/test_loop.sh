@@ -3,16 +3,22 @@
 # core, for docs/reliability.md: prints each run's status and wall time and
 # the names of the tests that failed, then a summary line.
 #
-#   scripts/test_loop.sh [N]       (default 10)
+#   scripts/test_loop.sh [--load W] [N]     (N runs, default 10)
 #
-# The load is `stress-ng --cpu <cores>` when stress-ng is installed, else a
-# loop that rebuilds the project from scratch in a scratch directory with
-# `cmake --build -j <cores>` (a parallel compile).  Logs go to
-# test-loop/run-K.log.
+# The load is `stress-ng --cpu W`: W busy workers (default: one per core;
+# scripts/deps.sh installs stress-ng), else, without stress-ng, a loop that
+# rebuilds the project from scratch in a scratch directory with `cmake
+# --build -j W` (a parallel compile).  Each run's line gives the 1-minute
+# load average at its end.  Logs go to test-loop/run-K.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-10}
 CORES=$(nproc 2>/dev/null || echo 2)
+W=$CORES
+if [ "${1:-}" = --load ]; then
+	W=${2:?--load needs a number of workers}
+	shift 2
+fi
+N=${1:-10}
 OUT=test-loop
 mkdir -p "$OUT"
 
@@ -20,15 +26,15 @@ make build build-san >/dev/null || { echo "test_loop: the build failed" >&2; exi
 
 set -m # the load runs in a process group of its own: it goes as a whole
 if command -v stress-ng >/dev/null 2>&1; then
-	LOAD="stress-ng --cpu $CORES"
-	stress-ng --cpu "$CORES" --timeout 0 >/dev/null 2>&1 &
+	LOAD="stress-ng --cpu $W"
+	stress-ng --cpu "$W" --timeout 0 >/dev/null 2>&1 &
 else
-	LOAD="a parallel compile loop (cmake --build -j $CORES, from scratch)"
+	LOAD="a parallel compile loop (cmake --build -j $W, from scratch)"
 	(
 		while :; do
 			rm -rf "$OUT/load-build"
 			cmake -S . -B "$OUT/load-build" -DSONDE_BUILD_TESTS=OFF >/dev/null 2>&1
-			cmake --build "$OUT/load-build" -j "$CORES" >/dev/null 2>&1
+			cmake --build "$OUT/load-build" -j "$W" >/dev/null 2>&1
 		done
 	) &
 fi
@@ -47,8 +53,9 @@ for ((k = 1; k <= N; k++)); do
 	times+=("$dt")
 	failed=$(grep -E '^  FAILED ' "$OUT/run-$k.log" | awk '{ print $NF }' | tr '\n' ' ')
 	[ "$rc" -eq 0 ] || fails=$((fails + 1))
-	printf 'run %2d: %s, %d s (%s)%s\n' "$k" "$([ "$rc" -eq 0 ] && echo passed || echo FAILED)" "$dt" \
+	printf 'run %2d: %s, %d s (%s, load %s)%s\n' "$k" "$([ "$rc" -eq 0 ] && echo passed || echo FAILED)" "$dt" \
 		"$(grep -E '^wall-clock time' "$OUT/run-$k.log" | sed 's/wall-clock time: /tests /')" \
+		"$(cut -d' ' -f1 /proc/loadavg)" \
 		"${failed:+, failed: $failed}"
 done
 sorted=$(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')

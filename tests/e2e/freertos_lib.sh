@@ -6,6 +6,7 @@
 
 SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 CHECK=$SRC/examples/freertos-app/check_freertos.py
+source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh" # $HANG
 
 fail() {
 	echo "FAIL: $*"

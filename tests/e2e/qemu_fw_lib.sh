@@ -12,6 +12,7 @@
 
 SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 FW_COMMON=$SRC/examples/fw-common
+source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh" # $HANG
 
 fail() {
 	echo "FAIL: $*"
@@ -51,13 +52,14 @@ fw_build() {
 # fw_run NAME ELF QEMU-COMMAND...: run ELF (a path under $WORK/NAME) until it
 # leaves QEMU itself, its UART into $WORK/NAME/trace.bin (or the file named
 # by $FW_SERIAL_OUT); QEMU must exit with 0.  timeout only guards against a
-# hang (0.5 s emulated take well under a second of host time).
+# hang (0.5 s emulated take well under a second of host time on a quiet
+# machine, and minutes on no machine).
 fw_run() {
 	local name=$1 elf=$2
 	shift 2
 	local out=${FW_SERIAL_OUT:-$WORK/$name/trace.bin} rc=0
 	rm -f "$out"
-	timeout -k 5 120 "$@" -icount shift=0,sleep=off -serial "file:$out" -kernel "$elf" \
+	timeout -k 5 "$HANG" "$@" -icount shift=0,sleep=off -serial "file:$out" -kernel "$elf" \
 		</dev/null >"$WORK/$name.qemu.log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$WORK/$name.qemu.log"; fail "$name: QEMU exited with status $rc (firmware fault or hang)"; }
 	[ -s "$out" ] || fail "$name: empty capture"

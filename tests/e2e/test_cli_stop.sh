@@ -41,7 +41,7 @@ from_silent_pipe() {
 	"$@" <"$WORK/$name.in" >"$WORK/$name.out" 2>"$WORK/$name.err" &
 	pid=$!
 	LIVE_PIDS+=("$pid")
-	wait_for 20 test -e "$WORK/$name.in.drained" || fail "$name: the input was not read"
+	wait_for -p "$pid" test -e "$WORK/$name.in.drained" || fail "$name: the input was not read"
 	stop_within "$sig" "$pid" "$LIMIT"
 	[ "$STOP_RC" -eq "$want" ] || { cat "$WORK/$name.err"; fail "$name: exit status $STOP_RC, expected $want"; }
 	echo "$name, silent input pipe: SIG$sig ended it in $STOP_MS ms"
@@ -64,8 +64,8 @@ stalled_reader "$WORK/out3" "$WORK/got3" 20000
 "$SONDE" decode "$WORK/big.bin" --format jsonl >"$WORK/out3" 2>"$WORK/err3.txt" &
 pid=$!
 LIVE_PIDS+=("$pid")
-wait_for 20 size_at_least "$WORK/got3" 20000 || fail "decode: no output"
-wait_for 20 writing "$pid" 1 || fail "decode: not held up by its reader"
+wait_for -p "$pid" -l "$WORK/err3.txt" size_at_least "$WORK/got3" 20000 || fail "decode: no output"
+wait_for -p "$pid" writing "$pid" 1 || fail "decode: not held up by its reader"
 stop_within TERM "$pid" "$LIMIT"
 [ "$STOP_RC" -eq 143 ] || { cat "$WORK/err3.txt"; fail "decode to a stalled reader: exit status $STOP_RC"; }
 grep -q "^sonde decode: <stdout>: write error: the reader did not take the last [0-9]* bytes within 0.4 s of the stop$" \
@@ -80,12 +80,12 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
 import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 c, _ = s.accept(); time.sleep(3600)' "$WORK/mute.port"
-wait_for 10 test -s "$WORK/mute.port" || fail "send: the mute target did not start"
+wait_for -p $! test -s "$WORK/mute.port" || fail "send: the mute target did not start"
 "$SONDE" send --link "tcp://127.0.0.1:$(cat "$WORK/mute.port")" --timeout 60 stop >"$WORK/out4.txt" 2>"$WORK/err4.txt" &
 pid=$!
 LIVE_PIDS+=("$pid")
 # sonde send is waiting once the target's side of the connection exists
-wait_for 10 python3 -c 'import sys
+wait_for -p "$pid" python3 -c 'import sys
 port = int(open(sys.argv[1]).read())
 rows = [l.split() for l in open("/proc/net/tcp").readlines()[1:]]
 sys.exit(0 if any(r[2].endswith(":%04X" % port) and r[3] == "01" for r in rows) else 1)' "$WORK/mute.port" ||

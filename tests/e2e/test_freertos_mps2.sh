@@ -45,7 +45,7 @@ run() {
 	make -s -C "$EX" BUILD="$build" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" "$@" \
 		"$build/fw.elf" >"$WORK/$name.make.log" 2>&1 ||
 		{ cat "$WORK/$name.make.log"; fail "$name: build failed"; }
-	timeout -k 5 120 "${QEMU[@]}" -serial "file:$build/trace.bin" -kernel "$build/fw.elf" </dev/null || rc=$?
+	timeout -k 5 "$HANG" "${QEMU[@]}" -serial "file:$build/trace.bin" -kernel "$build/fw.elf" </dev/null || rc=$?
 	[ "$rc" -eq 0 ] || fail "$name: QEMU exited with status $rc (assertion, fault or hang)"
 	rc=0
 	"$SONDE" decode "$build/trace.bin" --proto sonde --format jsonl >"$build/trace.jsonl" 2>"$build/err" || rc=$?
@@ -59,18 +59,19 @@ run basepri-O2 CRIT=basepri OPT=-O2
 
 echo "== live over TCP, INFO while the kernel runs (real-time clock)"
 port=$(free_port)
-bg timeout -k 5 60 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+bg timeout -k 5 "$HANG" qemu-system-arm -M mps2-an385 -nographic -monitor none \
 	-semihosting-config enable=on,target=native -serial "tcp:127.0.0.1:$port,server=on" \
 	-kernel "$WORK/primask-Os/fw.elf" </dev/null >"$WORK/qemu-live.log" 2>&1
+qemu=$!
 # QEMU says so once it listens (connecting to check would take its one client slot)
-wait_for 20 has_text "$WORK/qemu-live.log" "waiting for connection" ||
+wait_for -p "$qemu" has_text "$WORK/qemu-live.log" "waiting for connection" ||
 	{ cat "$WORK/qemu-live.log"; fail "QEMU does not listen on $port"; }
-bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/live.bin" \
+bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/live.bin" \
 	--output "$WORK/live.txt" --control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live.err"
 live=$!
-wait_for 20 test -S "$WORK/ctl" || fail "no control socket"
-wait_for 20 size_at_least "$WORK/live.bin" 3000 || fail "no trace from QEMU"
-"$SONDE" send --link "unix:$WORK/ctl" --timeout 3 info >"$WORK/info.out" 2>&1 ||
+wait_for -p "$live" -l "$WORK/live.err" test -S "$WORK/ctl" || fail "no control socket"
+wait_for -p "$live" -l "$WORK/live.err" size_at_least "$WORK/live.bin" 3000 || fail "no trace from QEMU"
+"$SONDE" send --link "unix:$WORK/ctl" --timeout "$(scaled 30)" info >"$WORK/info.out" 2>&1 ||
 	{ cat "$WORK/info.out"; fail "sonde send info failed"; }
 cat "$WORK/info.out"
 wait "$live" || true # it ends when the firmware does
@@ -100,7 +101,7 @@ make -s -C "$EX" BUILD="$WORK/primask-Os" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL
 	"$WORK/primask-Os/bench.elf" >"$WORK/bench.make.log" 2>&1 ||
 	{ cat "$WORK/bench.make.log"; fail "benchmark build failed"; }
 rc=0
-timeout -k 5 120 "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log" -serial "file:$WORK/bench.txt" \
+timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log" -serial "file:$WORK/bench.txt" \
 	-kernel "$WORK/primask-Os/bench.elf" </dev/null || rc=$?
 [ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/bench.txt" ||
 	{ cat "$WORK/bench.txt"; fail "benchmark firmware did not finish (status $rc)"; }

@@ -41,7 +41,7 @@ run() {
 	local name=$1
 	shift
 	local rc=0
-	timeout -k 5 60 "$APP" -o "$WORK/$name.bin" "$@" 2>"$WORK/$name.log" || rc=$?
+	timeout -k 5 "$HANG" "$APP" -o "$WORK/$name.bin" "$@" 2>"$WORK/$name.log" || rc=$?
 	cat "$WORK/$name.log"
 	[ "$rc" -eq 0 ] || fail "$name: the example exited with status $rc"
 	rc=0

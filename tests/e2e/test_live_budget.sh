@@ -15,8 +15,8 @@ run() { # BAUD NAME
 	rm -f "$WORK/port"
 	# 9000 events: about 290 kB, 2.8 s at this pace -- more than the budget check's 2-s window
 	bg python3 "$FT" --listen "$WORK/port" --synth 9000 --drops 50 --chunk 2048 --delay 0.02
-	wait_for 10 test -s "$WORK/port" || fail "$2: target did not start"
-	timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde --baud "$1" --output /dev/null \
+	wait_for -p $! test -s "$WORK/port" || fail "$2: target did not start"
+	timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde --baud "$1" --output /dev/null \
 		--reconnect-timeout 0 </dev/null 2>"$WORK/$2.err" || true
 }
 run 100000 slow

@@ -21,9 +21,9 @@ full() {
 	shift
 	rm -f "$WORK/port"
 	bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 1000 --delay 0.0005 --log "$WORK/$name.sent"
-	wait_for 10 test -s "$WORK/port" || fail "$name: peer did not start"
+	wait_for -p $! test -s "$WORK/port" || fail "$name: peer did not start"
 	RC=0
-	timeout -k 5 60 unshare -rm bash -c '
+	timeout -k 5 "$HANG" unshare -rm bash -c '
 		mount -t tmpfs -o size=64k tmpfs "$SMALL" || exit 77
 		rc=0
 		"$@" || rc=$?

@@ -22,11 +22,12 @@ session() {
 	rm -f "$WORK/port"
 	bg python3 "$FT" --listen "$WORK/port" --synth 3000 --chunk 700 --delay 0.0005 --log "$WORK/$name.sent" \
 		--report "$WORK/$name.json" "$@"
-	wait_for 10 test -s "$WORK/port" || fail "$name: peer did not start"
+	local peer=$!
+	wait_for -p "$peer" test -s "$WORK/port" || fail "$name: peer did not start"
 	RC=0
-	timeout -k 5 120 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/$name.raw" \
+	timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/$name.raw" \
 		--output "$WORK/$name.out" --reconnect-timeout 0 </dev/null 2>"$WORK/$name.err" || RC=$?
-	wait_for 20 test -s "$WORK/$name.json" || fail "$name: no report from the peer"
+	wait_for -p "$peer" test -s "$WORK/$name.json" || fail "$name: no report from the peer"
 }
 report() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$WORK/$1.json" "$2"; }
 flags() { python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\x7e"))' "$1"; }

@@ -19,21 +19,21 @@ s3=$(file_size "$WORK/cap3.bin")
 [ "$s2" -lt "$s1" ] || fail "setup: the second capture must be shorter than the first"
 
 : >"$WORK/trace.bin"
-bg timeout -k 5 60 "$SONDE" live "file:$WORK/trace.bin" --follow --proto sonde -w "$WORK/raw.bin" \
+bg timeout -k 5 "$HANG" "$SONDE" live "file:$WORK/trace.bin" --follow --proto sonde -w "$WORK/raw.bin" \
 	--output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
 # the logger appends in 1000-byte pieces
 python3 "$FT" --append "$WORK/trace.bin" --replay "$WORK/cap1.bin" --chunk 1000 --delay 0.005
-wait_for 20 size_at_least "$WORK/raw.bin" "$s1" || fail "growing file: $(file_size "$WORK/raw.bin") of $s1 bytes read"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" "$s1" || fail "growing file: $(file_size "$WORK/raw.bin") of $s1 bytes read"
 # a new capture in the same file: truncated, then written again
 : >"$WORK/trace.bin"
-wait_for 20 has_text "$WORK/err.txt" "was truncated" || { cat "$WORK/err.txt"; fail "truncation not detected"; }
+wait_for -p "$live" has_text "$WORK/err.txt" "was truncated" || { cat "$WORK/err.txt"; fail "truncation not detected"; }
 python3 "$FT" --append "$WORK/trace.bin" --replay "$WORK/cap2.bin" --chunk 1000 --delay 0.002
-wait_for 20 size_at_least "$WORK/raw.bin" $(( s1 + s2 )) || fail "after truncation: $(file_size "$WORK/raw.bin") bytes read"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" $(( s1 + s2 )) || fail "after truncation: $(file_size "$WORK/raw.bin") bytes read"
 # rotation: the file is renamed away and a new one takes its name
 mv "$WORK/trace.bin" "$WORK/trace.bin.1"
 python3 "$FT" --append "$WORK/trace.bin" --replay "$WORK/cap3.bin" --chunk 1000 --delay 0.002
-wait_for 20 size_at_least "$WORK/raw.bin" $(( s1 + s2 + s3 )) || fail "after rotation: $(file_size "$WORK/raw.bin") bytes read"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" $(( s1 + s2 + s3 )) || fail "after rotation: $(file_size "$WORK/raw.bin") bytes read"
 kill -INT "$live"
 rc=0
 wait "$live" || rc=$?

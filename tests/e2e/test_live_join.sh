@@ -13,11 +13,11 @@ FT=$WORK/fake_target.py
 
 # 1. TCP: asked, answered, names and seconds from then on
 bg python3 "$FT" --listen "$WORK/port" --synth 0 --joined --chunk 256 --delay 0.002
-wait_for 10 test -s "$WORK/port" || fail "target did not start"
+wait_for -p $! test -s "$WORK/port" || fail "target did not start"
 bg "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde --output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
-wait_for 20 has_text "$WORK/err.txt" "^<- INFO (seq [0-9]*): OK" || { cat "$WORK/err.txt"; fail "no INFO asked for and answered"; }
-wait_for 20 eval 'grep -A20 "TARGET_INFO" "$WORK/out.txt" | grep -q "ISR_ENTER isr=5(TICK)"' ||
+wait_for -p "$live" has_text "$WORK/err.txt" "^<- INFO (seq [0-9]*): OK" || { cat "$WORK/err.txt"; fail "no INFO asked for and answered"; }
+wait_for -p "$live" eval 'grep -A20 "TARGET_INFO" "$WORK/out.txt" | grep -q "ISR_ENTER isr=5(TICK)"' ||
 	fail "no names after the TARGET_INFO"
 stop_within INT "$live" 10
 [ "$STOP_RC" -le 1 ] || { cat "$WORK/err.txt"; fail "exit status $STOP_RC"; }
@@ -42,7 +42,7 @@ grep -q "^sonde live: joined a running target (no TARGET_INFO in its first [0-9]
 # 3. a target that starts while we listen: its TARGET_INFO comes first, nothing is asked
 rm -f "$WORK/port"
 bg python3 "$FT" --listen "$WORK/port" --synth 300 --chunk 256 --delay 0.001
-wait_for 10 test -s "$WORK/port" || fail "target 3 did not start"
+wait_for -p $! test -s "$WORK/port" || fail "target 3 did not start"
 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde --reconnect-timeout 0 </dev/null >/dev/null 2>"$WORK/err3.txt" || true
 if grep -q "joined\|-> INFO" "$WORK/err3.txt"; then cat "$WORK/err3.txt"; fail "a starting target was asked for INFO"; fi
 echo "PASS"

@@ -11,7 +11,7 @@ live_setup
 FT=$WORK/fake_target.py
 
 bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 256 --delay 0.005
-wait_for 10 test -s "$WORK/port" || fail "target did not start"
+wait_for -p $! test -s "$WORK/port" || fail "target did not start"
 python3 - "$SONDE" "tcp://127.0.0.1:$(cat "$WORK/port")" "$WORK/screen.txt" <<'PY' || fail "keys: see above"
 import os, pty, re, select, subprocess, sys, termios, time
 sonde, link, screen_file = sys.argv[1:4]
@@ -20,12 +20,15 @@ before = termios.tcgetattr(slave)
 p = subprocess.Popen([sonde, "live", link, "--proto", "sonde", "--output", "/dev/null", "--no-show"],
                      stdin=slave, stdout=slave, stderr=slave, close_fds=True)
 screen = b""
-def read_until(pattern, limit=10):
+def read_until(pattern, limit=300 * float(os.environ.get("TEST_TIME_SCALE", "1"))):
+    # as long as sonde runs (the limit is only against a hang)
     global screen
     end = time.time() + limit
     while time.time() < end:
         if re.search(pattern, screen):
             return True
+        if p.poll() is not None and not select.select([master], [], [], 0)[0]:
+            break
         r, _, _ = select.select([master], [], [], 0.1)
         if r:
             try:

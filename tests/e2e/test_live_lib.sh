@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_live_lib.sh -- helpers for the live-link tests (test_live_*.sh): a
 # scratch directory whose processes are all killed on exit, free local
-# ports, waits on conditions (never on the clock alone), and
+# ports, waits on conditions (wait_lib.sh: on progress, not the clock), and
 # fake_target.py, a stand-in target that replays a capture or synthesises
 # a Sonde stream (protocol version 2, or 1) with a working receive channel
 # (docs/protocol.md §9) over TCP, UDP, a tty or a growing file, logging
@@ -11,6 +11,7 @@
 # and its synthesised stream through `sonde decode`.
 
 SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh" # wait_for, gone, $HANG
 SONDE=${SONDE:-$SRC/build/host/sonde}
 LIVE_PIDS=()
 
@@ -53,21 +54,7 @@ free_port() {
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds (fails after SECONDS, however
-# long CMD itself takes on a loaded machine)
-wait_for() {
-	local end=$((SECONDS + $1 + 1))
-	shift
-	while [ "$SECONDS" -lt "$end" ]; do
-		"$@" && return 0
-		sleep 0.05
-	done
-	"$@"
-}
-
 file_size() { stat -c %s "$1" 2>/dev/null || echo 0; }
-# gone PID: the process has ended (or is a zombie waiting to be reaped)
-gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null; }
 # holds_open PID PATH: PID, or a child of it (the sonde `timeout` runs), has
 # PATH (or what the symlink PATH points to) open
 holds_open() {
@@ -155,7 +142,8 @@ check_capture() {
 figure() { sed -n "s/^$2  *\([0-9][0-9]*\).*/\1/p" "$1" | head -1; }
 
 # stop_within SIGNAL PID LIMIT: send SIGNAL to PID (a child of this shell)
-# and wait for it to end, at most LIMIT seconds (then SIGKILL and fail).
+# and wait for it to end, at most LIMIT seconds times TEST_TIME_SCALE (then
+# SIGKILL and fail): a bound on the product's promise to stop, not a start.
 # Sets STOP_RC (its exit status) and STOP_MS (milliseconds from the signal
 # to its end).
 stop_within() {
@@ -468,6 +456,12 @@ class Replay:
         return b""
 
 
+# how long to wait for the peer at most: only against a hang (the test's
+# cleanup ends a fake target nobody came to), never a budget that a loaded
+# machine can outrun (wait_lib.sh)
+PEER_WAIT = 300 * float(os.environ.get("TEST_TIME_SCALE", "1"))
+
+
 def open_transport(a):
     """Returns (send(bytes), recv_fd or None, close())."""
     if a.listen:
@@ -479,15 +473,16 @@ def open_transport(a):
         with open(tmp, "w") as f:
             f.write("%d\n" % srv.getsockname()[1])
         os.rename(tmp, a.listen)
-        srv.settimeout(20)
+        srv.settimeout(PEER_WAIT)
         conn, _ = srv.accept()
         srv.close()
         return conn.sendall, conn, conn.close
     if a.connect:
-        deadline = time.time() + 20
+        deadline = time.time() + PEER_WAIT
         while True:
             try:
                 conn = socket.create_connection(("127.0.0.1", a.connect), timeout=5)
+                conn.settimeout(None)  # sends block as long as the reader needs
                 break
             except OSError:
                 if time.time() > deadline:

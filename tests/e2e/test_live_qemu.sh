@@ -29,12 +29,12 @@ EX=$SRC/examples/qemu-mps2
 qemu() { # ELF PORT [QEMU options...]
 	local elf=$1 port=$2
 	shift 2
-	bg timeout -k 5 60 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+	bg timeout -k 5 "$HANG" qemu-system-arm -M mps2-an385 -nographic -monitor none \
 		-semihosting-config enable=on,target=native "$@" \
 		-serial "tcp:127.0.0.1:$port,server=on" -kernel "$elf" </dev/null >"$WORK/qemu-$port.log" 2>&1
 	QEMU=$!
 	# QEMU says so once it listens (connecting to check would take its one client slot)
-	wait_for 20 has_text "$WORK/qemu-$port.log" "waiting for connection" ||
+	wait_for -p "$QEMU" has_text "$WORK/qemu-$port.log" "waiting for connection" ||
 		{ cat "$WORK/qemu-$port.log"; fail "QEMU does not listen on $port"; }
 }
 
@@ -44,7 +44,7 @@ make -s -C "$EX" BUILD="$WORK/fw2" RUN_MS=1000 "$WORK/fw2/fw.elf" >"$WORK/make2.
 port=$(free_port)
 qemu "$WORK/fw2/fw.elf" "$port" -icount shift=0,sleep=off
 rc=0
-timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw1.bin" --format jsonl \
+timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw1.bin" --format jsonl \
 	--output "$WORK/live1.jsonl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/live1.err"; fail "counts: sonde live exit status $rc"; }
 wait "$QEMU" || fail "counts: QEMU exit status $? (firmware fault?)"
@@ -83,12 +83,12 @@ status=$(arm-none-eabi-nm "$WORK/fw6/fw.elf" | awk '$3 == "fw_status" { print "0
 [ -n "$status" ] || fail "no fw_status symbol"
 port=$(free_port)
 qemu "$WORK/fw6/fw.elf" "$port"
-bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/live2.txt" \
+bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/live2.txt" \
 	--control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live2.err"
 live=$!
-wait_for 20 test -S "$WORK/ctl" || fail "no control socket"
-wait_for 20 size_at_least "$WORK/raw2.bin" 2000 || fail "no trace from QEMU"
-L=(--link "unix:$WORK/ctl" --timeout 3)
+wait_for -p "$live" -l "$WORK/live2.err" test -S "$WORK/ctl" || fail "no control socket"
+wait_for -p "$live" -l "$WORK/live2.err" size_at_least "$WORK/raw2.bin" 2000 || fail "no trace from QEMU"
+L=(--link "unix:$WORK/ctl" --timeout "$(scaled 30)") # a prompt answer ends the wait
 send() { # STATUS ARGS...
 	local want=$1 rc=0
 	shift
@@ -114,7 +114,7 @@ grep -q "status=APP_0x81" "$WORK/out" || fail "unknown APP command: the firmware
 send 0 glb-filter all
 s_on=$(seq_of)
 # a few records after the reply, then the end: QEMU stopped, the link closes
-wait_for 20 size_at_least "$WORK/raw2.bin" $(( $(file_size "$WORK/raw2.bin") + 2000 )) || fail "no trace after the commands"
+wait_for -p "$live" -l "$WORK/live2.err" size_at_least "$WORK/raw2.bin" $(( $(file_size "$WORK/raw2.bin") + 2000 )) || fail "no trace after the commands"
 kill -TERM "$QEMU"
 wait "$QEMU" 2>/dev/null || true
 rc=0

@@ -21,24 +21,24 @@ port=$(free_port)
 # server 1: an endless synthesised stream, killed mid-way
 bg python3 "$FT" --listen "$WORK/p1" --port "$port" --synth 0 --chunk 200 --delay 0.001 --log "$WORK/sent1.bin"
 srv1=$!
-wait_for 10 test -s "$WORK/p1" || fail "server 1 did not start"
-bg timeout -k 5 120 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+wait_for -p "$srv1" test -s "$WORK/p1" || fail "server 1 did not start"
+bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
 	--reconnect-timeout 100 </dev/null 2>"$WORK/err.txt"
 live=$!
-wait_for 20 size_at_least "$WORK/raw.bin" 20000 || fail "no data from server 1"
+wait_for -p "$live" -p "$srv1" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" 20000 || fail "no data from server 1"
 kill -KILL "$srv1"
 wait "$srv1" 2>/dev/null || true
-wait_for 20 has_text "$WORK/err.txt" "reconnecting" || { cat "$WORK/err.txt"; fail "the lost link was not reported"; }
+wait_for -p "$live" has_text "$WORK/err.txt" "reconnecting" || { cat "$WORK/err.txt"; fail "the lost link was not reported"; }
 # everything server 1 sent arrives (the kernel delivers it before the FIN)
-wait_for 20 size_at_least "$WORK/raw.bin" "$(file_size "$WORK/sent1.bin")" || fail "bytes of server 1 missing"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" "$(file_size "$WORK/sent1.bin")" || fail "bytes of server 1 missing"
 
 # server 2 on the same port: a restarted target with a finite stream
 bg python3 "$FT" --listen "$WORK/p2" --port "$port" --synth 2000 --chunk 200 --delay 0.001 --log "$WORK/sent2.bin"
 srv2=$!
 wait "$srv2" || fail "server 2 failed"
-wait_for 20 has_text "$WORK/err.txt" "reconnected after" || { cat "$WORK/err.txt"; fail "no reconnection reported"; }
+wait_for -p "$live" has_text "$WORK/err.txt" "reconnected after" || { cat "$WORK/err.txt"; fail "no reconnection reported"; }
 cat "$WORK/sent1.bin" "$WORK/sent2.bin" >"$WORK/sent.bin"
-wait_for 20 size_at_least "$WORK/raw.bin" "$(file_size "$WORK/sent.bin")" || fail "bytes of server 2 missing"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" "$(file_size "$WORK/sent.bin")" || fail "bytes of server 2 missing"
 kill -INT "$live"
 rc=0
 wait "$live" || rc=$?
@@ -56,9 +56,9 @@ grep -q "connected 2 times" "$WORK/err.txt" || fail "summary: two connections ex
 
 # a target that goes away for good: sonde live gives up 1 s later
 bg python3 "$FT" --listen "$WORK/p3" --synth 100 --chunk 200 --delay 0.001 --log "$WORK/sent3.bin"
-wait_for 10 test -s "$WORK/p3" || fail "server 3 did not start"
+wait_for -p $! test -s "$WORK/p3" || fail "server 3 did not start"
 rc=0
-timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/p3")" --proto sonde -w "$WORK/raw3.bin" --output /dev/null \
+timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/p3")" --proto sonde -w "$WORK/raw3.bin" --output /dev/null \
 	--reconnect-timeout 1 </dev/null 2>"$WORK/err3.txt" || rc=$?
 [ "$rc" -eq 3 ] || { cat "$WORK/err3.txt"; fail "exit status $rc after giving up, expected 3"; }
 grep -q "giving up after" "$WORK/err3.txt" || { cat "$WORK/err3.txt"; fail "giving up was not reported"; }

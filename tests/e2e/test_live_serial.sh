@@ -23,7 +23,7 @@ pty_pair() {
 	rm -f "$WORK/ttyA" "$WORK/ttyB"
 	bg socat pty,raw,echo=0,link="$WORK/ttyA" pty,raw,echo=0,link="$WORK/ttyB"
 	SOCAT=$!
-	wait_for 10 test -e "$WORK/ttyA" -a -e "$WORK/ttyB" || fail "socat made no pty pair"
+	wait_for -p "$SOCAT" test -e "$WORK/ttyA" -a -e "$WORK/ttyB" || fail "socat made no pty pair"
 }
 
 python3 "$FT" --append "$WORK/cap.bin" --synth 2000 --chunk 65536 --delay 0
@@ -32,11 +32,11 @@ size=$(file_size "$WORK/cap.bin")
 
 # 1. a capture through the pty pair
 pty_pair
-bg timeout -k 5 60 "$SONDE" live "serial:$WORK/ttyA:1234567:8N1" --proto sonde -w "$WORK/raw.bin" \
+bg timeout -k 5 "$HANG" "$SONDE" live "serial:$WORK/ttyA:1234567:8N1" --proto sonde -w "$WORK/raw.bin" \
 	--output "$WORK/out.txt" </dev/null 2>"$WORK/err.txt"
 live=$!
 # the rate the pty reports once sonde has opened and set it
-wait_for 20 holds_open "$live" "$WORK/ttyA" || { cat "$WORK/err.txt"; fail "serial: sonde did not open the device"; }
+wait_for -p "$live" holds_open "$live" "$WORK/ttyA" || { cat "$WORK/err.txt"; fail "serial: sonde did not open the device"; }
 python3 - "$WORK/ttyA" <<'PY' || true
 import fcntl, struct, sys, os
 fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
@@ -45,7 +45,7 @@ fcntl.ioctl(fd, 0x802C542A, buf)  # TCGETS2
 print("note: the pty reports %d baud (in %d)" % struct.unpack_from("<II", buf, 36)[::-1])
 PY
 python3 "$FT" --tty "$WORK/ttyB" --replay "$WORK/cap.bin" --chunk 1024 --delay 0.002
-wait_for 20 size_at_least "$WORK/raw.bin" "$size" || fail "serial: $(file_size "$WORK/raw.bin") of $size bytes"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" "$size" || fail "serial: $(file_size "$WORK/raw.bin") of $size bytes"
 kill -INT "$live"
 rc=0
 wait "$live" || rc=$?
@@ -58,23 +58,24 @@ kill "$SOCAT"; wait "$SOCAT" 2>/dev/null || true
 
 # 2. commands on the serial link, and the device going away and back
 pty_pair
-bg timeout -k 5 60 "$SONDE" live "serial:$WORK/ttyA:1234567" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/out2.txt" \
-	--control "$WORK/ctl" --reconnect-timeout 20 </dev/null 2>"$WORK/err2.txt"
+bg timeout -k 5 "$HANG" "$SONDE" live "serial:$WORK/ttyA:1234567" --proto sonde -w "$WORK/raw2.bin" --output "$WORK/out2.txt" \
+	--control "$WORK/ctl" --reconnect-timeout "$HANG" </dev/null 2>"$WORK/err2.txt"
 live=$!
-wait_for 10 test -S "$WORK/ctl" || fail "no control socket"
-bg python3 "$FT" --tty "$WORK/ttyB" --synth 500 --chunk 256 --delay 0.002 --hold 30
+wait_for -p "$live" -l "$WORK/err2.txt" test -S "$WORK/ctl" || fail "no control socket"
+bg python3 "$FT" --tty "$WORK/ttyB" --synth 500 --chunk 256 --delay 0.002 --hold "$HANG"
 target=$!
-wait_for 10 size_at_least "$WORK/raw2.bin" 1000 || fail "no data from the target on the serial link"
+wait_for -p "$live" -p "$target" -l "$WORK/err2.txt" size_at_least "$WORK/raw2.bin" 1000 || fail "no data from the target on the serial link"
 "$SONDE" send --link "unix:$WORK/ctl" peek 0x20000000 4 >"$WORK/peek.txt" || { cat "$WORK/peek.txt" "$WORK/err2.txt"; fail "peek over serial failed"; }
 grep -q "^PEEK_DATA addr=0x20000000 n=4: 01 04 07 0a$" "$WORK/peek.txt" || { cat "$WORK/peek.txt"; fail "peek over serial: wrong bytes"; }
 kill "$target" "$SOCAT"
 wait "$target" "$SOCAT" 2>/dev/null || true
-wait_for 20 has_text "$WORK/err2.txt" "reconnecting" || { cat "$WORK/err2.txt"; fail "the lost device was not reported"; }
+wait_for -p "$live" has_text "$WORK/err2.txt" "reconnecting" || { cat "$WORK/err2.txt"; fail "the lost device was not reported"; }
 before=$(file_size "$WORK/raw2.bin")
 pty_pair
-bg python3 "$FT" --tty "$WORK/ttyB" --synth 300 --chunk 256 --delay 0.002 --hold 30
-wait_for 20 has_text "$WORK/err2.txt" "reconnected after" || { cat "$WORK/err2.txt"; fail "the device was not reopened"; }
-wait_for 20 size_at_least "$WORK/raw2.bin" $(( before + 2000 )) || fail "no bytes after reopening"
+bg python3 "$FT" --tty "$WORK/ttyB" --synth 300 --chunk 256 --delay 0.002 --hold "$HANG"
+target=$!
+wait_for -p "$live" -p "$target" has_text "$WORK/err2.txt" "reconnected after" || { cat "$WORK/err2.txt"; fail "the device was not reopened"; }
+wait_for -p "$live" -p "$target" -l "$WORK/err2.txt" size_at_least "$WORK/raw2.bin" $(( before + 2000 )) || fail "no bytes after reopening"
 kill -INT "$live"
 wait "$live" || true
 [ "$(grep -c 'TARGET_INFO .*reset=true' "$WORK/out2.txt")" -eq 2 ] || fail "both target starts should be decoded"

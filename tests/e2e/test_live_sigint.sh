@@ -18,11 +18,11 @@ run() { # SIGNAL NAME
 	rm -f "$WORK/port"
 	bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 4096 --delay 0.0005 --log "$WORK/sent-$name.bin"
 	local srv=$!
-	wait_for 10 test -s "$WORK/port" || fail "$name: server did not start"
-	bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw-$name.bin" \
+	wait_for -p "$srv" test -s "$WORK/port" || fail "$name: server did not start"
+	bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port")" --proto sonde -w "$WORK/raw-$name.bin" \
 		--format jsonl --output "$WORK/out-$name.jsonl" </dev/null 2>"$WORK/err-$name.txt"
 	local live=$!
-	wait_for 20 size_at_least "$WORK/raw-$name.bin" 200000 || fail "$name: no data"
+	wait_for -p "$srv" -p "$live" -l "$WORK/err-$name.txt" size_at_least "$WORK/raw-$name.bin" 200000 || fail "$name: no data"
 	kill "-$sig" "$live"
 	wait "$live" || rc=$?
 	kill "$srv" 2>/dev/null || true

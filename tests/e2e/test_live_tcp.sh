@@ -16,9 +16,9 @@ python3 "$FT" --append "$WORK/cap.bin" --synth 3000 --chunk 65536 --delay 0
 # 1. client: the server sends 7-byte chunks, then closes; with
 #    --reconnect-timeout 0 the end of the connection is the end of the trace
 bg python3 "$FT" --listen "$WORK/port1" --replay "$WORK/cap.bin" --chunk 7 --delay 0.0005
-wait_for 10 test -s "$WORK/port1" || fail "server did not start"
+wait_for -p $! test -s "$WORK/port1" || fail "server did not start"
 rc=0
-timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port1")" --proto sonde -w "$WORK/raw1.bin" \
+timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port1")" --proto sonde -w "$WORK/raw1.bin" \
 	--output "$WORK/out1.txt" --reconnect-timeout 0 </dev/null 2>"$WORK/err1.txt" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/err1.txt"; fail "client: exit status $rc"; }
 cmp "$WORK/raw1.bin" "$WORK/cap.bin" || fail "client: raw file differs from the capture"
@@ -36,17 +36,17 @@ if grep -q $'\r' "$WORK/err1.txt"; then fail "client: status line printed althou
 
 # 2. --proto auto and jsonl, the whole capture in one chunk
 bg python3 "$FT" --listen "$WORK/port2" --replay "$WORK/cap.bin" --chunk 100000 --delay 0
-wait_for 10 test -s "$WORK/port2" || fail "server 2 did not start"
-timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port2")" --format jsonl --reconnect-timeout 0 -q \
+wait_for -p $! test -s "$WORK/port2" || fail "server 2 did not start"
+timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$(cat "$WORK/port2")" --format jsonl --reconnect-timeout 0 -q \
 	</dev/null >"$WORK/out2.jsonl" 2>"$WORK/err2.txt" || { cat "$WORK/err2.txt"; fail "auto/jsonl: failed"; }
 cmp "$WORK/out2.jsonl" "$WORK/ref.jsonl" || fail "auto/jsonl: output differs from 'sonde decode --format jsonl'"
 
 # 3. server: sonde listens (--listen PORT binds 127.0.0.1), the target connects
 port=$(free_port)
-bg timeout -k 5 60 "$SONDE" live "$port" --listen --proto sonde -w "$WORK/raw3.bin" --output "$WORK/out3.txt" \
+bg timeout -k 5 "$HANG" "$SONDE" live "$port" --listen --proto sonde -w "$WORK/raw3.bin" --output "$WORK/out3.txt" \
 	--reconnect-timeout 0 </dev/null 2>"$WORK/err3.txt"
 live=$!
-wait_for 10 python3 "$FT" --connect "$port" --replay "$WORK/cap.bin" --chunk 300 --delay 0.0005 ||
+wait_for -p "$live" -l "$WORK/err3.txt" python3 "$FT" --connect "$port" --replay "$WORK/cap.bin" --chunk 300 --delay 0.0005 ||
 	fail "listen: the target could not connect"
 rc=0
 wait "$live" || rc=$?
@@ -58,7 +58,7 @@ grep -q "client 127.0.0.1:[0-9]* connected" "$WORK/err3.txt" || fail "listen: th
 # 4. nobody listening and no reconnecting: an I/O error, said clearly
 port=$(free_port)
 rc=0
-timeout -k 5 20 "$SONDE" live "tcp://127.0.0.1:$port" --reconnect-timeout 0 </dev/null 2>"$WORK/err4.txt" || rc=$?
+timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --reconnect-timeout 0 </dev/null 2>"$WORK/err4.txt" || rc=$?
 [ "$rc" -eq 3 ] || { cat "$WORK/err4.txt"; fail "refused connection: exit status $rc, expected 3"; }
 grep -q "cannot connect to 127.0.0.1:$port: Connection refused" "$WORK/err4.txt" || { cat "$WORK/err4.txt"; fail "refused connection: message"; }
 

@@ -17,13 +17,13 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(('127.0.0.1', $1))" 2>/dev/null; }
 
 port=$(free_port)
-bg timeout -k 5 60 "$SONDE" live "udp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+bg timeout -k 5 "$HANG" "$SONDE" live "udp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
 	</dev/null 2>"$WORK/err.txt"
 live=$!
-wait_for 10 udp_bound "$port" || fail "sonde live does not listen on udp port $port"
+wait_for -p "$live" -l "$WORK/err.txt" udp_bound "$port" || fail "sonde live does not listen on udp port $port"
 # 512-byte datagrams, paced so that the local socket buffer never overflows
 python3 "$FT" --udp "$port" --replay "$WORK/cap.bin" --chunk 512 --delay 0.001 --log "$WORK/sent.bin"
-wait_for 20 size_at_least "$WORK/raw.bin" "$size" || fail "only $(file_size "$WORK/raw.bin") of $size bytes arrived"
+wait_for -p "$live" -l "$WORK/err.txt" size_at_least "$WORK/raw.bin" "$size" || fail "only $(file_size "$WORK/raw.bin") of $size bytes arrived"
 kill -INT "$live"
 rc=0
 wait "$live" || rc=$?

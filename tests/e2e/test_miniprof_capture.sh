@@ -97,10 +97,8 @@ mp_sim_start
 "$SONDE" miniprof --link "$PTY" capture -w "$W/raw4.bin" >"$OUT" 2>"$ERR" &
 CAP=$!
 MP_PIDS+=("$CAP")
-for ((i = 0; i < 200; i++)); do
-	[[ -e $W/raw4.bin && $(stat -c %s "$W/raw4.bin") -ge $((36 + 8 + 4 * 291)) ]] && break
-	sleep 0.05
-done
+wait_for -p "$CAP" -l "$ERR" eval '[[ -e $W/raw4.bin && $(stat -c %s "$W/raw4.bin") -ge $((36 + 8 + 4 * 291)) ]]' ||
+	mp_fail "SIGINT: the capture did not get going"
 kill -INT "$CAP"
 wait "$CAP"
 rc=$?

@@ -76,10 +76,7 @@ mp_sim_stop
 if command -v socat >/dev/null; then
 	socat pty,raw,echo=0,link="$W/dev-a" pty,raw,echo=0,link="$W/dev-b" 2>"$W/socat.err" &
 	MP_PIDS+=("$!")
-	for ((i = 0; i < 100; i++)); do
-		[[ -e $W/dev-a && -e $W/dev-b ]] && break
-		sleep 0.05
-	done
+	wait_for -p $! -l "$W/socat.err" test -e "$W/dev-a" -a -e "$W/dev-b" || mp_fail "socat made no pty pair"
 	mp_sim_start --tty "$W/dev-a"
 	expect_rc 0 "$SONDE" miniprof --link "$W/dev-b:460800" metadata
 	expect_line "$OUT" "$META"

@@ -6,6 +6,8 @@
 # protocol document, byte for byte, without the host code: GET_METADATA
 # written by hand, the answer read back raw, its CRC computed here.
 
+source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh" # wait_for, $HANG
+
 mp_fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # mp_setup: a work directory and the cleanup of everything started.
@@ -33,21 +35,16 @@ mp_cleanup() {
 }
 
 # mp_sim_start [OPTIONS...]: start the simulator on a new pty; sets PTY and
-# SIM_PID.  It exits by itself after 60 s without commands should the
+# SIM_PID.  It exits by itself after $HANG s without commands should the
 # cleanup ever be skipped.
 mp_sim_start() {
-	local log=$W/sim.$RANDOM i
-	"$SIM" --idle-exit 60 "$@" >"$log.out" 2>"$log.err" &
+	local log=$W/sim.$RANDOM
+	"$SIM" --idle-exit "$HANG" "$@" >"$log.out" 2>"$log.err" &
 	SIM_PID=$!
 	MP_PIDS+=("$SIM_PID")
-	for ((i = 0; i < 100; i++)); do
-		PTY=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log.out" 2>/dev/null)
-		[[ -n $PTY ]] && return 0
-		kill -0 "$SIM_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	cat "$log.err" >&2
-	mp_fail "the simulator did not start ($*)"
+	wait_for -p "$SIM_PID" -l "$log.err" grep -sq '^miniprof-sim: \(pty\|tty\) ' "$log.out" ||
+		mp_fail "the simulator did not start ($*)"
+	PTY=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log.out")
 }
 
 mp_sim_stop() {
@@ -114,7 +111,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	exec 3<>"$PTY"
 	# GET_METADATA as the document shows it
 	printf '\x55\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x5a' >&3
-	timeout -k 5 5 dd bs=1 count=36 of="$W/meta" <&3 2>/dev/null || mp_fail "no METADATA from the simulator"
+	timeout -k 5 "$HANG" dd bs=1 count=36 of="$W/meta" <&3 2>/dev/null || mp_fail "no METADATA from the simulator"
 	# header, METADATA, 28 bytes; 168 MHz, 1 MHz, the build id, "v2.3.4"; CRC; end
 	want="aa 55 03 1c 00 00 7a 03 0a 40 42 0f 00 78 56 34 12 76 32 2e 33 2e 34 00 00 00 00 00 00 00 00 00 00"
 	[[ $(mp_hex "$W/meta" 0 33) == "$want" ]] || mp_fail "METADATA bytes: $(mp_hex "$W/meta" 0 36)"
@@ -122,7 +119,7 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
 	[[ $(mp_hex "$W/meta" 35 1) == 0a ]] || mp_fail "METADATA end marker"
 	# a command with a wrong checksum: NACK
 	printf '\x55\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >&3
-	timeout -k 5 5 dd bs=1 count=8 of="$W/nack" <&3 2>/dev/null || mp_fail "no NACK from the simulator"
+	timeout -k 5 "$HANG" dd bs=1 count=8 of="$W/nack" <&3 2>/dev/null || mp_fail "no NACK from the simulator"
 	[[ $(mp_hex "$W/nack" 0 5) == "aa 55 02 00 00" && $(mp_le16 "$W/nack" 5) == $(mp_crc16 "$W/nack" 0 5) ]] \
 		|| mp_fail "NACK bytes: $(mp_hex "$W/nack" 0 8)"
 	exec 3>&-

@@ -33,10 +33,11 @@ make -s -C "$SRC/examples/qemu-mps2" BUILD="$WORK/mp" RUN_MS=600000 "$ELF" >"$WO
 	{ cat "$WORK/make.log"; fail "firmware build failed"; }
 
 port=$(free_port)
-bg timeout -k 5 600 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+bg timeout -k 5 $((3 * HANG)) qemu-system-arm -M mps2-an385 -nographic -monitor none \
 	-semihosting-config enable=on,target=native -icount shift=0,sleep=on -serial "tcp:127.0.0.1:$port,server=on,wait=off" \
 	-serial "file:$WORK/trace.bin" -kernel "$ELF" </dev/null >"$WORK/qemu.log" 2>&1
-wait_for 20 listening "$port" || { cat "$WORK/qemu.log"; fail "QEMU does not listen on $port"; }
+qemu=$!
+wait_for -p "$qemu" listening "$port" || { cat "$WORK/qemu.log"; fail "QEMU does not listen on $port"; }
 # an answer is awaited up to 10 s, not the default 2 s: on a loaded machine
 # QEMU may take that long to run the firmware's few instructions (a sanitizer
 # run at load 14 once missed GET_STATUS's 2 s); a prompt answer ends the wait
@@ -66,7 +67,7 @@ for stack in "(main);mp_round;read_inputs;filter_step" "(main);mp_round;update_m
 	grep -qF "$stack " "$WORK/folded.txt" || { head -20 "$WORK/folded.txt"; fail "call tree: no stack $stack"; }
 done
 # the Sonde trace has MP_COUNTS once the firmware took STOP
-wait_for 20 bash -c '"$1" decode "$2" --format jsonl 2>/dev/null | grep -q "\"MP_COUNTS\""' _ "$SONDE" "$WORK/trace.bin" ||
+wait_for -p "$qemu" bash -c '"$1" decode "$2" --format jsonl 2>/dev/null | grep -q "\"MP_COUNTS\""' _ "$SONDE" "$WORK/trace.bin" ||
 	fail "no MP_COUNTS in the firmware's Sonde trace"
 "$SONDE" decode "$WORK/trace.bin" --format jsonl -o "elf=$ELF" >"$WORK/trace.jsonl" 2>"$WORK/trace.err" || true
 python3 - "$WORK/cap.jsonl" "$WORK/trace.jsonl" "$ELF" <<'PY' || fail "the profile does not agree with the firmware"
@@ -164,7 +165,7 @@ captured() {
 	"$SONDE" miniprof "${L[@]}" status >"$WORK/st.txt" 2>/dev/null || true
 	grep -Eq "^STATUS is_profiling=1 buffer_overflows=[0-9]+ records_captured=[1-9][0-9]{3,}" "$WORK/st.txt"
 }
-wait_for 20 captured || { cat "$WORK/st.txt"; fail "the device does not answer, or records nothing, after its host left"; }
+wait_for -p "$qemu" captured || { cat "$WORK/st.txt"; fail "the device does not answer, or records nothing, after its host left"; }
 cat "$WORK/st.txt"
 "$SONDE" miniprof "${L[@]}" stop >"$WORK/stop.txt" 2>"$WORK/stop.err" || true
 grep -qx "ACK STOP_PROFILING" "$WORK/stop.txt" || { cat "$WORK/stop.txt" "$WORK/stop.err"; fail "stop after the host left"; }

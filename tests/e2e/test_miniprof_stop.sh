@@ -12,18 +12,12 @@ set -u
 mp_setup
 LIMIT=5
 
-# stop PID SIGNAL: signal PID, wait for its end (LIMIT s at most); sets RC, MS
+# stop PID SIGNAL: signal PID, wait for its end (LIMIT s times
+# TEST_TIME_SCALE at most: the promise is a second); sets RC, MS
 stop() {
-	local t0=${EPOCHREALTIME/./} i
-	kill "-$2" "$1"
-	for ((i = 0; i < LIMIT * 20; i++)); do
-		grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null || [[ ! -e /proc/$1 ]] && break
-		sleep 0.05
-	done
-	[[ -e /proc/$1 ]] && ! grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null && { kill -KILL "$1"; mp_fail "still running $LIMIT s after SIG$2"; }
-	MS=$(((${EPOCHREALTIME/./} - t0) / 1000))
-	wait "$1"
-	RC=$?
+	stop_within "$2" "$1" "$LIMIT"
+	RC=$STOP_RC
+	MS=$STOP_MS
 }
 
 mp_sim_start --rate 400 --records 40 --mute stop
@@ -33,12 +27,8 @@ MP_PIDS+=($!)
 "$SONDE" miniprof --link "$PTY" capture -w "$W/raw.bin" >"$W/out.fifo" 2>"$ERR" &
 CAP=$!
 MP_PIDS+=("$CAP")
-for ((i = 0; i < 400; i++)); do
-	[[ $(stat -c %s "$W/got" 2>/dev/null || echo 0) -ge 20000 ]] && break
-	sleep 0.05
-done
-[[ $(stat -c %s "$W/got" 2>/dev/null || echo 0) -ge 20000 ]] || { cat "$ERR"; mp_fail "capture: no output"; }
-wait_for 20 writing "$CAP" 1 || mp_fail "capture: not held up by its reader"
+wait_for -p "$CAP" size_at_least "$W/got" 20000 || { cat "$ERR"; mp_fail "capture: no output"; }
+wait_for -p "$CAP" writing "$CAP" 1 || mp_fail "capture: not held up by its reader"
 stop "$CAP" TERM
 [[ $RC == 143 ]] || { cat "$ERR"; mp_fail "capture: exit status $RC, expected 143"; }
 grep -q "^sonde miniprof: Terminated: stopped before the answer to STOP_PROFILING came$" "$ERR" ||
@@ -57,10 +47,7 @@ CMD=$!
 MP_PIDS+=("$CMD")
 # the command waits once the simulator has seen it (-v would say; the pty
 # has taken the 12 bytes once sonde's write returned: wait for the open)
-for ((i = 0; i < 200; i++)); do
-	ls -l "/proc/$CMD/fd" 2>/dev/null | grep -q -- "-> $PTY\$" && break
-	sleep 0.05
-done
+wait_for -p "$CMD" holds_open "$CMD" "$PTY" || { cat "$ERR"; mp_fail "metadata: the device was not opened"; }
 stop "$CMD" INT
 [[ $RC == 130 ]] || { cat "$ERR"; mp_fail "metadata: exit status $RC, expected 130"; }
 grep -q "^sonde miniprof: Interrupt: stopped before the answer to GET_METADATA came$" "$ERR" ||

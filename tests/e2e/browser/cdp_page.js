@@ -5,7 +5,10 @@
 //
 //   node --experimental-websocket cdp_page.js URL READY_EXPR CHECK_FILE OUT_JSON [SCREENSHOT.png]
 //
-// Loads URL, waits until READY_EXPR is true in the page (30 s at most),
+// Loads URL, waits until READY_EXPR is true in the page -- as long as
+// Chromium runs and the page reports no error: a loaded machine takes
+// minutes where a quiet one takes seconds, so the only bound is a ceiling
+// against a hang, 300 s times $TEST_TIME_SCALE (tests/e2e/wait_lib.sh) --,
 // evaluates the JavaScript in CHECK_FILE there (an expression, may be a
 // promise) and writes its value as JSON to OUT_JSON, then the screenshot.
 // Exits 1 on any JavaScript error or console error the page reported, on a
@@ -37,7 +40,10 @@ function finish(code, msg) {
   try { fs.rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left in tmp */ }
   process.exit(code);
 }
-const timer = setTimeout(() => finish(1, "timeout: the page did not get ready in 60 s"), 60000);
+const ceiling = 300 * (parseFloat(process.env.TEST_TIME_SCALE) || 1);
+// the whole run: loading, the check (whose own waits use the same ceiling,
+// window.sondeCeilingMs), the screenshot
+const timer = setTimeout(() => finish(1, "timeout: the test did not end in " + 3 * ceiling + " s (a hang?)"), 3 * ceiling * 1000);
 
 let buf = "";
 chrome.stderr.on("data", (d) => {
@@ -88,13 +94,16 @@ async function run(wsUrl) {
     if (r.exceptionDetails) throw new Error("in the page: " + (r.exceptionDetails.exception ? r.exceptionDetails.exception.description : r.exceptionDetails.text));
     return r.result.value;
   };
+  const readyBy = Date.now() + ceiling * 1000;
   for (;;) {
     let ok = false;
     try { ok = await evaluate("!!(" + readyExpr + ")"); } catch (e) { /* not loaded yet */ }
     if (ok) break;
     if (errors.length) return finish(1, "JavaScript errors while loading");
+    if (Date.now() > readyBy) return finish(1, "timeout: the page did not get ready in " + ceiling + " s (a hang?)");
     await new Promise((r) => setTimeout(r, 100));
   }
+  await evaluate("window.sondeCeilingMs = " + ceiling * 1000);
   const value = await evaluate(check);
   fs.writeFileSync(outJson, JSON.stringify(value, null, 1));
   if (shot) {

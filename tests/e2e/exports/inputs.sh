@@ -16,6 +16,8 @@
 # The reference captures are those of ../shared/testdata (skipped, with a
 # note, where it is missing).
 
+source "$SONDE_SRC/tests/e2e/wait_lib.sh" # wait_for, $HANG
+
 export_inputs() {
 	local d=$1 demo=$SONDE_BUILD/examples/posix-demo/posix-demo t=$SONDE_TESTDATA
 	"$demo" -n 100 -o "$d/demo.bin" 2>/dev/null || fail "posix-demo"
@@ -49,16 +51,14 @@ PY
 
 # export_miniprof FILE: a capture session with the simulator, saved raw.
 export_miniprof() {
-	local sim=$SONDE_BUILD/tools/miniprof-sim/miniprof-sim log=$1.sim pty="" i
+	local sim=$SONDE_BUILD/tools/miniprof-sim/miniprof-sim log=$1.sim pty=""
 	[[ -x $sim ]] || { echo "note: $sim not built: no MiniProfiler capture"; return 1; }
-	"$sim" --idle-exit 30 --packets 6 >"$log" 2>&1 &
+	"$sim" --idle-exit "$HANG" --packets 6 >"$log" 2>&1 &
 	local pid=$!
-	for ((i = 0; i < 200; i++)); do # until it says where it listens (10 s at most)
-		pty=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log" 2>/dev/null) # (the log may not exist yet)
-		[[ -z $pty ]] || break
-		sleep 0.05
-	done
-	[[ -n $pty ]] && timeout -k 5 30 "$SONDE" miniprof --link "$pty" capture --duration 0.1 -w "$1" -q </dev/null >/dev/null
+	# until it says where it listens, while it runs (the log may not exist yet)
+	wait_for -p "$pid" -l "$log" grep -sq '^miniprof-sim: \(pty\|tty\) ' "$log" &&
+		pty=$(sed -n 's/^miniprof-sim: \(pty\|tty\) //p' "$log")
+	[[ -n $pty ]] && timeout -k 5 "$HANG" "$SONDE" miniprof --link "$pty" capture --duration 0.1 -w "$1" -q </dev/null >/dev/null
 	local rc=$?
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null

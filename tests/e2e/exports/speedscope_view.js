@@ -7,10 +7,15 @@
 // [{file, profiles: [{name, index, count, rows: [[total, self, name]]}]}].
 (async function () {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  // a wait on the page, as long as a loaded machine needs: the ceiling
+  // (cdp_page.js sets it) is only against a hang
   const until = async (what, cond) => {
-    for (let i = 0; i < 300; i++) {
+    const end = Date.now() + (window.sondeCeilingMs || 300000);
+    for (;;) {
       const v = cond();
       if (v) return v;
+      if (Date.now() > end) break;
       await sleep(50);
     }
     throw new Error("speedscope did not show " + what);
@@ -43,14 +48,18 @@
         return x && x.index === profiles.length + 1 && x;
       });
       // The table follows the headline, later on a loaded machine: wait
-      // (up to 5 s) for a table that is not the previous profile's; an
-      // empty profile, or one whose table equals the previous one, is
-      // read when the wait ends.
+      // for a table that is not the previous profile's; an empty profile,
+      // or one whose table equals the previous one, is read once the page
+      // has drawn 30 frames more without a change (frames, not
+      // milliseconds: a loaded machine draws them as late as the table).
       const before = JSON.stringify(profiles.length ? profiles[profiles.length - 1].rows : null);
-      let r = rows();
-      for (let i = 0; i < 100 && (!r.length || JSON.stringify(r) === before); i++) {
-        await sleep(50);
-        r = rows();
+      let r = rows(), same = 0;
+      const end = Date.now() + (window.sondeCeilingMs || 300000);
+      while ((!r.length || JSON.stringify(r) === before) && same < 30 && Date.now() < end) {
+        await frame();
+        const n = rows();
+        same = JSON.stringify(n) === JSON.stringify(r) ? same + 1 : 0;
+        r = n;
       }
       profiles.push({ name: h.name, index: h.index, count: h.count, rows: r });
       if (h.index >= h.count) break;
