@@ -20,7 +20,7 @@ gdb_fw_build() {
 # port used; $QEMU is its pid.  Waits until it listens, or fails as soon as
 # QEMU has ended (not after a fixed time: a loaded machine starts it late).
 qemu_gdb() {
-	bg timeout -k 5 300 qemu-system-arm -M mps2-an385 -nographic -monitor none \
+	bg timeout -k 5 "$HANG" qemu-system-arm -M mps2-an385 -nographic -monitor none \
 		-semihosting-config enable=on,target=native -serial null -S -gdb "tcp:127.0.0.1:$2" \
 		-kernel "$1" </dev/null >"$WORK/qemu-$2.log" 2>&1
 	QEMU=$!

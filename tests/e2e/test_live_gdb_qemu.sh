@@ -39,11 +39,11 @@ build fw RUN_MS=1500 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 # ---- 1. counts and commands ------------------------------------------------
 port=$(free_port)
 qemu_gdb "$WORK/fw/fw.elf" "$port"
-bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw1.bin" \
+bg timeout -k 5 "$HANG" "$SONDE" live "gdb://127.0.0.1:$port" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw1.bin" \
 	--format jsonl --output "$WORK/live1.jsonl" --control "$WORK/ctl" --reconnect-timeout 0 </dev/null 2>"$WORK/live1.err"
 live=$!
-wait_for 20 test -S "$WORK/ctl" || { cat "$WORK/live1.err"; fail "no control socket"; }
-wait_for 20 size_at_least "$WORK/raw1.bin" 2000 || { cat "$WORK/live1.err"; fail "no trace through the gdbstub"; }
+wait_for -p "$live" test -S "$WORK/ctl" || { cat "$WORK/live1.err"; fail "no control socket"; }
+wait_for -p "$live" size_at_least "$WORK/raw1.bin" 2000 || { cat "$WORK/live1.err"; fail "no trace through the gdbstub"; }
 status=$(arm-none-eabi-nm "$WORK/fw/fw.elf" | awk '$3 == "fw_status" { print "0x" $1 }')
 [ -n "$status" ] || fail "no fw_status symbol"
 send() { # ARGS...: must succeed
@@ -72,7 +72,7 @@ grep -Eq "^link budget +RTT via GDB \(16384-B up buffer, [0-9]+ reads/s, full at
 port=$(free_port)
 qemu_gdb "$WORK/fw/fw.elf" "$port"
 rc=0
-timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$port?poll=1000" --elf "$WORK/fw/fw.elf" --proto sonde \
+timeout -k 5 "$HANG" "$SONDE" live "gdb://127.0.0.1:$port?poll=1000" --elf "$WORK/fw/fw.elf" --proto sonde \
 	-w "$WORK/raw2.bin" --output /dev/null --reconnect-timeout 0 </dev/null 2>"$WORK/live2.err" || rc=$?
 [ "$rc" -le 1 ] || { cat "$WORK/live2.err"; fail "drops: sonde live exit status $rc"; }
 wait "$QEMU" || fail "drops: QEMU exit status $?"
@@ -95,16 +95,16 @@ pport=$(free_port)
 qemu_gdb "$WORK/fw/fw.elf" "$port"
 bg python3 "$WORK/proxy.py" "$pport" "$port"
 proxy=$!
-wait_for 20 listening "$pport" || fail "reconnect: the proxy does not listen"
-bg timeout -k 5 60 "$SONDE" live "gdb://127.0.0.1:$pport" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw3.bin" \
+wait_for -p "$proxy" listening "$pport" || fail "reconnect: the proxy does not listen"
+bg timeout -k 5 "$HANG" "$SONDE" live "gdb://127.0.0.1:$pport" --elf "$WORK/fw/fw.elf" --proto sonde -w "$WORK/raw3.bin" \
 	--output /dev/null --reconnect-timeout 20 </dev/null 2>"$WORK/live3.err"
 live=$!
-wait_for 20 size_at_least "$WORK/raw3.bin" 20000 || { cat "$WORK/live3.err"; fail "reconnect: no trace"; }
+wait_for -p "$live" size_at_least "$WORK/raw3.bin" 20000 || { cat "$WORK/live3.err"; fail "reconnect: no trace"; }
 kill "$proxy"
 wait "$proxy" 2>/dev/null || true
-wait_for 20 has_text "$WORK/live3.err" "reconnecting" || { cat "$WORK/live3.err"; fail "reconnect: the lost server was not noticed"; }
+wait_for -p "$live" has_text "$WORK/live3.err" "reconnecting" || { cat "$WORK/live3.err"; fail "reconnect: the lost server was not noticed"; }
 bg python3 "$WORK/proxy.py" "$pport" "$port"
-wait_for 20 has_text "$WORK/live3.err" "reconnected after" || { cat "$WORK/live3.err"; fail "reconnect: no reconnection"; }
+wait_for -p "$live" has_text "$WORK/live3.err" "reconnected after" || { cat "$WORK/live3.err"; fail "reconnect: no reconnection"; }
 wait "$QEMU" || fail "reconnect: QEMU exit status $?"
 wait_for 5 has_text "$WORK/live3.err" "^link " || kill -TERM "$live" 2>/dev/null || true
 rc=0

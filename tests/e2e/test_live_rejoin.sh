@@ -75,15 +75,15 @@ PY
 [ "$link" -gt 0 ] && [ "$over" -gt 0 ] || fail "the cut does not show what it should ($over, $link)"
 
 bg python3 "$FT" --listen "$WORK/p1" --port "$port" --replay "$WORK/cap.bin" --count "$A" --chunk 500 --delay 0.001
-wait_for 10 test -s "$WORK/p1" || fail "server 1 did not start"
-bg timeout -k 5 60 "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
+wait_for -p $! test -s "$WORK/p1" || fail "server 1 did not start"
+bg timeout -k 5 "$HANG" "$SONDE" live "tcp://127.0.0.1:$port" --proto sonde -w "$WORK/raw.bin" --output "$WORK/out.txt" \
 	--reconnect-timeout 30 </dev/null 2>"$WORK/err.txt"
 live=$!
-wait_for 20 has_text "$WORK/err.txt" "reconnecting" || { cat "$WORK/err.txt"; fail "the end of link 1 was not reported"; }
+wait_for -p "$live" has_text "$WORK/err.txt" "reconnecting" || { cat "$WORK/err.txt"; fail "the end of link 1 was not reported"; }
 size=$(stat -c %s "$WORK/cap.bin")
 bg python3 "$FT" --listen "$WORK/p2" --port "$port" --replay "$WORK/cap.bin" --skip "$B" --chunk 500 --delay 0.001
-wait_for 20 has_text "$WORK/err.txt" "reconnected after" || { cat "$WORK/err.txt"; fail "no reconnection"; }
-wait_for 20 size_at_least "$WORK/raw.bin" $(( A + size - B )) || fail "the bytes of server 2 did not all arrive"
+wait_for -p "$live" has_text "$WORK/err.txt" "reconnected after" || { cat "$WORK/err.txt"; fail "no reconnection"; }
+wait_for -p "$live" size_at_least "$WORK/raw.bin" $(( A + size - B )) || fail "the bytes of server 2 did not all arrive"
 kill -INT "$live"
 rc=0
 wait "$live" || rc=$?

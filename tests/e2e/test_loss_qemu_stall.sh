@@ -35,20 +35,20 @@ STALLS=${STALLS:-4}
 STALL_S=${STALL_S:-0.4}
 POLL_MS=${POLL_MS:-300}
 
-build() { # NAME MODE: the firmware with its trace buffer in that mode
-	gdb_fw_build "$1" RUN_MS=2000 EXTRA_CFLAGS="-DFW_TRACE_MODE=$2"
+build() { # NAME MODE [RUN_MS]: the firmware with its trace buffer in that mode
+	gdb_fw_build "$1" RUN_MS="${3:-2000}" EXTRA_CFLAGS="-DFW_TRACE_MODE=$2"
 }
 
 # grows FILE SIZE: FILE is larger than SIZE bytes, or the reader ended
 grows() { [ "$(file_size "$1")" -gt "$2" ] || ! kill -0 "$LIVE" 2>/dev/null; }
 
-# stall RAW: STALLS times, stop the reader for STALL_S and let it run until
+# stall RAW N: N times, stop the reader for STALL_S and let it run until
 # its capture has grown again (progress, not a fixed time: on a loaded
 # machine the reader may need longer to catch up).  Stops early when the
 # firmware has finished.
 stall() {
-	local raw=$1 k size
-	for ((k = 0; k < STALLS; k++)); do
+	local raw=$1 n=$2 k size
+	for ((k = 0; k < n; k++)); do
 		kill -0 "$QEMU" 2>/dev/null || break
 		# the reader may end at any moment once the firmware has: not
 		# an error here (its exit status is checked after)
@@ -83,7 +83,10 @@ verify() {
 	done
 }
 
-# run NAME ELF [proxy]: the firmware under a stalling reader
+# run NAME ELF [proxy]: the firmware under a stalling reader; with proxy,
+# one stall, then the GDB server goes away in the middle of an overflow and
+# comes back, then the other stalls (that firmware runs longer: it must
+# still be running when the server comes back)
 run() {
 	local name=$1 elf=$2 proxy=${3:-} port url rc rt=0
 	port=$(free_port)
@@ -101,10 +104,9 @@ run() {
 		--reconnect-timeout "$rt" </dev/null 2>"$WORK/live-$name.err"
 	LIVE=$!
 	while ! grows "$WORK/raw-$name.bin" 2000; do sleep 0.05; done
-	stall "$WORK/raw-$name.bin"
 	if [ -n "$proxy" ]; then
-		# the GDB server goes away in the middle of an overflow, then
-		# comes back; the stalls go on around the reconnection
+		stall "$WORK/raw-$name.bin" 1
+		kill -0 "$QEMU" 2>/dev/null || fail "$name: the firmware ended before its server went away"
 		kill -STOP "$LIVE" 2>/dev/null || true
 		kill "$PROXY"
 		wait "$PROXY" 2>/dev/null || true
@@ -119,8 +121,8 @@ run() {
 			kill -0 "$LIVE" 2>/dev/null || { cat "$WORK/live-$name.err"; fail "$name: no reconnection"; }
 			sleep 0.05
 		done
-		stall "$WORK/raw-$name.bin"
 	fi
+	stall "$WORK/raw-$name.bin" "$STALLS"
 	rc=0
 	wait "$QEMU" || rc=$?
 	[ "$rc" -eq 0 ] || { cat "$WORK/qemu-$port.log"; fail "$name: QEMU exit status $rc"; }
@@ -143,7 +145,8 @@ gdb_proxy_write "$WORK/proxy.py"
 
 build overwrite 0
 build dropnew 1
+build long 0 6000
 run overwrite "$WORK/overwrite/fw.elf"
 run dropnew "$WORK/dropnew/fw.elf"
-run reconnect "$WORK/overwrite/fw.elf" proxy
+run reconnect "$WORK/long/fw.elf" proxy
 echo "PASS"
