@@ -5,6 +5,11 @@
 #
 # Not a test itself (ctest runs test_*.sh only).
 
+# Skip (77) unless the firmware can be built and run.
+for tool in arm-none-eabi-gcc arm-none-eabi-nm qemu-system-arm make; do
+	command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
+done
+
 GDB_EX=$SRC/examples/qemu-mps2
 CHECK=$SRC/examples/fw-common/check_trace.py
 

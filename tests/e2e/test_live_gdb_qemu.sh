@@ -24,11 +24,8 @@
 # Skipped (77) without arm-none-eabi-gcc, qemu-system-arm or python3.
 set -euo pipefail
 . "$(dirname "$0")/test_live_lib.sh"
-for tool in arm-none-eabi-gcc qemu-system-arm make; do
-	command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
-done
-live_setup
 . "$(dirname "$0")/gdb_qemu_lib.sh"
+live_setup
 
 build() { # NAME MAKE-OPTIONS...
 	gdb_fw_build "$@"
