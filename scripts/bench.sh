@@ -21,7 +21,9 @@
 #     the Cortex-M3 (with FREERTOS_KERNEL_PATH, docs/freertos.md);
 #  5. the debug-probe transport: the rtt-flood firmware through QEMU's
 #     gdbstub into `sonde live gdb://` (MB/s, host CPU per MB), with a 1 KiB
-#     and a 16 KiB up buffer.
+#     and a 16 KiB up buffer;
+#  6. the report page of a 10 M-record trace: written (CPU, RSS), loaded
+#     and drawn in headless Chromium (scripts/bench_report.sh).
 #
 # Every figure is CPU time (user + system, from /usr/bin/time) with the
 # output going to /dev/null: on a shared machine CPU time is steadier than
@@ -298,3 +300,7 @@ else
   rtt "up buffer 1 KiB" 100000
   rtt "up buffer 16 KiB" 400000 EXTRA_CFLAGS=-DSONDE_RTT_UP_SIZE=16384u
 fi
+
+echo
+echo "== 6. The report page and the live view (docs/report.md) =="
+bash "$(dirname "$0")/bench_report.sh" "$BUILD"

@@ -12,7 +12,9 @@
  *
  * and prints MB/s, records/s and the peak RSS.  With --emit MB it writes a
  * stream of that many MB to stdout instead, to feed the CLI
- * (`bench_sonde --emit 2000 | sonde stats -`) and watch its memory stay flat.
+ * (`bench_sonde --emit 2000 | sonde stats -`) and watch its memory stay flat;
+ * with --emit-records N a stream of N records (rounded up to a whole scene)
+ * in one piece, without the seams of --emit.
  * The stream is in protocol version 2, the target's, unless
  * --proto-version 1 comes first.
  */
@@ -150,7 +152,9 @@ static void scene(struct gen *g)
 	timed(g, SONDE_REC_LOG, d, 13);
 }
 
-static void generate(struct gen *g, size_t bytes)
+/* A stream of up to `bytes` bytes or `records` records, whichever comes
+ * first (whole scenes: a few records more at most). */
+static void generate(struct gen *g, size_t bytes, uint64_t records)
 {
 	memset(g, 0, sizeof(*g));
 	g->cap = bytes + 4096;
@@ -176,7 +180,7 @@ static void generate(struct gen *g, size_t bytes)
 	dict(g, SONDE_DICT_MARKER, 7, "frame");
 	g->last = 0;
 	sync(g, 0, SONDE_SYNC_SINCE_UNKNOWN); /* no timed record before it */
-	while (g->n + 1024 < bytes)
+	while (g->n + 1024 < bytes && g->records < records)
 		scene(g);
 }
 
@@ -283,7 +287,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--emit") == 0) {
 		size_t mb = strtoull(argv[2], NULL, 10);
 		struct gen g;
-		generate(&g, 64u << 20);
+		generate(&g, 64u << 20, UINT64_MAX);
 		/* the same 64 MB again and again: sequence and time jump at the
 		 * seams (a few diagnostics), which a long capture may well have */
 		for (size_t done = 0; done < mb << 20; done += g.n)
@@ -292,9 +296,18 @@ int main(int argc, char **argv)
 		free(g.buf);
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--emit-records") == 0) {
+		/* one stream without seams, as a long capture of one run would be */
+		uint64_t n = strtoull(argv[2], NULL, 10);
+		struct gen g;
+		generate(&g, (size_t)n * 12 + 8192, n);
+		int ok = fwrite(g.buf, 1, g.n, stdout) == g.n;
+		free(g.buf);
+		return ok ? 0 : 1;
+	}
 	size_t mb = argc > 1 ? strtoull(argv[1], NULL, 10) : 128;
 	struct gen g;
-	generate(&g, mb << 20);
+	generate(&g, mb << 20, UINT64_MAX);
 	printf("stream: protocol version %u, %zu bytes, %" PRIu64 " records, %.2f bytes/record\n", version, g.n,
 	       g.records, (double)g.n / (double)g.records);
 	measure("decoder", &g, 5, decoder_only, NULL);

@@ -44,5 +44,7 @@
     $("timeline").scrollIntoView();
   });
   sonde.D = D; sonde.TL = TL; sonde.Flame = Flame;
+  /* when the page became interactive, in ms from the navigation's start (make bench) */
+  sonde.readyMs = performance.now();
   sonde.ready = true;
 })();

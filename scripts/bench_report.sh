@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# bench_report.sh -- `make bench`, part 6: the report page and the live view
+# against the goals of docs/report.md (issue 16), on a generated trace of
+# SONDE_BENCH_REPORT_RECORDS (10 M) records in one piece (sonde_bench
+# --emit-records: ISRs, task switches, functions, counters, marks, user
+# records and LOGs back to back at 1 MHz, the dense worst case):
+#
+#   writing   `sonde report`: CPU and wall seconds, peak RSS, page size
+#             (goals: <= 10 s, <= 200 MB);
+#   loading   the page in headless Chromium: from the navigation's start to
+#             the page's `sonde.readyMs` (goal: interactive in <= 3 s);
+#   drawing   zoom and pan frames, from the whole trace down to 20 us and
+#             back: the time of each frame's drawing (the timeline's
+#             TL.lastFrameMs() when it has it, else the zoom call's own
+#             time, both performance.now()), median, 95th percentile and
+#             maximum (goal: <= 16 ms a frame, 60 frames per second).
+#
+# Prints figures, asserts nothing.  Usage: bench_report.sh BUILD_DIR
+set -uo pipefail
+BUILD=${1:-build}
+SONDE_SRC=$(cd "$(dirname "$0")/.." && pwd)
+SONDE_BUILD=$(cd "$BUILD" && pwd)
+SONDE=$SONDE_BUILD/host/sonde
+N=${SONDE_BENCH_REPORT_RECORDS:-10000000}
+TMP=$(mktemp -d /tmp/sonde-bench-report.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+"$SONDE_BUILD/host/sonde_bench" --emit-records "$N" >"$TMP/t.bin"
+echo "  input: $(stat -c %s "$TMP/t.bin") bytes, $N records (sonde_bench --emit-records $N)"
+/usr/bin/time -f "%U %S %e %M" -o "$TMP/time" "$SONDE" report -q "$TMP/t.bin" -o "$TMP/r.html" 2>"$TMP/err" ||
+	{ echo "  sonde report failed:"; head -n 5 "$TMP/err"; exit 0; }
+read -r user sys wall rss <"$TMP/time"
+awk -v u="$user" -v s="$sys" -v w="$wall" -v m="$rss" -v b="$(stat -c %s "$TMP/r.html")" 'BEGIN {
+  printf "  sonde report: CPU %.2f s (wall %.2f s), peak RSS %.1f MiB, page %.1f MB  (goals: <= 10 s, <= 200 MB)\n",
+    u + s, w, m / 1024, b / 1e6 }'
+
+if ! command -v chromium >/dev/null || ! command -v node >/dev/null; then
+	echo "  (chromium or node missing: the page was not measured)"
+	exit 0
+fi
+export SONDE_SRC SONDE_BUILD
+source "$SONDE_SRC/tests/e2e/browser/lib.sh"
+cat >"$TMP/check.js" <<'JS'
+(async function () {
+  var TL = sonde.TL, end = TL.end(), frames = [];
+  function tick() { return new Promise(function (ok) { requestAnimationFrame(function () { ok(); }); }); }
+  async function frame(a, b) {
+    var t0 = performance.now();
+    TL.zoom(a, b);
+    var own = performance.now() - t0;
+    await tick(); await tick();
+    frames.push(TL.lastFrameMs ? TL.lastFrameMs() : own);
+  }
+  /* zoom in around the middle by 20 % a step down to 20 us, pan there, zoom back out */
+  var c = end / 2, w = end;
+  while (w > 20000) { await frame(c - w / 2, c + w / 2); w *= 0.8; }
+  for (var i = 0; i < 40; i++) { c += w / 10; await frame(c - w / 2, c + w / 2); }
+  while (w < end) { await frame(c - w / 2, c + w / 2); w *= 1.25; }
+  /* and panning the whole trace zoomed to a tenth of it */
+  for (var j = 0; j <= 40; j++) await frame(j * end / 44, j * end / 44 + end / 10);
+  frames.sort(function (x, y) { return x - y; });
+  return { ready: sonde.readyMs, items: sonde.D.items.length, frames: frames.length,
+    p50: frames[frames.length >> 1], p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1],
+    own: !TL.lastFrameMs };
+})()
+JS
+if "${CDP[@]}" "file://$TMP/r.html" "window.sonde && sonde.ready" "$TMP/check.js" "$TMP/page.json" 2>"$TMP/cdp.err"; then
+	python3 - "$TMP/page.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+print(f"  page interactive after {p['ready'] / 1000:.2f} s (goal <= 3 s); {p['items']} detail items")
+print(f"  zoom/pan frames: {p['frames']}, median {p['p50']:.1f} ms, p95 {p['p95']:.1f} ms, max {p['max']:.1f} ms"
+      f" (goal <= 16 ms){' [the zoom call timed: the timeline reports no frame time]' if p['own'] else ''}")
+PY
+else
+	echo "  the page could not be measured:"; head -n 5 "$TMP/cdp.err" | sed 's/^/    /'
+fi
