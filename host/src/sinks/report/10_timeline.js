@@ -24,10 +24,10 @@ var TL = (function () {
   var LABEL_W = 170, ROW = 16, STRIP = 5, COUNTER_H = 36, HEAD = 14, GAP = 3, RULER_H = 34;
   var SOLID_PX = 2;       /* narrower slices go to the coverage arrays */
   var MIN_ALPHA = 0.06;   /* any activity at all: a faint tint, never invisible */
-  var TICK_H = 5;         /* an instant's tick */
+  var TICK_H = 4;         /* an instant's tick */
   var STATES = [["Running", "#3a9d4a"], ["Ready", "#e2b93b"], ["Blocked", "#9aa3ad"], ["Suspended", "#6b6f75"]];
   var STATE_COL = {}; STATES.forEach(function (s) { STATE_COL[s[0]] = s[1]; });
-  var COL_BAD = "#d00", COL_DIAG = "#555", COL_MARK = "#333", COL_SEL = "#0050d0";
+  var COL_BAD = "#d00", COL_DIAG = "#555", COL_MARK = "#6a6a6a", COL_SEL = "#0050d0";
   var PREEMPTED = "rgba(255,255,255,0.6)", NEST_EDGE = "rgba(0,0,0,0.7)";
   var ORDER = { notask: 0, task: 1, idle: 2, isr: 3, marker: 4, counter: 5, diag: 6 };
 
@@ -204,7 +204,7 @@ var TL = (function () {
     if (nest) for (b = b0; b < b1; b++) { /* nested ISR activations: the dark notch */
       if (!nest[o + b]) continue;
       var nx = Math.floor(x(b * bw));
-      if (nx !== last) { last = nx; ctx.fillStyle = NEST_EDGE; ctx.fillRect(nx, st.y, 1, 3); }
+      if (nx !== last) { last = nx; ctx.fillStyle = NEST_EDGE; ctx.fillRect(nx, st.y, 1, 2); }
     }
   }
   function drawCounterLod(r, L, py) {
@@ -389,7 +389,7 @@ var TL = (function () {
     nested.forEach(function (n) {
       var r = n[0], it = n[1], d = it[4], yy = r.sy + d * ROW;
       ctx.fillStyle = NEST_EDGE;
-      ctx.fillRect(n[2], yy, Math.max(1, n[3] - n[2]), 3);
+      ctx.fillRect(n[2], yy, Math.max(1, n[3] - n[2]), n[3] - n[2] < SOLID_PX ? 2 : 3);
       if (n[3] - n[2] < SOLID_PX) return;
       ctx.fillStyle = PREEMPTED;
       if (d >= 1) { ctx.fillRect(n[2], yy - ROW, n[3] - n[2], ROW - 2); return; }
@@ -665,7 +665,7 @@ var TL = (function () {
     end: function () { return end; }, view: function () { return [v0, v1]; }, get rows() { return rows; },
     onView: function (fn) { viewFns.push(fn); },
     ruler: function () { return lastRuler || rulerTicks(); },
-    lastFrameMs: function () { return lastMs; }, frames: function () { return frames.slice(); },
+    minAlpha: MIN_ALPHA, lastFrameMs: function () { return lastMs; }, frames: function () { return frames.slice(); },
     /* for the tests: where a lane is drawn (CSS px in the canvas) */
     laneBox: function (l, depth) {
       var r = laneRow[l];
