@@ -326,10 +326,14 @@ var TL = (function () {
     }
     var sp = D.detail.spacing, win = D.detail.window;
     for (var col = 0; col < PW; col++) {
-      var ta = v0 + col * nsPx, tb = ta + nsPx, kk = Math.floor(ta / sp);
-      if (ta < 0 || ta - kk * sp < win || (kk + 1) * sp < tb) continue; /* detail kept there */
+      var ta = Math.max(0, v0 + col * nsPx), tb = v0 + (col + 1) * nsPx;
+      if (tb <= ta) continue;
       b = Math.floor((ta + tb) / 2 / ov.bin);
-      if (busy[b]) covAdd(r.s0, ta, tb, c, busy[b] / ov.bin);
+      if (!busy[b]) continue;
+      /* the part of the column outside the kept windows [k sp, k sp + win) */
+      var kept = 0;
+      for (var kk = Math.floor(ta / sp); kk * sp < tb; kk++) kept += Math.max(0, Math.min(tb, kk * sp + win) - Math.max(ta, kk * sp));
+      if (kept < tb - ta) covAdd(r.s0, ta, tb, c, busy[b] / ov.bin * (1 - kept / (tb - ta)));
     }
     return false;
   }
