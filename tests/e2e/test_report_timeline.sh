@@ -86,11 +86,14 @@ cat >"$TMP/check.js" <<'JS'
   res.heads = TL.rows.filter(function (r) { return r.heads.length; }).map(function (r) { return [D.lanes[r.lane].name, r.heads]; });
   res.colors = [colorOf("ISR_A"), colorOf("ISR_B"), colorOf("half"), colorOf("ctrl")];
   /* select an ISR slice at a 2 ms zoom: outline drawn, times to 40 ns */
-  var isr = laneIdx("ISRs", "isr");
+  /* (any ISR lane: the single "ISRs" lane of today's host, or one per ISR) */
   TL.zoom(1.3e9, 1.302e9);
-  var k = TL.visible().filter(function (k) { var it = D.items[k]; return it[0] === isr && it[1] === 0 && it[3] > 0 && (it[2] % 1000 || it[3] % 1000); })[0];
+  var k = TL.visible().filter(function (k) {
+    var it = D.items[k];
+    return D.lanes[it[0]].kind === "isr" && it[0] < half && it[1] === 0 && it[7] === 3 && it[3] > 0 && (it[2] % 1000 || it[3] % 1000);
+  })[0];
   TL.show(k);
-  var it = D.items[k], box = TL.laneBox(isr, it[4]), v2 = TL.view();
+  var it = D.items[k], box = TL.laneBox(it[0], it[4]), v2 = TL.view();
   var x0 = box.x + (it[2] - v2[0]) * box.w / (v2[1] - v2[0]), x1 = box.x + (it[2] + it[3] - v2[0]) * box.w / (v2[1] - v2[0]);
   if (x1 - x0 < 5) { var c = (x0 + x1) / 2; x0 = c - 2.5; x1 = c + 2.5; }
   res.sel = { item: it, above: px(Math.round((x0 + x1) / 2), Math.round(box.y - 1)), detail: document.getElementById("tl-detail").textContent,
