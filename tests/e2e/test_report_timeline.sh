@@ -12,6 +12,8 @@
 #    added to the data at 50 % (TL.load()) is drawn half-tone;
 #  - the ISR nesting mark (a dark top edge) on a nested activation of
 #    added ISR lanes, one lane per ISR under "Interrupts";
+#  - TL.load() keeps the view, TL.onView reports it, sonde.follow slides
+#    the view to a record appended past the end (live mode);
 #  - a selected slice has its outline; its start and duration print to the
 #    clock's 40 ns, equal to the ticks of `sonde decode`;
 #  - the frame time is measured (browser/timeline_frames.js: printed, not
@@ -74,7 +76,13 @@ cat >"$TMP/check.js" <<'JS'
   for (var t = 0; t + 100000 <= E; t += 100000) D.items.push([half, 0, t, 50000, 0, nm, 0, 1, 0]);
   for (var t2 = 0; t2 + 1e6 <= E; t2 += 1e6) D.items.push([ia, 0, t2, 400000, 0, nm + 1, 0, 3, 1]);
   for (var t3 = 0; t3 + 1e6 <= E; t3 += 1e6) D.items.push([ib, 0, t3 + 100000, 100000, 0, nm + 2, 0, 3, 2]);
+  /* TL.load() keeps the user's view; TL.onView sees every change */
+  var seen = [];
+  TL.onView(function (a, b) { seen.push([a, b]); });
+  TL.zoom(1e9, 1.1e9);
   TL.load();
+  TL.draw();
+  res.reload = { view: TL.view(), seen: seen.slice(-2) };
   TL.zoom(0, E);
   res.alpha.half = alphaOf(half, 0);
   TL.zoom(1e8, 1e8 + 4e6); /* 4 ms: each activation of A 400 µs wide, B's 100 µs nested in it */
@@ -98,6 +106,15 @@ cat >"$TMP/check.js" <<'JS'
   if (x1 - x0 < 5) { var c = (x0 + x1) / 2; x0 = c - 2.5; x1 = c + 2.5; }
   res.sel = { item: it, above: px(Math.round((x0 + x1) / 2), Math.round(box.y - 1)), detail: document.getElementById("tl-detail").textContent,
     origin: D.origin, freq: D.ts_freq };
+  /* live: with sonde.follow, a record past the end slides the view to it */
+  TL.zoom(E - 1e7, E);
+  sonde.follow = true;
+  D.items.push([ib, 0, E + 5e7, 1e6, 0, nm + 2, 0, 3, 2]);
+  TL.load();
+  res.follow = { view: TL.view(), end: TL.end(), newest: E + 5e7 + 1e6 };
+  sonde.follow = false;
+  D.items.pop();
+  TL.load();
   /* the screenshot: the whole trace with the added lanes, a slice selected */
   TL.zoom(0, E);
   TL.show(k);
@@ -203,6 +220,12 @@ else:
         fails.append(f"no ISR entry at tick {tick} in the decoded trace")
     if it[2] % 1000 == 0 and it[3] % 1000 == 0:
         fails.append("the selected slice is on whole µs: pick one that shows the 40 ns digits")
+rl = page["reload"]
+if rl["view"] != [1e9, 1.1e9] or rl["seen"][-1] != [1e9, 1.1e9]:
+    fails.append(f"the view after TL.load() or the onView callback: {rl}")
+fo = page["follow"]
+if not (fo["view"][1] >= fo["newest"] and fo["view"][0] < fo["newest"] and abs(fo["view"][1] - fo["view"][0] - 1e7) < 1):
+    fails.append(f"sonde.follow did not bring the newest record into view: {fo}")
 if fails:
     sys.exit("\n".join(fails))
 print(f"ruler ok over {len(page['rulers'])} zooms (units {sorted(units)}); alpha ctrl {a['ctrl']:.3f} "
