@@ -51,7 +51,7 @@ function table(id, head, rows, keys) {
  * name gets the same colour in the timeline, the load graph, the flame graph
  * and every legend. */
 var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#9c755f",
-  "#ff9da7", "#3b8bc2", "#8cd17d", "#d37295"];
+  "#ff9da7", "#2c3e8c", "#9a9a1e", "#d6338a"];
 var COLOR_IDLE = "#cfd8dc", COLOR_NOTASK = "#78909c";
 var colorMap = {}, colorNext = 0;
 function paletteAt(i) {
