@@ -115,7 +115,9 @@ var TL = (function () {
   var B0 = 0, bw0 = 1, lodCov = [], lodInst = [], lodBad = [], lodNest = [], lodMin = [], lodMax = [], wide = [];
   function lodOff(L) { return 2 * B0 - (2 * B0 >> L); } /* level L's first bin */
   function buildLod() {
-    var ns = strips.length, cap = Math.max(1024, Math.min(16384, Math.floor((1 << 22) / Math.max(1, ns))));
+    /* 32 bytes per strip and bin (two levels' worth of float quadruples):
+     * about 16 MB at most for the usual lanes, 1,024 bins per strip at least */
+    var ns = strips.length, cap = Math.max(1024, Math.min(16384, Math.floor((1 << 19) / Math.max(1, ns))));
     B0 = 1; while (B0 * 2 <= cap) B0 *= 2;
     bw0 = end / B0;
     lodCov = []; lodInst = []; lodBad = []; lodNest = []; lodMin = []; lodMax = []; wide = [];
