@@ -1,199 +1,593 @@
 /* 10_timeline.js -- the zoomable, pannable timeline of the report, drawn on
- * a canvas: one row group per core; per task its states (a thin strip:
- * running, ready, blocked) above its slices; ISRs with nesting; function
- * slices on the context that ran them; markers; counters as plots; the
- * diagnostics lane with drops and decoder errors in red.  What the host kept
- * in detail is drawn slice by slice (slices narrower than a pixel merge into
- * one pixel, so the cost follows the pixels, not the events); where detail
- * was thinned out (docs/report.md) the overview bins show how busy each lane
- * was. */
+ * a canvas, with a time ruler above it (relative time from the first record
+ * and the target's own clock).  One row group per core: No task, the tasks
+ * (each with a strip of its states: running, ready, blocked, suspended), Idle,
+ * then under "Interrupts" one lane per ISR (nesting marked: a nested
+ * activation has a dark top edge, the activation it interrupted is shown
+ * paled while preempted), markers, counters as plots, and the diagnostics
+ * lane with drops and decoder errors in red.
+ *
+ * Every pixel tells the truth: a slice at least 2 px wide is drawn solid with
+ * its label; narrower activity adds its time to a coverage array per lane,
+ * depth and pixel column, and each column is drawn in the lane's colour at
+ * the share of the column's time it was busy (a task using 0.02 % of the CPU
+ * is a faint tint, one using half of it a half-tone), never as a solid
+ * pixel.  Where the pixel is wider than an overview bin, or the detail was
+ * thinned out (docs/report.md), depth 0 comes from the overview's busy time.
+ * The coverage goes to the canvas as one ImageData, so a frame costs the
+ * visible items plus the pixels.  Wheel and drag events are coalesced into
+ * one draw per animation frame; each draw is timed (performance marks
+ * "tl-draw", TL.lastFrameMs()). */
 "use strict";
 var TL = (function () {
-  var items = D.items, lanes = D.lanes, names = D.names, args = D.args;
   var CAT = ["", "sched", "state", "isr", "func", "mark", "log", "record", "info", "diag", "drops"];
-  var LABEL_W = 170, ROW = 16, STRIP = 5, COUNTER_H = 36;
-  var start = new Int32Array(lanes.length + 1), maxDur = new Float64Array(lanes.length), maxDepth = new Int32Array(lanes.length);
-  var end = 0;
-  (function index() {
-    var k = 0;
-    for (var l = 0; l < lanes.length; l++) {
+  var LABEL_W = 170, ROW = 16, STRIP = 5, COUNTER_H = 36, HEAD = 14, GAP = 3, RULER_H = 34;
+  var SOLID_PX = 2;       /* narrower slices go to the coverage arrays */
+  var MIN_ALPHA = 0.06;   /* any activity at all: a faint tint, never invisible */
+  var TICK_H = 4;         /* an instant's tick */
+  var STATES = [["Running", "#3a9d4a"], ["Ready", "#e2b93b"], ["Blocked", "#9aa3ad"], ["Suspended", "#6b6f75"]];
+  var STATE_COL = {}; STATES.forEach(function (s) { STATE_COL[s[0]] = s[1]; });
+  var COL_BAD = "#d00", COL_DIAG = "#555", COL_MARK = "#6a6a6a", COL_SEL = "#0050d0";
+  var PREEMPTED = "rgba(255,255,255,0.6)", NEST_EDGE = "rgba(0,0,0,0.7)";
+  var ORDER = { notask: 0, task: 1, idle: 2, isr: 3, marker: 4, counter: 5, diag: 6 };
+
+  var strips = [], items, lanes, names, args, start, maxDur, maxDepth, cLo, cHi, end = 1, rows = [], laneRow = [], totalH = 0;
+  var v0 = 0, v1 = 1, W = 800, H = 0, dpr = window.devicePixelRatio || 1, loaded = false;
+  var cv = $("tl"), ctx = cv.getContext("2d"), rc = $("tl-ruler"), rctx = rc.getContext("2d");
+  var oc = document.createElement("canvas"), octx = oc.getContext("2d");
+  var viewFns = [], lastMs = 0, frames = [], pending = false, inCallback = false, lastRuler = null;
+
+  /* ---- indexes, rebuilt from D on every load (live mode changes D) ---- */
+  function load() {
+    items = D.items; lanes = D.lanes; names = D.names; args = D.args;
+    var nl = lanes.length;
+    start = new Int32Array(nl + 1); maxDur = new Float64Array(nl); maxDepth = new Int32Array(nl);
+    cLo = new Float64Array(nl).fill(Infinity); cHi = new Float64Array(nl).fill(-Infinity);
+    var k = 0, e = 0;
+    for (var l = 0; l < nl; l++) {
       start[l] = k;
       while (k < items.length && items[k][0] === l) {
         var it = items[k];
         if (it[3] > maxDur[l]) maxDur[l] = it[3];
         if (it[4] > maxDepth[l]) maxDepth[l] = it[4];
-        if (it[2] + it[3] > end) end = it[2] + it[3];
+        if (it[2] + it[3] > e) e = it[2] + it[3];
+        if (it[1] === 2) { if (it[8] < cLo[l]) cLo[l] = it[8]; if (it[8] > cHi[l]) cHi[l] = it[8]; }
         k++;
       }
     }
-    start[lanes.length] = k;
+    start[nl] = k;
     var ov = D.overview;
-    if (ov.n * ov.bin > end && D.detail.dropped) end = ov.n * ov.bin;
-    if (end <= 0) end = 1;
-  })();
-  function laneItems(l) { var r = []; for (var k = start[l]; k < start[l + 1]; k++) r.push(k); return r; }
-
-  /* rows: per core, the lanes in a fixed order; a task's state lane is drawn in its row */
-  var ORDER = { notask: 0, task: 1, idle: 2, isr: 3, marker: 4, counter: 5, diag: 6 };
-  var stateOf = {};
-  lanes.forEach(function (l, i) { if (l.kind === "state") stateOf[l.core + "\u0000" + l.name.replace(/ state$/, "")] = i; });
-  var rows = [];
-  lanes.map(function (l, i) { return i; }).filter(function (i) { return lanes[i].kind !== "state"; })
-    .sort(function (a, b) { var x = lanes[a], y = lanes[b]; return x.core - y.core || ORDER[x.kind] - ORDER[y.kind] || a - b; })
-    .forEach(function (i) {
-      var l = lanes[i], st = l.kind === "task" ? stateOf[l.core + "\u0000" + l.name] : undefined;
-      var h = l.kind === "counter" ? COUNTER_H : (maxDepth[i] + 1) * ROW + (st !== undefined ? STRIP : 0);
-      rows.push({ lane: i, state: st, h: h, y: 0 });
+    if (ov && ov.n * ov.bin > e && D.detail.dropped) e = ov.n * ov.bin;
+    var oldEnd = end;
+    end = e > 0 ? e : 1;
+    colorsFromLanes();
+    layout();
+    buildLod();
+    if (!loaded) { v0 = 0; v1 = end; loaded = true; }
+    else if (sonde.follow && end > v1) { var w = v1 - v0; v1 = end; v0 = end - w; }
+    else if (v1 >= oldEnd && v0 <= 0) v1 = end; /* the whole trace stays the whole trace */
+    legend();
+    note();
+  }
+  function laneName(l) { return l.name.replace(/ state$/, ""); }
+  function layout() {
+    var stateOf = {};
+    lanes.forEach(function (l, i) { if (l.kind === "state") stateOf[l.core + "\u0000" + laneName(l)] = i; });
+    rows = []; laneRow = new Array(lanes.length);
+    lanes.map(function (l, i) { return i; }).filter(function (i) { return lanes[i].kind !== "state"; })
+      .sort(function (a, b) {
+        var x = lanes[a], y = lanes[b], ox = ORDER[x.kind], oy = ORDER[y.kind];
+        return x.core - y.core || (ox === undefined ? 7 : ox) - (oy === undefined ? 7 : oy) || a - b;
+      })
+      .forEach(function (i) {
+        var l = lanes[i], st = l.kind === "task" ? stateOf[l.core + "\u0000" + l.name] : undefined;
+        var h = l.kind === "counter" ? COUNTER_H : (maxDepth[i] + 1) * ROW + (st !== undefined ? STRIP : 0);
+        var r = { lane: i, state: st, h: h, y: 0, sy: 0 };
+        rows.push(r); laneRow[i] = r;
+        if (st !== undefined) laneRow[st] = r;
+      });
+    var y = 0, lastCore = -1, inIsr = false;
+    rows.forEach(function (r) {
+      var l = lanes[r.lane];
+      r.heads = [];
+      if (l.core !== lastCore) { y += HEAD; r.heads.push("Core " + l.core); lastCore = l.core; inIsr = false; }
+      if (l.kind === "isr" && !inIsr) { y += HEAD; r.heads.push("Interrupts"); inIsr = true; }
+      if (l.kind !== "isr") inIsr = false;
+      r.y = y; r.sy = y + (r.state !== undefined ? STRIP : 0); y += r.h + GAP;
     });
-  var totalH = 0, lastCore = -1;
-  rows.forEach(function (r) {
-    if (lanes[r.lane].core !== lastCore) { totalH += 14; lastCore = lanes[r.lane].core; r.coreHead = lastCore; }
-    r.y = totalH; totalH += r.h + 3;
-  });
+    totalH = y + 4;
+    /* the strips of the coverage image: a task's state strip, then one per depth */
+    strips = [];
+    rows.forEach(function (r) {
+      if (r.state !== undefined) { r.ss = strips.length; strips.push({ y: r.y, h: STRIP - 1 }); }
+      r.s0 = strips.length;
+      for (var d = 0; d <= maxDepth[r.lane]; d++) strips.push({ y: r.sy + d * ROW, h: ROW - 2 });
+    });
+  }
 
-  var cv = $("tl"), ctx = cv.getContext("2d");
-  var v0 = 0, v1 = end, W = 800, dpr = window.devicePixelRatio || 1;
-  function x(t) { return LABEL_W + (t - v0) * (W - LABEL_W) / (v1 - v0); }
-  function t(px) { return v0 + (px - LABEL_W) * (v1 - v0) / (W - LABEL_W); }
+  /* ---- level of detail: per strip, busy time and colour sums in a pyramid of
+   * bins over the whole trace (B0 bins at level 0, halving up), instants
+   * counted, counters' min and max.  Zoomed out past level 0's bin a frame
+   * reads the pyramid level whose bin is just narrower than a pixel, so its
+   * cost follows the pixels, not the items; the slices that are wide at such
+   * zooms (few: they cannot overlap within a strip) are kept in a list to be
+   * drawn solid with their labels. ---- */
+  var B0 = 0, bw0 = 1, lodCov = [], lodInst = [], lodBad = [], lodNest = [], lodMin = [], lodMax = [], wide = [];
+  function lodOff(L) { return 2 * B0 - (2 * B0 >> L); } /* level L's first bin */
+  function buildLod() {
+    /* 32 bytes per strip and bin (two levels' worth of float quadruples):
+     * about 16 MB at most for the usual lanes, 1,024 bins per strip at least */
+    var ns = strips.length, cap = Math.max(1024, Math.min(16384, Math.floor((1 << 19) / Math.max(1, ns))));
+    B0 = 1; while (B0 * 2 <= cap) B0 *= 2;
+    bw0 = end / B0;
+    lodCov = []; lodInst = []; lodBad = []; lodNest = []; lodMin = []; lodMax = []; wide = [];
+    for (var i = 0; i < ns; i++) { lodCov.push(null); lodInst.push(null); lodBad.push(null); lodNest.push(null); }
+    function covArr(s) { return lodCov[s] || (lodCov[s] = new Float32Array(2 * B0 * 4)); }
+    rows.forEach(function (r) {
+      var l = lanes[r.lane], L, b;
+      if (l.kind === "counter") {
+        var mn = lodMin[r.lane] = new Float64Array(2 * B0).fill(NaN), mx = lodMax[r.lane] = new Float64Array(2 * B0).fill(NaN);
+        for (var k = start[r.lane]; k < start[r.lane + 1]; k++) {
+          var it = items[k], v = it[8]; b = Math.min(B0 - 1, Math.floor(it[2] / bw0));
+          if (!(mn[b] <= v)) mn[b] = v;
+          if (!(mx[b] >= v)) mx[b] = v;
+        }
+        for (L = 1; (B0 >> L) >= 1; L++) {
+          var o = lodOff(L), p = lodOff(L - 1);
+          for (b = 0; b < B0 >> L; b++) {
+            var a1 = mn[p + 2 * b], a2 = mn[p + 2 * b + 1], c1 = mx[p + 2 * b], c2 = mx[p + 2 * b + 1];
+            mn[o + b] = a1 <= a2 || a2 !== a2 ? a1 : a2; mx[o + b] = c1 >= c2 || c2 !== c2 ? c1 : c2;
+          }
+        }
+        return;
+      }
+      [[r.lane, r.s0], [r.state, r.ss]].forEach(function (ls) {
+        var lane = ls[0], s0 = ls[1];
+        if (lane === undefined) return;
+        var isState = lanes[lane].kind === "state";
+        for (var k = start[lane]; k < start[lane + 1]; k++) {
+          var it = items[k], s = isState ? s0 : s0 + it[4];
+          if (it[1] === 1) {
+            b = Math.min(B0 - 1, Math.floor(it[2] / bw0));
+            (lodInst[s] || (lodInst[s] = new Float32Array(2 * B0)))[b]++;
+            if (CAT[it[7]] === "diag" || CAT[it[7]] === "drops") (lodBad[s] || (lodBad[s] = new Uint8Array(2 * B0)))[b] = 1;
+            continue;
+          }
+          if (it[1] !== 0 || it[3] <= 0) continue;
+          var c = rgb(isState ? STATE_COL[names[it[5]]] || "#bbb" : sliceColor(it, lanes[lane])), arr = covArr(s);
+          var t0 = it[2], t1 = it[2] + it[3];
+          if (it[3] >= 2 * bw0 && !isState) wide.push(k);
+          if (!isState && isNested(it)) (lodNest[s] || (lodNest[s] = new Uint8Array(2 * B0)))[Math.min(B0 - 1, Math.floor(t0 / bw0))] = 1;
+          for (b = Math.floor(t0 / bw0); b < B0 && b * bw0 < t1; b++) {
+            var w = Math.min(t1, (b + 1) * bw0) - Math.max(t0, b * bw0), q = b * 4;
+            if (w <= 0) continue;
+            arr[q] += w * c[0]; arr[q + 1] += w * c[1]; arr[q + 2] += w * c[2]; arr[q + 3] += w;
+          }
+        }
+      });
+    });
+    for (var s = 0; s < ns; s++) {
+      for (var L = 1; (B0 >> L) >= 1; L++) {
+        var o = lodOff(L), p = lodOff(L - 1), a = lodCov[s], n = lodInst[s], bad = lodBad[s], nest = lodNest[s];
+        for (var b = 0; b < B0 >> L; b++) {
+          if (a) for (var j = 0; j < 4; j++) a[(o + b) * 4 + j] = a[(p + 2 * b) * 4 + j] + a[(p + 2 * b + 1) * 4 + j];
+          if (n) n[o + b] = n[p + 2 * b] + n[p + 2 * b + 1];
+          if (bad) bad[o + b] = bad[p + 2 * b] | bad[p + 2 * b + 1];
+          if (nest) nest[o + b] = nest[p + 2 * b] | nest[p + 2 * b + 1];
+        }
+      }
+    }
+    wide.sort(function (a, b) { return a - b; });
+  }
+  /* the level whose bins are at most a pixel wide, -1 when items are cheaper */
+  function lodLevel() {
+    if (nsPx < bw0) return -1;
+    var L = 0;
+    while ((B0 >> (L + 1)) >= 1 && bw0 * (1 << (L + 1)) <= nsPx) L++;
+    return L;
+  }
+  /* draw strip s (and its lane's instants) from level L */
+  function drawLod(s, L, skipCov) {
+    var bw = bw0 * (1 << L), o = lodOff(L), nb = B0 >> L, b0 = Math.max(0, Math.floor(v0 / bw)), b1 = Math.min(nb, Math.ceil(v1 / bw));
+    var a = lodCov[s], n = lodInst[s], bad = lodBad[s], nest = lodNest[s], st = strips[s], last = -1, b;
+    if (a && !skipCov) for (b = b0; b < b1; b++) {
+      var q = (o + b) * 4, w = a[q + 3];
+      if (w > 0) covAddSums(s, b * bw, (b + 1) * bw, a[q], a[q + 1], a[q + 2], w);
+    }
+    if (n) for (b = b0; b < b1; b++) {
+      if (!n[o + b]) continue;
+      var px = Math.floor(x(b * bw));
+      if (px === last) continue;
+      last = px; nVisible += n[o + b];
+      if (bad && bad[o + b]) { ctx.fillStyle = COL_BAD; ctx.fillRect(px, st.y, 3, ROW - 2); }
+      else { ctx.fillStyle = COL_MARK; ctx.fillRect(px, st.y + ROW - 2 - TICK_H, 1, TICK_H); }
+    }
+    last = -1;
+    if (nest) for (b = b0; b < b1; b++) { /* nested ISR activations: the dark notch */
+      if (!nest[o + b]) continue;
+      var nx = Math.floor(x(b * bw));
+      if (nx !== last) { last = nx; ctx.fillStyle = NEST_EDGE; ctx.fillRect(nx, st.y, 1, 2); }
+    }
+  }
+  function drawCounterLod(r, L, py) {
+    var bw = bw0 * (1 << L), o = lodOff(L), nb = B0 >> L, b0 = Math.max(0, Math.floor(v0 / bw) - 1), b1 = Math.min(nb, Math.ceil(v1 / bw) + 1);
+    var mn = lodMin[r.lane], mx = lodMax[r.lane], started = false;
+    for (var b = b0; b < b1; b++) {
+      if (mn[o + b] !== mn[o + b]) continue;
+      var px = Math.round(Math.max(LABEL_W, Math.min(W, x((b + 0.5) * bw))));
+      if (!started) { ctx.moveTo(px, py(mn[o + b])); started = true; }
+      ctx.lineTo(px, py(mn[o + b])); ctx.lineTo(px, py(mx[o + b]));
+    }
+  }
 
+  /* ---- coordinates ---- */
+  function pw() { return Math.max(1, W - LABEL_W); }
+  function x(t) { return LABEL_W + (t - v0) * pw() / (v1 - v0); }
+  function t(px) { return v0 + (px - LABEL_W) * (v1 - v0) / pw(); }
   function first(l, from) { /* first item of lane l that can reach from */
     var lo = start[l], hi = start[l + 1], want = from - maxDur[l];
     while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < want) lo = m + 1; else hi = m; }
     return lo;
   }
-  var STATE_COL = { Running: "#3a9d4a", Ready: "#e2b93b", Blocked: "#9aa3ad", Suspended: "#6b6f75" };
+
+  /* ---- colours as bytes, for the coverage image ---- */
+  var rgbCache = {};
+  function rgb(css) {
+    var c = rgbCache[css];
+    if (c) return c;
+    octx.fillStyle = "#000"; octx.fillStyle = css;
+    var s = octx.fillStyle, m;
+    if (s[0] === "#") c = [parseInt(s.slice(1, 3), 16), parseInt(s.slice(3, 5), 16), parseInt(s.slice(5, 7), 16)];
+    else { m = s.match(/[\d.]+/g); c = [+m[0], +m[1], +m[2]]; }
+    return (rgbCache[css] = c);
+  }
   function sliceColor(it, l) {
-    var n = names[it[5]] || "";
-    if (l.kind === "idle") return "#cfd8dc";
+    if (l.kind === "idle") return COLOR_IDLE;
+    if (l.kind === "notask" && it[4] === 0) return COLOR_NOTASK;
     if (CAT[it[7]] === "sched") return l.kind === "task" ? colorOf(l.name) : "#90a4ae";
-    if (l.kind === "isr" && it[4] === 0) return "#d9534f";
-    return colorOf(n);
+    return colorOf(names[it[5]] || "");
   }
-  function drawOverview(r, y, h) {
-    var ov = D.overview, busy = ov.busy[r.lane], cnt = ov.count[r.lane];
-    if (!busy || !busy.length) return;
-    var b0 = Math.max(0, Math.floor(v0 / ov.bin)), b1 = Math.min(ov.n, Math.ceil(v1 / ov.bin));
-    for (var b = b0; b < b1; b++) {
-      var f = busy[b] / ov.bin;
-      if (!f && !cnt[b]) continue;
-      ctx.fillStyle = "rgba(36,52,71," + Math.min(0.85, 0.12 + f * 0.7).toFixed(3) + ")";
-      var xa = x(b * ov.bin), xb = x((b + 1) * ov.bin);
-      ctx.fillRect(xa, y, Math.max(1, xb - xa), h);
+  function isNested(it) { return CAT[it[7]] === "isr" && (it[8] >= 2 || it[4] >= 1); }
+
+  /* ---- coverage: per strip (lane and depth, or a state strip) and pixel column,
+   * the ns busy and the colour sums; one float quadruple per cell ---- */
+  var cov = new Float32Array(0), nStrips = 0, PW = 0, nsPx = 1;
+  function covReset(n) {
+    PW = Math.ceil(pw()); nStrips = n; nsPx = (v1 - v0) / pw();
+    if (cov.length < n * PW * 4) cov = new Float32Array(n * PW * 4); else cov.fill(0, 0, n * PW * 4);
+  }
+  /* add [t0, t1) ns in colour c (bytes) times share f to strip s */
+  function covAdd(s, t0, t1, c, f) {
+    var a = (t0 - v0) / nsPx, b = (t1 - v0) / nsPx;
+    if (b <= 0 || a >= PW) return;
+    if (a < 0) a = 0;
+    if (b > PW) b = PW;
+    var base = s * PW * 4;
+    for (var col = Math.floor(a); col < b; col++) {
+      var w = (Math.min(b, col + 1) - Math.max(a, col)) * f, o = base + col * 4;
+      cov[o] += w * c[0]; cov[o + 1] += w * c[1]; cov[o + 2] += w * c[2]; cov[o + 3] += w;
     }
   }
-  function drawLane(r) {
-    var l = lanes[r.lane], y = r.y, sy = y;
-    if (r.state !== undefined) {
-      var s = r.state;
-      for (var k = first(s, v0); k < start[s + 1] && items[k][2] <= v1; k++) {
-        var it = items[k]; if (it[1] !== 0) continue;
-        var xa = x(it[2]), xb = x(it[2] + it[3]);
-        if (xb < LABEL_W) continue;
-        ctx.fillStyle = STATE_COL[names[it[5]]] || "#bbb";
-        ctx.fillRect(Math.max(LABEL_W, xa), y, Math.max(1, xb - Math.max(LABEL_W, xa)), STRIP - 1);
-      }
-      sy = y + STRIP;
+  /* add a pyramid cell: busy ns w with colour sums R G B over [t0, t1), spread evenly */
+  function covAddSums(s, t0, t1, R, G, B, w) {
+    var a = (t0 - v0) / nsPx, b = (t1 - v0) / nsPx, span = b - a;
+    if (b <= 0 || a >= PW) return;
+    var k = 1 / (nsPx * span), base = s * PW * 4;
+    if (a < 0) a = 0;
+    if (b > PW) b = PW;
+    for (var col = Math.floor(a); col < b; col++) {
+      var f = (Math.min(b, col + 1) - Math.max(a, col)) * k, o = base + col * 4;
+      cov[o] += R * f; cov[o + 1] += G * f; cov[o + 2] += B * f; cov[o + 3] += w * f;
     }
-    if (D.detail.dropped) drawOverview(r, sy, l.kind === "counter" ? r.h : ROW - 2);
-    if (l.kind === "counter") { drawCounter(r); return; }
-    var lastX = [];
-    for (var k2 = first(r.lane, v0); k2 < start[r.lane + 1] && items[k2][2] <= v1; k2++) {
-      var it2 = items[k2], d = it2[4], yy = sy + d * ROW;
-      var x0 = x(it2[2]), x1 = x(it2[2] + it2[3]);
-      if (x1 < LABEL_W) continue;
-      if (it2[1] === 1) { /* instant */
-        var bad = CAT[it2[7]] === "diag" || CAT[it2[7]] === "drops";
-        ctx.fillStyle = bad ? "#d00" : l.kind === "diag" ? "#555" : "#333";
-        ctx.fillRect(Math.floor(x0), yy, bad ? 3 : 1, ROW - 2);
-        continue;
-      }
-      x0 = Math.max(LABEL_W, x0);
-      if (x1 - x0 < 1) { /* merge sub-pixel slices into one pixel per depth */
+  }
+  var img = null;
+  function covBlit(strips) {
+    if (!nStrips) return;
+    if (!img || img.width !== PW || img.height !== nStrips) {
+      oc.width = PW; oc.height = nStrips; img = octx.createImageData(PW, nStrips);
+    }
+    var px = img.data, n = nStrips * PW;
+    for (var i = 0; i < n; i++) {
+      var o = i * 4, w = cov[o + 3];
+      if (w <= 0) { px[o + 3] = 0; continue; }
+      px[o] = cov[o] / w; px[o + 1] = cov[o + 1] / w; px[o + 2] = cov[o + 2] / w;
+      px[o + 3] = 255 * Math.min(1, Math.max(MIN_ALPHA, w));
+    }
+    octx.putImageData(img, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    strips.forEach(function (s, i) { ctx.drawImage(oc, 0, i, PW, 1, LABEL_W, s.y, PW, s.h); });
+  }
+
+  /* ---- drawing ---- */
+  var nVisible = 0;
+  function lowerBound(l, t0) { /* first item of lane l starting at or after t0 */
+    var lo = start[l], hi = start[l + 1];
+    while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < t0) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  function drawStates(r) {
+    var sl = r.state, c;
+    for (var k = first(sl, v0); k < start[sl + 1] && items[k][2] <= v1; k++) {
+      var it = items[k];
+      if (it[1] !== 0 || it[2] + it[3] < v0) continue;
+      c = rgb(STATE_COL[names[it[5]]] || "#bbb");
+      covAdd(r.ss, it[2], it[2] + it[3], c, 1);
+    }
+  }
+  /* depth 0 from the host's overview bins where detail was thinned out: the
+   * whole view when a pixel is wider than a bin, else the columns outside
+   * the windows the host kept; true when depth 0 needs nothing else */
+  function drawOverview(r) {
+    var ov = D.overview, busy = ov && ov.busy[r.lane];
+    if (!D.detail.dropped || !busy || !busy.length) return false;
+    var c = rgb(laneColor(lanes[r.lane])), b;
+    if (nsPx >= ov.bin) {
+      var b0 = Math.max(0, Math.floor(v0 / ov.bin)), b1 = Math.min(ov.n, Math.ceil(v1 / ov.bin));
+      for (b = b0; b < b1; b++) if (busy[b]) covAdd(r.s0, b * ov.bin, (b + 1) * ov.bin, c, busy[b] / ov.bin);
+      return true;
+    }
+    var sp = D.detail.spacing, win = D.detail.window;
+    for (var col = 0; col < PW; col++) {
+      var ta = Math.max(0, v0 + col * nsPx), tb = v0 + (col + 1) * nsPx;
+      if (tb <= ta) continue;
+      b = Math.floor((ta + tb) / 2 / ov.bin);
+      if (!busy[b]) continue;
+      /* the part of the column outside the kept windows [k sp, k sp + win) */
+      var kept = 0;
+      for (var kk = Math.floor(ta / sp); kk * sp < tb; kk++) kept += Math.max(0, Math.min(tb, kk * sp + win) - Math.max(ta, kk * sp));
+      if (kept < tb - ta) covAdd(r.s0, ta, tb, c, busy[b] / ov.bin * (1 - kept / (tb - ta)));
+    }
+    return false;
+  }
+  function laneColor(l) {
+    return l.kind === "idle" ? COLOR_IDLE : l.kind === "notask" ? COLOR_NOTASK : colorOf(l.name);
+  }
+  /* one slice at least SOLID_PX wide: solid, labelled, nesting noted */
+  function drawSolid(r, l, it, x0, x1, nested) {
+    var yy = r.sy + it[4] * ROW, a = Math.max(LABEL_W, x0), b = Math.min(W, x1);
+    ctx.fillStyle = sliceColor(it, l);
+    ctx.fillRect(a, yy, b - a, ROW - 2);
+    if (isNested(it)) nested.push([r, it, a, b]);
+    if (b - a > 30) {
+      ctx.fillStyle = "#fff"; ctx.save(); ctx.beginPath(); ctx.rect(a, yy, b - a, ROW - 2); ctx.clip();
+      ctx.fillText(names[it[5]] || "", a + 3, yy + ROW - 5); ctx.restore();
+    }
+  }
+  function drawLane(r, nested) {
+    var l = lanes[r.lane], fromOv = drawOverview(r), lastX = [], notch = [];
+    for (var k = first(r.lane, v0); k < start[r.lane + 1] && items[k][2] <= v1; k++) {
+      var it = items[k], d = it[4], yy = r.sy + d * ROW;
+      if (it[2] + it[3] < v0) continue;
+      nVisible++;
+      var x0 = x(it[2]), x1 = x(it[2] + it[3]);
+      if (it[1] === 1) { /* instant: a tick, one per pixel column; no duration, so short
+                          * (dense instants must not read as a busy lane); losses tall and red */
         var px = Math.floor(x0);
         if (lastX[d] === px) continue;
         lastX[d] = px;
-        ctx.fillStyle = sliceColor(it2, l);
-        ctx.fillRect(px, yy, 1, ROW - 2);
+        var bad = CAT[it[7]] === "diag" || CAT[it[7]] === "drops";
+        ctx.fillStyle = bad ? COL_BAD : l.kind === "diag" ? COL_DIAG : COL_MARK;
+        if (bad) ctx.fillRect(px, yy, 3, ROW - 2); else ctx.fillRect(px, yy + ROW - 2 - TICK_H, 1, TICK_H);
         continue;
       }
-      ctx.fillStyle = sliceColor(it2, l);
-      ctx.fillRect(x0, yy, x1 - x0, ROW - 2);
-      if (x1 - x0 > 30) {
-        ctx.fillStyle = "#fff"; ctx.save(); ctx.beginPath(); ctx.rect(x0, yy, x1 - x0, ROW - 2); ctx.clip();
-        ctx.fillText(names[it2[5]] || "", x0 + 3, yy + ROW - 5); ctx.restore();
-      }
+      if (it[1] !== 0) continue;
+      if (x1 - x0 >= SOLID_PX) { drawSolid(r, l, it, x0, x1, nested); continue; }
+      if (!(fromOv && d === 0)) covAdd(r.s0 + d, it[2], it[2] + it[3], rgb(sliceColor(it, l)), 1);
+      if (isNested(it)) { var nx = Math.floor(x0); if (notch[d] !== nx) { notch[d] = nx; nested.push([r, it, nx, nx + 1]); } }
     }
   }
-  function drawCounter(r) {
+  /* zoomed out: the pyramid, then the wide slices of this lane on top */
+  function drawLaneLod(r, L, nested) {
+    var l = lanes[r.lane], fromOv = drawOverview(r);
+    nVisible += lowerBound(r.lane, v1) - first(r.lane, v0);
+    for (var d = 0; d <= maxDepth[r.lane]; d++) drawLod(r.s0 + d, L, fromOv && d === 0);
+    var lo = 0, hi = wide.length;
+    while (lo < hi) { var m = (lo + hi) >> 1; if (wide[m] < start[r.lane]) lo = m + 1; else hi = m; }
+    for (var i = lo; i < wide.length && wide[i] < start[r.lane + 1]; i++) {
+      var it = items[wide[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
+      if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
+    }
+  }
+  /* nested ISR activations: a dark top edge on them, the interrupted
+   * activation (the lane's depth above, or the ISR lane with the level
+   * below on the same core) paled while preempted */
+  function drawNesting(nested) {
+    nested.forEach(function (n) {
+      var r = n[0], it = n[1], d = it[4], yy = r.sy + d * ROW;
+      ctx.fillStyle = NEST_EDGE;
+      ctx.fillRect(n[2], yy, Math.max(1, n[3] - n[2]), n[3] - n[2] < SOLID_PX ? 2 : 3);
+      if (n[3] - n[2] < SOLID_PX) return;
+      ctx.fillStyle = PREEMPTED;
+      if (d >= 1) { ctx.fillRect(n[2], yy - ROW, n[3] - n[2], ROW - 2); return; }
+      rows.forEach(function (o) {
+        var ol = lanes[o.lane];
+        if (o === r || ol.kind !== "isr" || ol.core !== lanes[r.lane].core) return;
+        for (var k = first(o.lane, it[2]); k < start[o.lane + 1] && items[k][2] <= it[2]; k++) {
+          var p = items[k];
+          if (p[1] === 0 && p[4] === 0 && p[8] === it[8] - 1 && p[2] + p[3] >= it[2] + it[3]) ctx.fillRect(n[2], o.sy, n[3] - n[2], ROW - 2);
+        }
+      });
+    });
+  }
+  function drawCounter(r, L) {
     var a = start[r.lane], b = start[r.lane + 1];
     if (a === b) return;
-    var lo = Infinity, hi = -Infinity;
-    for (var k = a; k < b; k++) { var v = items[k][8]; if (v < lo) lo = v; if (v > hi) hi = v; }
-    var span = hi - lo || 1, y = r.y, h = r.h - 4;
-    ctx.strokeStyle = "#5b8def"; ctx.beginPath();
-    var started = false, k0 = Math.max(a, first(r.lane, v0) - 1);
-    for (var k2 = k0; k2 < b; k2++) {
-      var it = items[k2], px = Math.max(LABEL_W, x(it[2])), py = y + 2 + h - (it[8] - lo) / span * h;
-      if (!started) { ctx.moveTo(px, py); started = true; } else ctx.lineTo(px, py);
-      if (it[2] > v1) break;
+    var lo = cLo[r.lane], hi = cHi[r.lane], span = hi - lo || 1, y = r.y, h = r.h - 4;
+    function py(v) { return y + 2 + h - (v - lo) / span * h; }
+    ctx.strokeStyle = colorOf(lanes[r.lane].name); ctx.beginPath();
+    nVisible += lowerBound(r.lane, v1) - first(r.lane, v0);
+    if (L >= 0) drawCounterLod(r, L, py);
+    else {
+      /* one vertical stroke per pixel column (min..max) and lines between them */
+      var col = -1, mn = 0, mx = 0, last = 0, started = false;
+      var flush = function () {
+        if (col < 0) return;
+        if (!started) { ctx.moveTo(col, py(mn)); started = true; }
+        ctx.lineTo(col, py(mn)); ctx.lineTo(col, py(mx)); ctx.lineTo(col, py(last));
+      };
+      for (var k = Math.max(a, first(r.lane, v0) - 1); k < b; k++) {
+        var it = items[k], px = Math.round(Math.max(LABEL_W, Math.min(W, x(it[2])))), v = it[8];
+        if (px !== col) { flush(); col = px; mn = mx = v; } else { if (v < mn) mn = v; if (v > mx) mx = v; }
+        last = v;
+        if (it[2] > v1) break;
+      }
+      flush();
     }
     ctx.stroke();
     ctx.fillStyle = "#555"; ctx.fillText(String(hi), LABEL_W + 2, y + 10); ctx.fillText(String(lo), LABEL_W + 2, y + r.h - 2);
   }
+  function drawSelection() {
+    var k = sonde.selected;
+    if (k === undefined || k === null || !items[k]) return;
+    var it = items[k], r = laneRow[it[0]];
+    if (!r) return;
+    var isState = lanes[it[0]].kind === "state", y = isState ? r.y : r.sy + it[4] * ROW, h = isState ? STRIP - 1 : ROW - 2;
+    if (lanes[it[0]].kind === "counter") { y = r.y; h = r.h; }
+    var a = x(it[2]), b = x(it[2] + it[3]);
+    if (b < LABEL_W || a > W) return;
+    if (b - a < 5) { var c = (a + b) / 2; a = c - 2.5; b = c + 2.5; }
+    ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, W - LABEL_W, H); ctx.clip();
+    ctx.strokeStyle = COL_SEL; ctx.lineWidth = 2;
+    ctx.strokeRect(a - 1, y - 1, b - a + 2, h + 2);
+    ctx.restore();
+  }
   function draw() {
-    W = cv.clientWidth || 800;
-    cv.width = W * dpr; cv.height = (totalH + 20) * dpr; cv.style.height = (totalH + 20) + "px";
+    performance.mark("tl-draw-start");
+    W = cv.clientWidth || 800; H = totalH;
+    if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) {
+      cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr); cv.style.height = H + "px";
+    }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, W, totalH + 20);
+    ctx.clearRect(0, 0, W, H);
     ctx.font = "11px system-ui, sans-serif";
+    var ticks = drawRuler();
+    ctx.fillStyle = "#eef0f2"; /* the ruler's grid */
+    ticks.forEach(function (tk) { ctx.fillRect(Math.round(x(tk[1])), 0, 1, H); });
+    covReset(strips.length);
+    var L = lodLevel(), nested = [];
+    nVisible = 0;
     rows.forEach(function (r) {
-      var l = lanes[r.lane];
-      if (r.coreHead !== undefined) { ctx.fillStyle = "#243447"; ctx.fillText("Core " + r.coreHead, 4, r.y - 3); }
+      var l = lanes[r.lane], hy = r.y;
+      for (var j = r.heads.length - 1; j >= 0; j--) {
+        ctx.fillStyle = r.heads[j] === "Interrupts" ? "#8a2b2b" : "#243447";
+        ctx.fillText(r.heads[j], 4, hy - 3); hy -= HEAD;
+      }
       ctx.fillStyle = "#f3f5f7"; ctx.fillRect(0, r.y, LABEL_W - 4, r.h);
-      ctx.fillStyle = "#222"; ctx.fillText(l.name.slice(0, 26), 6, r.y + 12);
+      if (l.kind === "task" || l.kind === "isr") { ctx.fillStyle = laneColor(l); ctx.fillRect(0, r.y, 4, r.h); }
+      ctx.fillStyle = "#222"; ctx.fillText(l.name.slice(0, 26), 8, r.y + 12);
       ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, r.y, W - LABEL_W, r.h); ctx.clip();
-      drawLane(r);
+      if (r.state !== undefined) { if (L >= 0) drawLod(r.ss, L, false); else drawStates(r); }
+      if (l.kind === "counter") drawCounter(r, L);
+      else if (L >= 0) drawLaneLod(r, L, nested);
+      else drawLane(r, nested);
       ctx.restore();
     });
-    var n = visible().length;
-    $("tl-range").textContent = fmtNs(v0) + " \u2013 " + fmtNs(v1) + " (" + fmtNs(v1 - v0) + "), " + n + " slices and events visible";
+    covBlit(strips);
+    ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, W - LABEL_W, H); ctx.clip();
+    drawNesting(nested);
+    ctx.restore();
+    drawSelection();
+    $("tl-range").textContent = fmtNs(v0) + " \u2013 " + fmtNs(v1) + " (" + fmtNs(v1 - v0) + "), " + nVisible +
+      " slices and events visible";
+    performance.mark("tl-draw-end");
+    var m = performance.measure("tl-draw", "tl-draw-start", "tl-draw-end");
+    lastMs = m ? m.duration : 0;
+    frames.push(lastMs); if (frames.length > 120) frames.shift();
+    performance.clearMarks("tl-draw-start"); performance.clearMarks("tl-draw-end"); performance.clearMeasures("tl-draw");
+    if (!inCallback) {
+      inCallback = true;
+      try { viewFns.forEach(function (fn) { fn(v0, v1); }); } finally { inCallback = false; }
+    }
   }
-  function visible() {
-    var out = [];
-    for (var l = 0; l < lanes.length; l++)
-      for (var k = first(l, v0); k < start[l + 1] && items[k][2] <= v1; k++) {
-        var it = items[k];
-        if (it[2] + it[3] >= v0) out.push(k);
-      }
-    return out;
+  function request() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; draw(); });
   }
-  function zoom(a, b) {
+
+  /* ---- the ruler: relative time and target time, units fit for the step ---- */
+  function niceStep(span, n) {
+    var raw = span / n, p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+    return Math.max(1, (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p);
+  }
+  function group(s) { /* thin spaces between thousands of the integer part */
+    var p = s.split("."), neg = p[0][0] === "-", i = neg ? p[0].slice(1) : p[0];
+    i = i.replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+    return (neg ? "-" : "") + i + (p.length > 1 ? "." + p[1] : "");
+  }
+  function rulerUnit(step) {
+    if (!FREQ) return [1, "t"];
+    return step >= 1e8 ? UNITS[0] : step >= 1e5 ? UNITS[1] : step >= 1e2 ? UNITS[2] : UNITS[3];
+  }
+  function rulerText(v, step, u) {
+    var dec = Math.max(0, Math.ceil(Math.log10(u[0] / step) - 1e-9));
+    return group((v / u[0]).toFixed(dec)) + " " + u[1];
+  }
+  function originNs() { return FREQ ? D.origin * 1e9 / FREQ : D.origin; }
+  function rulerTicks() {
+    var step = niceStep(v1 - v0, Math.max(2, pw() / 100)), u = rulerUnit(step), on = originNs(), rel = [], tgt = [], i, v;
+    for (i = Math.ceil(v0 / step); (v = i * step) <= v1; i++) rel.push([rulerText(v, step, u), v]);
+    for (i = Math.ceil((v0 + on) / step); (v = i * step) - on <= v1; i++) tgt.push([rulerText(v, step, u), v - on]);
+    return { step: step, unit: u[1], unitNs: u[0], origin_ns: on, rel: rel, target: tgt, view: [v0, v1] };
+  }
+  function drawRuler() {
+    var R = rulerTicks();
+    lastRuler = R;
+    if (rc.width !== Math.round(W * dpr) || rc.height !== Math.round(RULER_H * dpr)) {
+      rc.width = Math.round(W * dpr); rc.height = Math.round(RULER_H * dpr); rc.style.height = RULER_H + "px";
+    }
+    rctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    rctx.fillStyle = "#fff"; rctx.fillRect(0, 0, W, RULER_H);
+    rctx.font = "11px system-ui, sans-serif"; rctx.textBaseline = "alphabetic";
+    rctx.fillStyle = "#555";
+    rctx.fillText("time from first record", 4, 13);
+    rctx.fillText(FREQ ? "target time (" + (FREQ / 1e6) + " MHz)" : "target tick", 4, 29);
+    rctx.fillStyle = "#ccc"; rctx.fillRect(0, RULER_H - 1, W, 1); rctx.fillRect(LABEL_W - 1, 0, 1, RULER_H);
+    rctx.save(); rctx.beginPath(); rctx.rect(LABEL_W, 0, W - LABEL_W, RULER_H); rctx.clip();
+    [[R.rel, 0, "#222"], [R.target, 16, "#8a2b2b"]].forEach(function (row) {
+      row[0].forEach(function (tk) {
+        var px = Math.round(x(tk[1]));
+        rctx.fillStyle = row[2]; rctx.fillRect(px, row[1] + (row[1] ? 12 : 0), 1, 4);
+        rctx.fillText(tk[0], px + 3, row[1] + 13);
+      });
+    });
+    rctx.restore();
+    return R.rel;
+  }
+
+  /* ---- the view ---- */
+  function setView(a, b) {
     if (b - a < 10) { var c = (a + b) / 2; a = c - 5; b = c + 5; }
     v0 = Math.max(-0.05 * end, a); v1 = Math.min(end * 1.05, b);
     if (v1 <= v0) v1 = v0 + 10;
-    draw();
   }
-  function zoomBy(f, at) {
+  function zoom(a, b) { setView(a, b); draw(); }
+  function zoomBy(f, at, later) {
     var c = at === undefined ? (v0 + v1) / 2 : at;
-    zoom(c - (c - v0) * f, c + (v1 - c) * f);
+    setView(c - (c - v0) * f, c + (v1 - c) * f);
+    if (later) request(); else draw();
   }
   cv.addEventListener("wheel", function (e) {
     e.preventDefault();
     var r = cv.getBoundingClientRect();
-    zoomBy(e.deltaY > 0 ? 1.25 : 0.8, t(e.clientX - r.left));
+    if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) { /* pan */
+      var dt = (e.deltaX || e.deltaY) * (v1 - v0) / pw();
+      setView(v0 + dt, v1 + dt); request(); return;
+    }
+    zoomBy(Math.pow(1.0015, e.deltaY), t(e.clientX - r.left), true);
   }, { passive: false });
   var drag = null;
   cv.addEventListener("mousedown", function (e) { drag = { x: e.clientX, v0: v0, v1: v1, moved: false }; });
   window.addEventListener("mouseup", function (e) {
-    if (drag && !drag.moved) pick(e);
+    if (drag && !drag.moved && e.target === cv) pick(e);
     drag = null;
   });
   window.addEventListener("mousemove", function (e) {
     if (!drag) return;
     var dx = e.clientX - drag.x;
     if (Math.abs(dx) > 2) drag.moved = true;
-    var dt = dx * (drag.v1 - drag.v0) / (W - LABEL_W);
-    v0 = drag.v0 - dt; v1 = drag.v1 - dt; draw();
+    var dt = dx * (drag.v1 - drag.v0) / pw();
+    v0 = drag.v0 - dt; v1 = drag.v1 - dt; request();
   });
   window.addEventListener("keydown", function (e) {
     if (e.target.tagName === "INPUT") return;
@@ -204,12 +598,17 @@ var TL = (function () {
   $("zoom-in").onclick = function () { zoomBy(0.5); };
   $("zoom-out").onclick = function () { zoomBy(2); };
   $("zoom-all").onclick = function () { zoom(0, end); };
+
+  /* ---- the selected record ---- */
+  function tick(ns) { return Math.round(D.origin + ns * FREQ / 1e9); }
   function describe(k) {
     var it = items[k], l = lanes[it[0]];
     var s = (names[it[5]] || (it[1] === 2 ? "value " + it[8] : "")) + "\n" + "lane: " + l.name + " (core " + l.core + ")\n" +
-      "start: " + fmtNs(it[2]) + (FREQ ? "  (target tick " + Math.round(D.origin + it[2] * FREQ / 1e9) + ")" : "") + "\n";
-    if (it[1] === 0) s += "duration: " + fmtNs(it[3]) + "\n";
+      "start: " + fmtNs(it[2]) + (FREQ ? "  (target tick " + tick(it[2]) + ")" : "") + "\n";
+    if (it[1] === 0) s += "end: " + fmtNs(it[2] + it[3]) + (FREQ ? "  (target tick " + tick(it[2] + it[3]) + ")" : "") + "\n" +
+      "duration: " + fmtNs(it[3]) + "\n";
     if (it[1] === 2) s += "value: " + it[8] + "\n";
+    if (CAT[it[7]] === "isr" && l.kind === "isr" && it[8] >= 1) s += "nesting level: " + it[8] + "\n";
     if (CAT[it[7]]) s += "category: " + CAT[it[7]] + "\n";
     if (it[6]) s += "arguments: " + args[it[6]] + "\n";
     return s;
@@ -217,23 +616,67 @@ var TL = (function () {
   function pick(e) {
     var r = cv.getBoundingClientRect(), px = e.clientX - r.left, py = e.clientY - r.top;
     if (px < LABEL_W) return;
-    var tt = t(px), tol = 3 * (v1 - v0) / (W - LABEL_W), best = -1;
+    var tt = t(px), tol = 3 * (v1 - v0) / pw(), best = -1;
     rows.forEach(function (row) {
       if (py < row.y || py >= row.y + row.h) return;
-      var sy = row.y + (row.state !== undefined ? STRIP : 0), d = Math.floor((py - sy) / ROW);
-      for (var k = first(row.lane, tt - tol); k < start[row.lane + 1] && items[k][2] <= tt + tol; k++) {
+      var lane = row.lane, d = Math.floor((py - row.sy) / ROW);
+      if (row.state !== undefined && py < row.sy) { lane = row.state; d = 0; }
+      for (var k = first(lane, tt - tol); k < start[lane + 1] && items[k][2] <= tt + tol; k++) {
         var it = items[k];
-        if ((it[4] === d || lanes[row.lane].kind === "counter") && it[2] - tol <= tt && it[2] + it[3] + tol >= tt) best = k;
+        if ((it[4] === d || lanes[lane].kind === "counter") && it[2] - tol <= tt && it[2] + it[3] + tol >= tt) best = k;
       }
     });
     if (best >= 0) show(best);
   }
-  function show(k) { $("tl-detail").textContent = describe(k); sonde.selected = k; }
-  if (D.detail.dropped) {
-    $("tl-note").textContent = "Trace too large for full detail: slices kept in 1 ms windows every " + fmtNs(D.detail.spacing) +
-      " (" + D.detail.dropped + " items thinned); shading shows how busy each lane was elsewhere.";
+  function show(k) { $("tl-detail").textContent = describe(k); sonde.selected = k; draw(); }
+
+  /* ---- legend and note (HTML; colours from the same constants as the drawing) ---- */
+  function sw(col, text, cls) {
+    return '<span class="tl-key' + (cls ? " " + cls : "") + '"><i style="background:' + col + '"></i>' + esc(text) + "</span>";
   }
-  window.addEventListener("resize", draw);
-  return { draw: draw, zoom: zoom, visible: visible, laneItems: laneItems, show: show, describe: describe,
-    end: function () { return end; }, view: function () { return [v0, v1]; }, rows: rows };
+  function legend() {
+    var el = $("tl-legend");
+    if (!el) return;
+    el.innerHTML = "<b>Task states</b> " + STATES.map(function (s) { return sw(s[1], s[0]); }).join("") +
+      " <b>Marks</b> " + sw(COL_MARK, "instant / marker", "tick") + sw(COL_DIAG, "diagnostic", "tick") +
+      sw(COL_BAD, "loss, drop, decoder error", "tick") +
+      " <b>ISRs</b> " + sw(NEST_EDGE, "nested activation (dark top edge)", "edge") +
+      sw("#d9534f;opacity:.4", "preempted (paled)") +
+      " <b>Selection</b> " + '<span class="tl-key outline"><i style="border-color:' + COL_SEL + '"></i>outline</span>' +
+      '<br><span class="tl-shade"><i style="background:linear-gradient(90deg,#fff,' + PALETTE[0] + ')"></i>' +
+      "slices narrower than " + SOLID_PX + " px are shaded by the share of the pixel's time they took " +
+      "(white: idle, full colour: busy all of it)</span>";
+  }
+  function note() {
+    $("tl-note").textContent = D.detail.dropped ? "Trace too large for full detail: slices kept in 1 ms windows every " +
+      fmtNs(D.detail.spacing) + " (" + D.detail.dropped + " items thinned); shading shows how busy each lane was elsewhere." : "";
+  }
+
+  function visible() {
+    var out = [];
+    for (var l = 0; l < lanes.length; l++)
+      for (var k = first(l, v0); k < start[l + 1] && items[k][2] <= v1; k++) {
+        var it = items[k];
+        if (it[2] + it[3] >= v0) out.push(k);
+      }
+    return out;
+  }
+  function laneItems(l) { var r = []; for (var k = start[l]; k < start[l + 1]; k++) r.push(k); return r; }
+  /* the ruler sticks under the page's sticky navigation bar */
+  function stick() { var nav = document.querySelector("nav"); rc.style.top = (nav ? nav.offsetHeight : 0) + "px"; }
+  load();
+  stick();
+  window.addEventListener("resize", function () { stick(); request(); });
+  return { load: load, draw: draw, zoom: zoom, visible: visible, laneItems: laneItems, show: show, describe: describe,
+    end: function () { return end; }, view: function () { return [v0, v1]; }, get rows() { return rows; },
+    onView: function (fn) { viewFns.push(fn); },
+    ruler: function () { return lastRuler || rulerTicks(); },
+    minAlpha: MIN_ALPHA, lastFrameMs: function () { return lastMs; }, frames: function () { return frames.slice(); },
+    /* for the tests: where a lane is drawn (CSS px in the canvas) */
+    laneBox: function (l, depth) {
+      var r = laneRow[l];
+      if (!r) return null;
+      if (lanes[l].kind === "state") return { x: LABEL_W, y: r.y, w: W - LABEL_W, h: STRIP - 1 };
+      return { x: LABEL_W, y: r.sy + (depth || 0) * ROW, w: W - LABEL_W, h: ROW - 2 };
+    } };
 })();
