@@ -4,8 +4,8 @@
 #  1. Sonde's own format: the decoder in memory (sonde_bench), then the
 #     `sonde` tool on a generated stream of SONDE_BENCH_MB (256) MB: stats,
 #     text, jsonl, csv, perfetto; 1b. stats with its analyses and the HTML
-#     report on 64 MiB, and the report timeline's frame time in Chromium;
-#     1c. the exports (sqlite, ctf, speedscope, perfetto) on the same 64 MiB;
+#     report on 64 MiB; 1c. the exports (sqlite, ctf, speedscope, perfetto)
+#     on the same 64 MiB;
 #  2. the foreign decoders on inputs of 200 MB and more made from the
 #     reference captures, each beside its reference tool when that tool is
 #     on PATH (qspy, systprint, tband-cli: none is a Debian package; build
@@ -101,21 +101,7 @@ R=$(records_of "$TMP/gen64.bin" sonde)
 run "sonde stats (with the timing analyses)" "$S" "$R" "$SONDE" stats -q "$TMP/gen64.bin"
 run "sonde report (HTML)" "$S" "$R" "$SONDE" report -q "$TMP/gen64.bin" -o "$TMP/gen64.html"
 echo "  report.html: $(stat -c %s "$TMP/gen64.html") bytes"
-# the page's zoom and pan frames in headless Chromium (performance marks
-# around each draw, tests/e2e/browser/timeline_frames.js); skipped without
-# chromium and node (scripts/deps.sh installs them)
-SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
-(SONDE_SRC=$SRC_DIR SONDE_BUILD=$(cd "$BUILD" && pwd) && source "$SRC_DIR/tests/e2e/browser/lib.sh" >/dev/null &&
-  "${CDP[@]}" "file://$TMP/gen64.html" "window.sonde && sonde.ready" "$SRC_DIR/tests/e2e/browser/timeline_frames.js" \
-    "$TMP/frames.json" >/dev/null 2>&1 &&
-  python3 - "$TMP/frames.json" <<'PY') || echo "  timeline frames: not measured (needs chromium and node)"
-import json, sys
-p = json.load(open(sys.argv[1]))
-f = sorted(p["frames"])
-print(f"  timeline zoom/pan frame: median {p['median']:.1f} ms, 90th percentile {f[len(f) * 9 // 10]:.1f} ms, "
-      f"worst {p['worst']:.1f} ms, {sum(x <= 16 for x in f)} of {len(f)} within 16 ms ({p['items']} detail items)")
-PY
-rm -f "$TMP/gen64.html" "$TMP/frames.json"
+rm -f "$TMP/gen64.html"
 
 echo
 echo "== 1c. Exports on the same 64 MiB =="
