@@ -1,0 +1,128 @@
+/*
+ * test_report_search.c -- the report's search index (sinks/report_search.h):
+ * records grouped by their --filter texts, exact counts, the earliest times
+ * kept in time order whatever the order of arrival, the histogram as its
+ * bins widen, records past the key cap counted in "other", and the JSON.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sinks/report_search.h"
+
+static const struct sonde_session SS = { .ts_freq = 1000000, .have_origin = 1, .origin = 100 };
+
+static void feed(struct rsearch *r, enum sonde_ev_kind k, uint64_t obj, const char *obj_name, uint64_t ts)
+{
+	struct sonde_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.rec_name = k == SONDE_EV_ISR_ENTER ? "ISR_ENTER" : "TASK_IN";
+	e.obj = obj;
+	e.obj_name = obj_name;
+	e.ts = ts;
+	e.ts_flags = ts ? SONDE_TS_VALID : 0;
+	rsearch_event(r, &e, &SS);
+}
+
+static void jstr(FILE *out, const char *s, size_t n)
+{
+	fprintf(out, "\"%.*s\"", (int)n, s);
+}
+
+/* The JSON member, without its trailing ",\n". */
+static char *json(const struct rsearch *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rsearch_write_json(r, f, jstr);
+	assert_int_equal(fclose(f), 0);
+	assert_true(len > 2 && strcmp(buf + len - 2, ",\n") == 0);
+	buf[len - 2] = '\0';
+	return buf;
+}
+
+/* Keys by kind and object; times in ns from the origin; an untimed record
+ * at the latest time; the earliest two kept though they came last. */
+static void test_keys_and_times(void **state)
+{
+	(void)state;
+	struct rsearch *r = rsearch_new(0, 2);
+	assert_non_null(r);
+	feed(r, SONDE_EV_ISR_ENTER, 3, "TIMER0", 150); /* 50 us */
+	feed(r, SONDE_EV_ISR_ENTER, 3, "TIMER0", 170);
+	feed(r, SONDE_EV_ISR_ENTER, 3, "TIMER0", 0);   /* untimed: at 70 us */
+	feed(r, SONDE_EV_ISR_ENTER, 3, "TIMER0", 130); /* earlier (a merge, a resync) */
+	feed(r, SONDE_EV_ISR_ENTER, 3, "TIMER0", 120);
+	feed(r, SONDE_EV_TASK_IN, 3, "TIMER0", 125);   /* another kind, the same object */
+	feed(r, SONDE_EV_ISR_ENTER, 4, NULL, 190);     /* no name */
+	assert_int_equal(rsearch_total(r), 7);
+	assert_int_equal(rsearch_keys(r), 3);
+	assert_int_equal(rsearch_other(r), 0);
+	char *j = json(r);
+	assert_non_null(strstr(j, "\"first\":2,\"total\":7,\"other\":0,\"other_hist\":[]"));
+	assert_non_null(strstr(j, "[\"isr_enter\",[\"ISR_ENTER\"],[\"3\",\"TIMER0\"],5,[20000,30000],"));
+	assert_non_null(strstr(j, "[\"task_in\",[\"TASK_IN\"],[\"3\",\"TIMER0\"],1,[25000],"));
+	assert_non_null(strstr(j, "[\"isr_enter\",[\"ISR_ENTER\"],[\"4\"],1,[90000],"));
+	free(j);
+	rsearch_free(r);
+}
+
+/* The histogram: bins of 1 us at first, doubling as the trace grows past
+ * RSEARCH_BINS of them; counts merged, none lost. */
+static void test_histogram(void **state)
+{
+	(void)state;
+	struct rsearch *r = rsearch_new(0, 0);
+	assert_non_null(r);
+	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 3); /* 3 us: bin 3 */
+	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 3);
+	char *j = json(r);
+	assert_non_null(strstr(j, "\"bin\":1000,\"n\":4,"));
+	assert_non_null(strstr(j, "],[3,2]]"));
+	free(j);
+	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 2);        /* 2 us: before the last bin */
+	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 4096 + 5); /* 4101 us: two doublings, to 4 us */
+	j = json(r);
+	assert_non_null(strstr(j, "\"bin\":4000,\"n\":1026,"));
+	assert_non_null(strstr(j, "],[0,3,1025,1]]"));
+	free(j);
+	rsearch_free(r);
+}
+
+/* Past the key cap, records go to "other" (a count and a histogram); the
+ * keys kept still count theirs. */
+static void test_cap(void **state)
+{
+	(void)state;
+	struct rsearch *r = rsearch_new(2, 0);
+	assert_non_null(r);
+	for (uint64_t i = 0; i < 10; i++)
+		feed(r, SONDE_EV_ISR_ENTER, i % 5, NULL, 100 + i);
+	assert_int_equal(rsearch_total(r), 10);
+	assert_int_equal(rsearch_keys(r), 2);
+	assert_int_equal(rsearch_other(r), 6);
+	char *j = json(r);
+	assert_non_null(strstr(j, "\"other\":6,\"other_hist\":[2,1,3,1,4,1,7,1,8,1,9,1]"));
+	assert_non_null(strstr(j, "[\"0\"],2,[0,5000],[0,1,5,1]]"));
+	free(j);
+	rsearch_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keys_and_times),
+		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_cap),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
