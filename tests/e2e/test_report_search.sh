@@ -111,6 +111,8 @@ for i, (q, how) in enumerate(queries):
         if a != b:
             fails.append(f"{q!r}: first records differ in kind")
     inwin = sum(1 for r in recs if v0 <= r[0] < v1)
+    if p["whole"] != {"n": len(recs), "approx": False}:
+        fails.append(f"{q!r}: in the whole trace: page {p['whole']}, decode {len(recs)}")
     if p["win"] != inwin or p["approx"]:
         fails.append(f"{q!r}: in the window {v0}..{v1}: page {p['win']} (approx {p['approx']}), decode {inwin}")
 if not any(p["count"] > 200 for p in page["q"]) or not all(p["count"] for p in page["q"]):
@@ -148,7 +150,8 @@ cat >"$TMP/check_tpl.js" <<'JS'
     var r = sonde.Search.query(q), win = sonde.Search.inWindow(r, res.view[0], res.view[1]);
     res.q.push({ error: r.error, count: r.count, lower: r.lower, head: head.dataset.count, shown: rows.length,
       first: r.first.map(function (f) { return [f[0], sonde.Search.keyKind(f[1])]; }),
-      win: +document.getElementById("search-win").dataset.n, approx: win.approx });
+      win: +document.getElementById("search-win").dataset.n, approx: win.approx,
+      whole: sonde.Search.inWindow(r, 0, sonde.D.search.end + 1) });
   });
   /* click the first ISR entry found: zoomed there, its slice selected */
   box.value = "kind=isr_enter";

@@ -86,13 +86,13 @@ static void test_histogram(void **state)
 	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 3); /* 3 us: bin 3 */
 	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 3);
 	char *j = json(r);
-	assert_non_null(strstr(j, "\"bin\":1000,\"n\":4,"));
+	assert_non_null(strstr(j, "\"bin\":1000,\"n\":4,\"end\":3000,"));
 	assert_non_null(strstr(j, "],[3,2]]"));
 	free(j);
 	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 2);        /* 2 us: before the last bin */
 	feed(r, SONDE_EV_ISR_ENTER, 1, "A", 100 + 4096 + 5); /* 4101 us: two doublings, to 4 us */
 	j = json(r);
-	assert_non_null(strstr(j, "\"bin\":4000,\"n\":1026,"));
+	assert_non_null(strstr(j, "\"bin\":4000,\"n\":1026,\"end\":4101000,"));
 	assert_non_null(strstr(j, "],[0,3,1025,1]]"));
 	free(j);
 	rsearch_free(r);

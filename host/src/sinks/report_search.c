@@ -41,6 +41,7 @@ struct rsearch {
 	struct rs_key other;
 	uint64_t total;
 	uint64_t last_ns;      /* the time of the latest timed record */
+	uint64_t end_ns;       /* the latest time of any record */
 	uint64_t bin;          /* bin width, ns */
 	uint32_t nbins;        /* bins in use */
 	char *kb;              /* the key being built */
@@ -214,6 +215,8 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
 	uint32_t id = rs_build_key(r, ev) == 0 ? namepool_intern(r->pool, r->kb, r->kblen, &added) : 0;
 
 	r->total++;
+	if (t > r->end_ns)
+		r->end_ns = t;
 	if (id > r->nkeys && rs_reserve((void **)&r->key, &r->capkeys, id, sizeof(*r->key)) == 0) {
 		memset(&r->key[r->nkeys], 0, (id - r->nkeys) * sizeof(*r->key));
 		r->nkeys = id;
@@ -260,9 +263,9 @@ static void rs_write_texts(const char *s, FILE *out, void (*jstr)(FILE *, const 
 void rsearch_write_json(const struct rsearch *r, FILE *out, void (*jstr)(FILE *, const char *, size_t))
 {
 	fprintf(out,
-		"\"search\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"first\":%" PRIu32 ",\"total\":%" PRIu64
-		",\"other\":%" PRIu64 ",\"other_hist\":",
-		r->bin, r->nbins, r->first, r->total, r->other.count);
+		"\"search\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"end\":%" PRIu64 ",\"first\":%" PRIu32
+		",\"total\":%" PRIu64 ",\"other\":%" PRIu64 ",\"other_hist\":",
+		r->bin, r->nbins, r->end_ns, r->first, r->total, r->other.count);
 	rs_write_bins(&r->other, out);
 	fputs(",\"keys\":[", out);
 	for (uint32_t i = 0; i < r->nkeys; i++) {

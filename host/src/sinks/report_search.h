@@ -46,6 +46,7 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
 /* Write the member "search":{...}, followed by a comma.  jstr writes a JSON
  * string (safe for a <script> element in the HTML sink).  The object:
  *   bin, n      bin width in ns and the bins in use (bin k: [k*bin, (k+1)*bin))
+ *   end         the latest time of a record (the last bin ends there)
  *   first       times kept per key at most
  *   total       records seen; other: those of keys past the cap
  *   other_hist  [bin, count, bin, count, ...] of those

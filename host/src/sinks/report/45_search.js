@@ -84,7 +84,7 @@ var Search = (function () {
   }
 
   function load() {
-    S = D.search || { bin: 1, n: 0, first: LIMIT, total: 0, other: 0, other_hist: [], keys: [] };
+    S = D.search || { bin: 1, n: 0, end: 0, first: LIMIT, total: 0, other: 0, other_hist: [], keys: [] };
     keys = S.keys.map(function (k) {
       var texts = [[k[0]], k[1], k[2]];
       return { texts: texts, lower: [].concat(texts[0], texts[1], texts[2]).join("\u0000").toLowerCase(),
@@ -114,20 +114,21 @@ var Search = (function () {
     return r;
   }
 
-  /* Matches in [v0, v1]: exact from the times when a key's are all kept,
-   * else from its histogram (approx when a bin crosses an end). */
+  /* Matches in [v0, v1): exact from the times when a key's are all kept,
+   * else from its histogram (approx when a bin crosses an end; the last
+   * bin ends at the latest record). */
   function inWindow(r, v0, v1) {
     var n = 0, approx = false;
     r.keys.forEach(function (i) {
       var key = keys[i];
       if (key.times.length === key.count) {
-        key.times.forEach(function (t) { if (t >= v0 && t <= v1) n++; });
+        key.times.forEach(function (t) { if (t >= v0 && t < v1) n++; });
         return;
       }
       for (var j = 0; j < key.hist.length; j += 2) {
-        var lo = key.hist[j] * S.bin, hi = lo + S.bin, c = key.hist[j + 1];
+        var lo = key.hist[j] * S.bin, hi = Math.min(lo + S.bin, S.end + 1), c = key.hist[j + 1];
         if (lo >= v0 && hi <= v1) n += c;
-        else if (hi > v0 && lo < v1) { n += c * (Math.min(hi, v1) - Math.max(lo, v0)) / S.bin; approx = true; }
+        else if (hi > v0 && lo < v1) { n += c * (Math.min(hi, v1) - Math.max(lo, v0)) / (hi - lo); approx = true; }
       }
     });
     return { n: Math.round(n), approx: approx };
@@ -230,5 +231,6 @@ var Search = (function () {
   else ["wheel", "mouseup", "keyup", "click"].forEach(function (ev) { /* until the timeline says when its view moves */
     window.addEventListener(ev, function () { setTimeout(drawWindow, 0); });
   });
-  return { load: load, draw: draw, query: query, parse: parse, globRe: globRe, inWindow: inWindow, itemAt: itemAt, pick: pick };
+  return { load: load, draw: draw, query: query, parse: parse, globRe: globRe, inWindow: inWindow, itemAt: itemAt,
+    keyKind: function (i) { return keys[i].texts[0][0]; } };
 })();
