@@ -68,7 +68,7 @@ static void test_keys_and_times(void **state)
 	assert_int_equal(rsearch_keys(r), 3);
 	assert_int_equal(rsearch_other(r), 0);
 	char *j = json(r);
-	assert_non_null(strstr(j, "\"first\":2,\"total\":7,\"other\":0,\"other_hist\":[]"));
+	assert_non_null(strstr(j, "\"first\":2,\"total\":7,\"other\":0,\"others\":[]"));
 	assert_non_null(strstr(j, "[\"isr_enter\",[\"ISR_ENTER\"],[\"3\",\"TIMER0\"],5,[20000,30000],"));
 	assert_non_null(strstr(j, "[\"task_in\",[\"TASK_IN\"],[\"3\",\"TIMER0\"],1,[25000],"));
 	assert_non_null(strstr(j, "[\"isr_enter\",[\"ISR_ENTER\"],[\"4\"],1,[90000],"));
@@ -98,8 +98,8 @@ static void test_histogram(void **state)
 	rsearch_free(r);
 }
 
-/* Past the key cap, records go to "other" (a count and a histogram); the
- * keys kept still count theirs. */
+/* Past the key cap, records go to "other" of their kind (a count and a
+ * histogram); the keys kept still count theirs. */
 static void test_cap(void **state)
 {
 	(void)state;
@@ -107,11 +107,13 @@ static void test_cap(void **state)
 	assert_non_null(r);
 	for (uint64_t i = 0; i < 10; i++)
 		feed(r, SONDE_EV_ISR_ENTER, i % 5, NULL, 100 + i);
-	assert_int_equal(rsearch_total(r), 10);
+	feed(r, SONDE_EV_TASK_IN, 0, NULL, 120);
+	assert_int_equal(rsearch_total(r), 11);
 	assert_int_equal(rsearch_keys(r), 2);
-	assert_int_equal(rsearch_other(r), 6);
+	assert_int_equal(rsearch_other(r), 7);
 	char *j = json(r);
-	assert_non_null(strstr(j, "\"other\":6,\"other_hist\":[2,1,3,1,4,1,7,1,8,1,9,1]"));
+	assert_non_null(strstr(j, "\"other\":7,\"others\":[[\"isr_enter\",6,[2,1,3,1,4,1,7,1,8,1,9,1]],"
+				  "[\"task_in\",1,[20,1]]]"));
 	assert_non_null(strstr(j, "[\"0\"],2,[0,5000],[0,1,5,1]]"));
 	free(j);
 	rsearch_free(r);

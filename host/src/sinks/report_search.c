@@ -6,7 +6,7 @@
  * A key is the texts of sel_fields serialized into one byte string (the
  * kind as a byte, then per text a presence byte, the text and a NUL) and
  * interned in a bounded namepool: its id indexes the keys' data, and a
- * full pool sends the record to "other".
+ * full pool sends the record to "other" of its kind.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -38,7 +38,8 @@ struct rsearch {
 	struct namepool *pool;
 	struct rs_key *key;    /* key[id - 1] */
 	uint32_t nkeys, capkeys;
-	struct rs_key other;
+	struct rs_key other[SONDE_EV_KIND_COUNT]; /* records past the cap, by kind */
+	uint64_t nother;
 	uint64_t total;
 	uint64_t last_ns;      /* the time of the latest timed record */
 	uint64_t end_ns;       /* the latest time of any record */
@@ -76,7 +77,8 @@ void rsearch_free(struct rsearch *r)
 		return;
 	for (uint32_t i = 0; i < r->nkeys; i++)
 		rs_key_free(&r->key[i]);
-	rs_key_free(&r->other);
+	for (int i = 0; i < SONDE_EV_KIND_COUNT; i++)
+		rs_key_free(&r->other[i]);
 	free(r->key);
 	namepool_free(r->pool);
 	free(r->kb);
@@ -154,7 +156,8 @@ static void rs_rebin(struct rsearch *r, uint64_t t)
 	while (t >= (uint64_t)RSEARCH_BINS * r->bin) {
 		for (uint32_t i = 0; i < r->nkeys; i++)
 			rs_halve(&r->key[i]);
-		rs_halve(&r->other);
+		for (int i = 0; i < SONDE_EV_KIND_COUNT; i++)
+			rs_halve(&r->other[i]);
 		r->bin *= 2;
 		r->nbins = (r->nbins + 1) / 2;
 	}
@@ -210,7 +213,7 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
 		r->last_ns = tmap_ticks_to_ns(ev->ts > origin ? ev->ts - origin : 0, ss ? ss->ts_freq : 0);
 	}
 	uint64_t t = r->last_ns;
-	struct rs_key *k = &r->other;
+	struct rs_key *k = NULL;
 	int added;
 	uint32_t id = rs_build_key(r, ev) == 0 ? namepool_intern(r->pool, r->kb, r->kblen, &added) : 0;
 
@@ -221,11 +224,14 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
 		memset(&r->key[r->nkeys], 0, (id - r->nkeys) * sizeof(*r->key));
 		r->nkeys = id;
 	}
-	if (id && id <= r->nkeys)
+	if (id && id <= r->nkeys) {
 		k = &r->key[id - 1];
-	k->count++;
-	if (k != &r->other)
 		rs_first(r, k, t);
+	} else {
+		k = &r->other[ev->kind < SONDE_EV_KIND_COUNT ? ev->kind : SONDE_EV_RECORD];
+		r->nother++;
+	}
+	k->count++;
 	rs_rebin(r, t);
 	uint32_t b = (uint32_t)(t / r->bin);
 	if (b + 1 > r->nbins)
@@ -264,10 +270,19 @@ void rsearch_write_json(const struct rsearch *r, FILE *out, void (*jstr)(FILE *,
 {
 	fprintf(out,
 		"\"search\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"end\":%" PRIu64 ",\"first\":%" PRIu32
-		",\"total\":%" PRIu64 ",\"other\":%" PRIu64 ",\"other_hist\":",
-		r->bin, r->nbins, r->end_ns, r->first, r->total, r->other.count);
-	rs_write_bins(&r->other, out);
-	fputs(",\"keys\":[", out);
+		",\"total\":%" PRIu64 ",\"other\":%" PRIu64 ",\"others\":[",
+		r->bin, r->nbins, r->end_ns, r->first, r->total, r->nother);
+	for (int i = 0, n = 0; i < SONDE_EV_KIND_COUNT; i++) {
+		const char *kind = sonde_ev_desc((enum sonde_ev_kind)i)->name;
+		if (!r->other[i].count)
+			continue;
+		fputs(n++ ? ",[" : "[", out);
+		jstr(out, kind, strlen(kind));
+		fprintf(out, ",%" PRIu64 ",", r->other[i].count);
+		rs_write_bins(&r->other[i], out);
+		fputc(']', out);
+	}
+	fputs("],\"keys\":[", out);
 	for (uint32_t i = 0; i < r->nkeys; i++) {
 		const struct rs_key *k = &r->key[i];
 		const char *s = namepool_str(r->pool, i + 1);
@@ -292,7 +307,7 @@ uint64_t rsearch_total(const struct rsearch *r)
 
 uint64_t rsearch_other(const struct rsearch *r)
 {
-	return r->other.count;
+	return r->nother;
 }
 
 uint32_t rsearch_keys(const struct rsearch *r)

@@ -11,8 +11,9 @@
  * trace (their width doubles as the trace grows, as the timeline's
  * overview does), so that the page can count matches in any window and
  * draw where they are.  Past max_keys keys (or RSEARCH_KEY_BYTES of key
- * text) a record is counted in the "other" key, which has a count and a
- * histogram but no texts: the page then says its count is a lower bound.
+ * text) a record is counted in "other" of its kind, with a count and a
+ * histogram but no other texts: the page then says its count is a lower
+ * bound, unless the query's kind= filters leave those kinds out.
  *
  * Independent of the page's other data: the HTML sink and the live view
  * feed it the events they are given and write its JSON member.
@@ -49,7 +50,7 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
  *   end         the latest time of a record (the last bin ends there)
  *   first       times kept per key at most
  *   total       records seen; other: those of keys past the cap
- *   other_hist  [bin, count, bin, count, ...] of those
+ *   others      [[kind, count, [bin, count, bin, count, ...]], ...] of those
  *   keys        [[kind, [names], [objs], count, [times], [bin, count, ...]], ...]
  *               names: the record's name, a LOG's text; objs: the object's id
  *               in decimal, its name, 0x... for an address (sel_fields). */

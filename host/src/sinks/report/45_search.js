@@ -84,7 +84,7 @@ var Search = (function () {
   }
 
   function load() {
-    S = D.search || { bin: 1, n: 0, end: 0, first: LIMIT, total: 0, other: 0, other_hist: [], keys: [] };
+    S = D.search || { bin: 1, n: 0, end: 0, first: LIMIT, total: 0, other: 0, others: [], keys: [] };
     keys = S.keys.map(function (k) {
       var texts = [[k[0]], k[1], k[2]];
       return { texts: texts, lower: [].concat(texts[0], texts[1], texts[2]).join("\u0000").toLowerCase(),
@@ -97,12 +97,24 @@ var Search = (function () {
     }
   }
 
+  /* Could a record of this kind match p?  Only its kind is known (records
+   * past the key cap). */
+  function kindMayHold(p, kind) {
+    return p.filters.every(function (f) {
+      return f.field !== 0 || f.res.some(function (re) { return re.test(kind); }) !== f.negate;
+    });
+  }
+
   /* Matches of q: count (all records), lower (a lower bound: records past
-   * the key cap were not searched), the first LIMIT as [time, key], the
-   * matching keys. */
+   * the key cap, unsearched, of kinds that could match), the first LIMIT as
+   * [time, key], the matching keys. */
   function query(q) {
-    var p = parse(q), r = { q: q, error: p.error, count: 0, lower: S.other > 0, keys: [], first: [] };
+    var p = parse(q), r = { q: q, error: p.error, count: 0, lower: false, unsearched: 0, kinds: [], keys: [], first: [] };
     if (p.error) return r;
+    S.others.forEach(function (o) {
+      if (kindMayHold(p, o[0])) { r.unsearched += o[1]; r.kinds.push(o[0]); }
+    });
+    r.lower = r.unsearched > 0;
     keys.forEach(function (key, i) {
       if (!holds(p, key)) return;
       r.count += key.count;
@@ -200,7 +212,8 @@ var Search = (function () {
       head.textContent = cur.error; $("search-win").textContent = ""; $("search-list").innerHTML = ""; drawStrip(); return;
     }
     head.textContent = (cur.lower ? "at least " : "") + cur.count + " matches" +
-      (cur.lower ? " (" + S.other + " records past the first " + keys.length + " kinds of record were not searched)" : "") +
+      (cur.lower ? " (" + cur.unsearched + " " + cur.kinds.join(", ") + " records past the first " + keys.length +
+        " distinct records were not searched)" : "") +
       (cur.count > cur.first.length ? "; the first " + cur.first.length + " in time order:" : ":");
     $("search-list").innerHTML = cur.first.map(function (f) {
       return '<div data-t="' + f[0] + '" data-key="' + f[1] + '">' + esc(fmtNs(f[0]) + "  " + describe(keys[f[1]])) + "</div>";
