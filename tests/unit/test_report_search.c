@@ -2,7 +2,8 @@
  * test_report_search.c -- the report's search index (sinks/report_search.h):
  * records grouped by their --filter texts, exact counts, the earliest times
  * kept in time order whatever the order of arrival, the histogram as its
- * bins widen, records past the key cap counted in "other", and the JSON.
+ * bins widen, records past the key cap counted in "other", the cache of
+ * keys by the decoder's names, and the JSON.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,12 +120,61 @@ static void test_cap(void **state)
 	rsearch_free(r);
 }
 
+/* With names the decoder vouches for (names_gen), keys are found again by
+ * the event's pointers; a log's text is not such a name: the same buffer
+ * with another text is another key. */
+static void test_names_gen(void **state)
+{
+	(void)state;
+	struct sonde_session ss = SS;
+	struct rsearch *r = rsearch_new(0, 0);
+	char text[16];
+	struct sonde_event e;
+	assert_non_null(r);
+	ss.names_gen = 1;
+	memset(&e, 0, sizeof(e));
+	e.ts_flags = SONDE_TS_VALID;
+	e.ts = 200;
+	e.kind = SONDE_EV_TASK_IN;
+	e.rec_name = "TASK_IN";
+	e.obj = 1;
+	e.obj_name = "a";
+	rsearch_event(r, &e, &ss);
+	rsearch_event(r, &e, &ss);
+	e.obj = 2; /* another object: another key */
+	rsearch_event(r, &e, &ss);
+	e.kind = SONDE_EV_TASK_OUT;
+	rsearch_event(r, &e, &ss);
+	e.flags = SONDE_EVF_NO_OBJ;
+	rsearch_event(r, &e, &ss);
+	assert_int_equal(rsearch_keys(r), 4);
+	e.flags = 0;
+	e.kind = SONDE_EV_LOG;
+	e.rec_name = "LOG";
+	e.text = text;
+	strcpy(text, "x = 1");
+	rsearch_event(r, &e, &ss);
+	strcpy(text, "x = 2");
+	rsearch_event(r, &e, &ss);
+	rsearch_event(r, &e, &ss);
+	assert_int_equal(rsearch_keys(r), 6);
+	char *j = json(r);
+	assert_non_null(strstr(j, "[\"task_in\",[\"TASK_IN\"],[\"1\",\"a\"],2,"));
+	assert_non_null(strstr(j, "[\"task_in\",[\"TASK_IN\"],[\"2\",\"a\"],1,"));
+	assert_non_null(strstr(j, "[\"task_out\",[\"TASK_IN\"],[],1,"));
+	assert_non_null(strstr(j, "[\"log\",[\"LOG\",\"x = 1\"],[],1,"));
+	assert_non_null(strstr(j, "[\"log\",[\"LOG\",\"x = 2\"],[],2,"));
+	free(j);
+	rsearch_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys_and_times),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_cap),
+		cmocka_unit_test(test_names_gen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

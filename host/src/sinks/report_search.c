@@ -18,7 +18,7 @@
 #include "report_search.h"
 #include "trackmap.h"
 
-#define RS_TEXTS (2 * SEL_FIELD_TEXTS) /* names and objs of a key */
+#define RS_CACHE 512u /* recent keys by their event's fields (a power of 2) */
 
 struct rs_bin {
 	uint32_t bin;
@@ -31,6 +31,17 @@ struct rs_key {
 	uint32_t nfirst, capfirst;
 	struct rs_bin *bins;   /* ascending by bin, counts > 0 */
 	uint32_t nbins, capbins;
+};
+
+/* The key of an event whose texts are names the decoder vouches for
+ * (session names_gen): the same pointers under the same generation are the
+ * same texts, so the same key, found without building it. */
+struct rs_cached {
+	uint64_t gen;          /* 0: empty */
+	uint64_t obj;
+	const char *rec_name, *obj_name;
+	uint32_t kind, flags;
+	uint32_t id;           /* 0: "other" */
 };
 
 struct rsearch {
@@ -47,6 +58,7 @@ struct rsearch {
 	uint32_t nbins;        /* bins in use */
 	char *kb;              /* the key being built */
 	size_t kblen, kbcap;
+	struct rs_cached cache[RS_CACHE];
 };
 
 struct rsearch *rsearch_new(uint32_t max_keys, uint32_t first)
@@ -206,6 +218,28 @@ static void rs_first(struct rsearch *r, struct rs_key *k, uint64_t t)
 		k->nfirst++;
 }
 
+/* The key id of ev (0: "other"), through the cache when its names allow. */
+static uint32_t rs_key_id(struct rsearch *r, const struct sonde_event *ev, const struct sonde_session *ss)
+{
+	const uint32_t fl = SONDE_EVF_ADDR | SONDE_EVF_NO_OBJ; /* the flags sel_fields reads */
+	uint64_t gen = ss ? ss->names_gen : 0;
+	struct rs_cached *c = NULL;
+	int added;
+
+	if (gen && ev->kind != SONDE_EV_LOG) { /* a log's text is not a name */
+		uint64_t h = (ev->obj ^ (uint64_t)(uintptr_t)ev->rec_name ^ ((uint64_t)(uintptr_t)ev->obj_name << 7) ^
+			      ((uint64_t)ev->kind << 3)) * 0x9E3779B97F4A7C15ull;
+		c = &r->cache[h >> 55 & (RS_CACHE - 1)];
+		if (c->gen == gen && c->obj == ev->obj && c->rec_name == ev->rec_name && c->obj_name == ev->obj_name &&
+		    c->kind == (uint32_t)ev->kind && c->flags == (ev->flags & fl))
+			return c->id;
+	}
+	uint32_t id = rs_build_key(r, ev) == 0 ? namepool_intern(r->pool, r->kb, r->kblen, &added) : 0;
+	if (c)
+		*c = (struct rs_cached){ gen, ev->obj, ev->rec_name, ev->obj_name, (uint32_t)ev->kind, ev->flags & fl, id };
+	return id;
+}
+
 void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct sonde_session *ss)
 {
 	if (ev->ts_flags & SONDE_TS_VALID) {
@@ -214,8 +248,7 @@ void rsearch_event(struct rsearch *r, const struct sonde_event *ev, const struct
 	}
 	uint64_t t = r->last_ns;
 	struct rs_key *k = NULL;
-	int added;
-	uint32_t id = rs_build_key(r, ev) == 0 ? namepool_intern(r->pool, r->kb, r->kblen, &added) : 0;
+	uint32_t id = rs_key_id(r, ev, ss);
 
 	r->total++;
 	if (t > r->end_ns)
