@@ -205,7 +205,10 @@ name=SAMPLE,SETPOINT|--filter 'name=SAMPLE,SETPOINT'
 kind=log name=*late*|--filter kind=log --filter 'name=*late*'
 kind=counter obj=queue*|--filter kind=counter --filter 'obj=queue*'
 !kind=task_*,func_*,isr_*|--filter '!kind=task_*,func_*,isr_*'
-sample|word sample" -o report.max_items=1000
+sample|word sample
+name=[[:upper:]]*_E?TER|--filter 'name=[[:upper:]]*_E?TER'
+kind=isr_enter,,task_in|--filter 'kind=isr_enter,,task_in'
+obj=TIMER[0-9]_\IRQ,[]s]ensor|--filter 'obj=TIMER[0-9]_\IRQ,[]s]ensor'" -o report.max_items=1000
 # past the key cap (20,000 distinct records): 25,000 functions entered by
 # address once each, between ISR activations of one ISR; a query that can
 # match the function records past the cap is a lower bound and says so,

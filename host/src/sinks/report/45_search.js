@@ -67,7 +67,9 @@ var Search = (function () {
       if (!m) { p.words.push(term.toLowerCase()); return; }
       if (FIELDS[m[2]] === undefined) { p.error = "unknown field '" + m[2] + "' (kind, name or obj)"; return; }
       if (!m[3]) { p.error = "expected [!]kind|name|obj=GLOB[,GLOB...], got '" + term + "'"; return; }
-      p.filters.push({ field: FIELDS[m[2]], negate: !!m[1], res: m[3].split(",").filter(Boolean).map(globRe) });
+      var globs = m[3].split(","), empty = globs.indexOf("");
+      if (empty >= 0) globs.length = empty; /* select.c's list of globs ends at an empty one */
+      p.filters.push({ field: FIELDS[m[2]], negate: !!m[1], res: globs.map(globRe) });
     });
     return p;
   }
