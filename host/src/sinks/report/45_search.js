@@ -197,7 +197,7 @@ var Search = (function () {
     if (!cur || cur.error) return;
     var v = TL.view(), w = inWindow(cur, v[0], v[1]);
     cur.inwin = w;
-    $("search-win").textContent = (w.approx ? "about " : "") + w.n + " in the timeline's window (" +
+    $("search-win").textContent = (w.approx ? "about " : cur.lower ? "at least " : "") + w.n + " in the timeline's window (" +
       fmtNs(v[0]) + " to " + fmtNs(v[1]) + ")";
     $("search-win").dataset.n = w.n;
     drawStrip();
