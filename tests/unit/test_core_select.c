@@ -171,6 +171,41 @@ static void test_cores_filters(void **state)
 	sonde_select_free(&s);
 }
 
+/* The texts each filter field matches, as the report's search keys them. */
+static void test_select_fields(void **state)
+{
+	(void)state;
+	struct sel_fields x;
+	struct sonde_event e = ev_at(SONDE_EV_FUNC_ENTER, 1, 0);
+	e.rec_name = "FUNC_ENTER_A";
+	e.obj = 0x8000123;
+	e.flags = SONDE_EVF_ADDR;
+	sonde_select_fields(&e, &x);
+	assert_string_equal(x.text[SEL_KIND][0], "func_enter");
+	assert_string_equal(x.text[SEL_NAME][0], "FUNC_ENTER_A");
+	assert_null(x.text[SEL_NAME][1]);
+	assert_string_equal(x.text[SEL_OBJ][0], "134218019");
+	assert_null(x.text[SEL_OBJ][1]); /* no name */
+	assert_string_equal(x.text[SEL_OBJ][2], "0x8000123");
+	e = ev_at(SONDE_EV_LOG, 1, 0);
+	e.rec_name = "LOG";
+	e.text = "late by 3 us";
+	sonde_select_fields(&e, &x);
+	assert_string_equal(x.text[SEL_NAME][1], "late by 3 us"); /* name= matches a log's text */
+	assert_null(x.text[SEL_OBJ][0]);                         /* a log has no object */
+	e = ev_at(SONDE_EV_ISR_EXIT, 1, 0);
+	e.obj = 3;
+	e.obj_name = "TIMER0";
+	sonde_select_fields(&e, &x);
+	assert_string_equal(x.text[SEL_OBJ][0], "3");
+	assert_string_equal(x.text[SEL_OBJ][1], "TIMER0");
+	assert_null(x.text[SEL_OBJ][2]);
+	e.flags = SONDE_EVF_NO_OBJ; /* after a loss: the object is not known */
+	sonde_select_fields(&e, &x);
+	assert_null(x.text[SEL_OBJ][0]);
+	assert_null(x.text[SEL_OBJ][1]);
+}
+
 static void test_fields(void **state)
 {
 	(void)state;
@@ -202,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_window_absolute),
 		cmocka_unit_test(test_cores_filters),
+		cmocka_unit_test(test_select_fields),
 		cmocka_unit_test(test_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

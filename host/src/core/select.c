@@ -198,28 +198,29 @@ static int glob_any(const char *globs, const char *text)
 	return 0;
 }
 
-static int filter_holds(const struct sel_filter *f, const struct sonde_event *ev)
+void sonde_select_fields(const struct sonde_event *ev, struct sel_fields *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->text[SEL_KIND][0] = sonde_ev_desc(ev->kind)->name;
+	x->text[SEL_NAME][0] = ev->rec_name;
+	if (ev->kind == SONDE_EV_LOG)
+		x->text[SEL_NAME][1] = ev->text;
+	if (sonde_ev_desc(ev->kind)->obj_key && !(ev->flags & SONDE_EVF_NO_OBJ)) {
+		snprintf(x->num, sizeof(x->num), "%" PRIu64, ev->obj);
+		x->text[SEL_OBJ][0] = x->num;
+		x->text[SEL_OBJ][1] = ev->obj_name;
+		if (ev->flags & SONDE_EVF_ADDR) {
+			snprintf(x->hex, sizeof(x->hex), "0x%" PRIx64, ev->obj);
+			x->text[SEL_OBJ][2] = x->hex;
+		}
+	}
+}
+
+static int filter_holds(const struct sel_filter *f, const struct sel_fields *x)
 {
 	int m = 0;
-	char num[24];
-	switch (f->field) {
-	case SEL_KIND:
-		m = glob_any(f->globs, sonde_ev_desc(ev->kind)->name);
-		break;
-	case SEL_NAME:
-		m = glob_any(f->globs, ev->rec_name) || (ev->kind == SONDE_EV_LOG && glob_any(f->globs, ev->text));
-		break;
-	case SEL_OBJ:
-		if (sonde_ev_desc(ev->kind)->obj_key && !(ev->flags & SONDE_EVF_NO_OBJ)) {
-			snprintf(num, sizeof(num), "%" PRIu64, ev->obj);
-			m = glob_any(f->globs, num) || glob_any(f->globs, ev->obj_name);
-			if (!m && (ev->flags & SONDE_EVF_ADDR)) {
-				snprintf(num, sizeof(num), "0x%" PRIx64, ev->obj);
-				m = glob_any(f->globs, num);
-			}
-		}
-		break;
-	}
+	for (int i = 0; i < SEL_FIELD_TEXTS && !m; i++)
+		m = glob_any(f->globs, x->text[f->field][i]);
 	return f->negate ? !m : m;
 }
 
@@ -258,8 +259,12 @@ int sonde_select_accept(struct sonde_select *s, const struct sonde_event *ev, co
 		s->timed_in += (uint64_t)in;
 		ok = ok && in;
 	}
-	for (size_t i = 0; ok && i < s->nfilt; i++)
-		ok = filter_holds(&s->filt[i], ev);
+	if (ok && s->nfilt) {
+		struct sel_fields x;
+		sonde_select_fields(ev, &x);
+		for (size_t i = 0; ok && i < s->nfilt; i++)
+			ok = filter_holds(&s->filt[i], &x);
+	}
 	if (ok)
 		s->passed++;
 	else

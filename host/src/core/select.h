@@ -38,6 +38,18 @@ struct sel_filter {
 	char *globs;        /* owned, NUL-separated, double-NUL-terminated */
 };
 
+/* The texts of an event that a filter of each field matches, one of them
+ * enough: kind: the kind's name; name: the record's name, and a LOG's text;
+ * obj: the object's id in decimal, its name, and for an address (FUNC_*
+ * with SONDE_EVF_ADDR) 0x and the hex digits -- none when the kind has no
+ * object or it is unknown.  NULL where absent.  The texts point into the
+ * event and into num/hex: valid while both are. */
+#define SEL_FIELD_TEXTS 3
+struct sel_fields {
+	const char *text[3][SEL_FIELD_TEXTS]; /* by enum sel_field */
+	char num[24], hex[24];
+};
+
 struct sel_bound {
 	int set;
 	int ticks;          /* value in ticks rather than ns */
@@ -69,6 +81,10 @@ int sonde_select_option(struct sonde_select *s, const char *name, const char *va
 /* Parse a time "1.5", "250ms", "10us", "123t", each optionally after '+'
  * (counted from the first timed record).  Returns 0 or -1. */
 int sonde_select_parse_time(const char *val, struct sel_bound *b);
+
+/* The texts of ev the filters match (the search of the HTML report keys
+ * its records by them, so that it finds what --filter selects). */
+void sonde_select_fields(const struct sonde_event *ev, struct sel_fields *x);
 
 /* Does ev pass?  The session gives the clock rate and the time origin. */
 int sonde_select_accept(struct sonde_select *s, const struct sonde_event *ev, const struct sonde_session *ss);

@@ -23,6 +23,7 @@
 #include "pipeline.h"
 #include "profile_model.h"
 #include "profile_text.h"
+#include "report_search.h"
 #include "report_tl.h"
 #include "trackmap.h"
 #include "utf8text.h"
@@ -34,6 +35,7 @@ struct sink_html {
 	FILE *out;
 	const char *title;
 	struct rtl *tl;
+	struct rsearch *search;
 	struct tmap *tm;
 	struct an_model *an;
 	struct prof_model *prof;
@@ -84,6 +86,7 @@ static void sink_html_destroy(void *vs)
 		return;
 	tmap_free(s->tm);
 	rtl_free(s->tl);
+	rsearch_free(s->search);
 	an_free(s->an);
 	prof_destroy(s->prof);
 	sonde_stats_free(&s->st);
@@ -112,11 +115,12 @@ static void *sink_html_create(FILE *out, sonde_opts opts)
 	struct an_config cfg = { 0, 400, 10 };
 	s->tl = rtl_new(max_items);
 	s->tm = s->tl ? tmap_new(&rtl_ops, s->tl, NULL) : NULL;
+	s->search = rsearch_new(0, 0);
 	s->an = an_new(&cfg);
 	s->prof = prof_create_from_opts(opts, "html", 1);
 	sonde_stats_init(&s->st);
 	s->stl = sonde_stats_listener(&s->st);
-	if (!s->tm || !s->an || !s->prof) {
+	if (!s->tm || !s->search || !s->an || !s->prof) {
 		sink_html_destroy(s);
 		return NULL;
 	}
@@ -127,6 +131,7 @@ static void sink_html_event(void *vs, const struct sonde_event *ev, const struct
 {
 	struct sink_html *s = vs;
 	tmap_event(s->tm, ev, ss);
+	rsearch_event(s->search, ev, ss);
 	an_event(s->an, ev, ss);
 	prof_event(s->prof, ev);
 	s->stl.event(s->stl.ctx, ev, ss);
@@ -281,6 +286,7 @@ static int sink_html_finish(void *vs, const struct sonde_session *ss)
 	json_analysis(s, out);
 	json_profile(s, out);
 	rtl_write_json(s->tl, out, html_jstr);
+	rsearch_write_json(s->search, out, html_jstr);
 	fprintf(out, "\"end\":1}");
 	t = html_upto(out, t, "<!--JS-->");
 	fputs(sonde_report_js, out);

@@ -1,5 +1,4 @@
-/* 90_main.js -- puts the page together, and the search box: finds records
- * by name or argument text among the timeline's items. */
+/* 90_main.js -- puts the page together. */
 "use strict";
 (function main() {
   $("title").textContent = D.title;
@@ -15,35 +14,9 @@
   drawLoad();
   Flame.draw();
   Flame.tree();
-  var timer = null;
-  $("search").addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(search, 150);
-  });
-  function search() {
-    var q = $("search").value.toLowerCase(), box = $("search-results");
-    if (!q) { box.hidden = true; return; }
-    var hits = [], nm = D.names.map(function (s) { return s.toLowerCase().indexOf(q) >= 0; });
-    var ar = D.args.map(function (s) { return s.toLowerCase().indexOf(q) >= 0; });
-    for (var k = 0; k < D.items.length && hits.length < 200; k++)
-      if (nm[D.items[k][5]] || ar[D.items[k][6]]) hits.push(k);
-    hits.sort(function (a, b) { return D.items[a][2] - D.items[b][2]; });
-    box.hidden = false;
-    box.innerHTML = "<b>" + hits.length + (hits.length === 200 ? "+" : "") + " matches</b>" + hits.map(function (k) {
-      var it = D.items[k];
-      return '<div data-k="' + k + '">' + esc(fmtNs(it[2]) + "  " + D.lanes[it[0]].name + "  " + (D.names[it[5]] || "") +
-        (it[6] ? "  " + D.args[it[6]] : "")) + "</div>";
-    }).join("");
-  }
-  $("search-results").addEventListener("click", function (e) {
-    var d = e.target.closest("div[data-k]");
-    if (!d) return;
-    var it = D.items[+d.dataset.k], pad = Math.max(it[3] * 3, 20000);
-    TL.zoom(it[2] - pad, it[2] + it[3] + pad);
-    TL.show(+d.dataset.k);
-    $("timeline").scrollIntoView();
-  });
-  sonde.D = D; sonde.TL = TL; sonde.Flame = Flame;
+  Search.load();
+  Search.draw();
+  sonde.D = D; sonde.TL = TL; sonde.Flame = Flame; sonde.Search = Search;
   /* when the page became interactive, in ms from the navigation's start (make bench) */
   sonde.readyMs = performance.now();
   sonde.ready = true;
