@@ -73,6 +73,9 @@ static void sync(struct gen *g, uint64_t t, uint32_t since_prev)
 static void timed(struct gen *g, uint8_t id, const uint8_t *extra, size_t n)
 {
 	uint8_t d[64];
+	static const uint8_t none[1];
+	if (!extra) /* memcpy from NULL is undefined even for 0 bytes (UBSan says so) */
+		extra = none;
 	g->t += 1 + rnd(g) % 300;
 	if (g->t - g->last >= (g->version == 1 ? 65536 : SONDE_TS_LIMIT4) || g->seq == 0) { /* rules 2 and 4 */
 		sync(g, g->t, (uint32_t)(g->t - g->last));
