@@ -11,10 +11,37 @@
   $("footer").textContent = "Made by " + D.producer + ". Detail kept: " + D.items.length + " items" +
     (D.detail.dropped ? ", " + D.detail.dropped + " thinned out" : "") + ".";
   buildTables();
+  /* the timeline's window, for the views that follow it (load graph, event
+   * list, window statistics): TL.onView when the timeline has it, else a
+   * minimal hook -- TL.zoom wrapped (synchronous, for scripts), and the
+   * range text the timeline rewrites on every draw (wheel, drag, keys) */
+  if (!TL.onView) {
+    var viewFns = [], lastView = "";
+    var fire = function () {
+      var v = TL.view(), key = v[0] + ":" + v[1];
+      if (key === lastView) return;
+      lastView = key;
+      viewFns.forEach(function (fn) { fn(v[0], v[1]); });
+    };
+    TL.onView = function (fn) { viewFns.push(fn); };
+    var zoom = TL.zoom;
+    TL.zoom = function (a, b) { zoom(a, b); fire(); };
+    new MutationObserver(fire).observe($("tl-range"), { childList: true, characterData: true, subtree: true });
+  }
   TL.draw();
-  drawLoad();
+  var around = [Load, Events, WinStats];
+  TL.onView(function (v0, v1) { Load.draw(v0, v1); Events.onView(v0, v1); WinStats.draw(v0, v1); });
+  Load.draw();
+  Events.onView(TL.view()[0]);
+  WinStats.draw();
   Flame.draw();
   Flame.tree();
+  /* D changed (live mode): every module rebuilds its indexes and draws */
+  sonde.refresh = function () {
+    around.concat([Flame]).forEach(function (m) { m.load(); });
+    Flame.draw(); Flame.tree();
+    Load.draw(); Events.onView(TL.view()[0]); WinStats.draw();
+  };
   var timer = null;
   $("search").addEventListener("input", function () {
     clearTimeout(timer);
@@ -43,6 +70,6 @@
     TL.show(+d.dataset.k);
     $("timeline").scrollIntoView();
   });
-  sonde.D = D; sonde.TL = TL; sonde.Flame = Flame;
+  sonde.D = D; sonde.TL = TL; sonde.Flame = Flame; sonde.Load = Load; sonde.Events = Events; sonde.WinStats = WinStats;
   sonde.ready = true;
 })();
