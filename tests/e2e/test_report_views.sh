@@ -12,7 +12,9 @@
 #    for the same window (task run time outside ISRs and runs started;
 #    ISR time and activations);
 #  - the flame graph leaves (idle) out until "show (idle)" is ticked, and
-#    the page names the no-task context "No task" only.
+#    the page names the no-task context "No task" only;
+#  - on a thinned page, zoomed into time whose detail was dropped, the load
+#    graph and the window statistics use the overview bins and say so.
 set -u
 source "$(dirname "$0")/test_cli_lib.sh"
 setup
@@ -204,4 +206,35 @@ print(f"window {v0:.0f}..{v1:.0f} ns: load graph = items for {len(L['sums'])} la
       f"flame roots {page['rootsDefault']}")
 PY
 [[ $(head -c 8 "$ART/report-views.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no screenshot"
+
+# thinned (the smallest budget, 1000 items): a 1 ms window just after the
+# first kept one has no detail; its busy time must come from the overview
+"$SONDE_BUILD/examples/posix-demo/posix-demo" -n 400 -o "$TMP/big.bin" 2>/dev/null || fail "posix-demo -n 400"
+expect_rc 0 "$SONDE" report "$TMP/big.bin" -o "$TMP/thin.html" -o report.max_items=1000
+cat >"$TMP/thin.js" <<'JS'
+(function () {
+  var d = sonde.D.detail, a = d.spacing + d.window, b = a + 1000000;
+  sonde.TL.zoom(a, b);
+  var L = sonde.Load.state(), W = sonde.WinStats.state(), busy = 0, inWin = 0;
+  sonde.D.lanes.forEach(function (l, i) {
+    if (l.kind !== "task" && l.kind !== "isr" && l.kind !== "idle" && l.kind !== "notask") return;
+    var ov = sonde.D.overview;
+    for (var k = Math.floor(a / ov.bin); k < Math.ceil(b / ov.bin); k++) busy += ov.busy[i][k] || 0;
+  });
+  sonde.D.items.forEach(function (it) { if (it[2] >= a && it[2] < b) inWin++; });
+  return { dropped: d.dropped, source: L.source, sum: Object.keys(L.sums).reduce(function (s, k) { return s + L.sums[k]; }, 0),
+    overviewBusy: busy, itemsInWindow: inWin, thinned: W.thinned, range: document.getElementById("window-range").textContent,
+    legend: document.getElementById("load-legend").textContent };
+})()
+JS
+"${CDP[@]}" "file://$TMP/thin.html" "window.sonde && sonde.ready" "$TMP/thin.js" "$TMP/thin.json" ||
+	fail "the thinned report did not load cleanly"
+python3 - "$TMP/thin.json" <<'PY' || fail "thinned: the load graph and window statistics"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["dropped"] > 0 and p["itemsInWindow"] == 0 and p["overviewBusy"] > 0, p
+assert p["source"] == "overview" and "thinned" in p["legend"] and p["sum"] > 0, p
+assert p["thinned"] and "thinned" in p["range"], p
+print(f"thinned: no items in the window, load graph from the overview ({p['sum']:.0f} ns busy)")
+PY
 echo PASS

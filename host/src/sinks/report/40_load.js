@@ -127,14 +127,22 @@ var Load = (function () {
     }
     return out;
   }
-  /* the source for a window: overview bins when a column covers at least two
-   * of them (or when the items were thinned), items otherwise */
+  /* Are all items of [v0, v1] in the page?  Where the host thinned the
+   * detail it kept the items that start in windows of D.detail.window ns
+   * every D.detail.spacing ns (report_tl.c). */
+  function covers(v0, v1) {
+    var dt = D.detail;
+    if (!dt || !dt.dropped) return true;
+    var b = v0 - v0 % dt.spacing;
+    return v0 - b < dt.window && v1 <= b + dt.window;
+  }
+  /* the source for a window: the items when they are all there and a
+   * column is narrower than two overview bins (or there is no overview),
+   * else the overview bins */
   function source(v0, v1, ncol) {
     var ov = D.overview;
     if (!ov || !ov.n || !ov.bin || !ov.busy || !ov.busy.length) return "items";
-    var binsPerCol = (v1 - v0) / ncol / ov.bin;
-    if (binsPerCol >= 2) return "overview";
-    return "items";
+    return covers(v0, v1) && (v1 - v0) / ncol / ov.bin < 2 ? "items" : "overview";
   }
   function nice(x) { /* 1, 2, 5 x 10^n at or above x */
     var p = Math.pow(10, Math.floor(Math.log10(x))), m = x / p;
@@ -163,7 +171,8 @@ var Load = (function () {
     var xw = PW / ncol;
     ctx.fillStyle = "#fff"; ctx.fillRect(PAD_L, PAD_T, PW, PH);
     for (c = 0; c < ncol; c++) {
-      var y = PAD_T + PH;
+      /* whole pixels: fractional edges leave seams between columns */
+      var y = PAD_T + PH, xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
       for (var i = 0; i < series.length; i++) {
         var ln = D.lanes[series[i]];
         if (scale && ln.kind === "idle") continue;
@@ -171,7 +180,7 @@ var Load = (function () {
         if (h <= 0) continue;
         if (y - h < PAD_T) h = y - PAD_T;
         ctx.fillStyle = ln.kind === "idle" ? "#e3e7ea" : colorOf(ln.name);
-        ctx.fillRect(PAD_L + c * xw, y - h, Math.max(1, xw), h); y -= h;
+        ctx.fillRect(xa, y - h, xb - xa, h); y -= h;
       }
     }
     /* axes: y in %, x in the window's times */
@@ -198,7 +207,7 @@ var Load = (function () {
     $("load-legend").innerHTML = "y: " + (scale ? "0\u2013" + top + " % (scaled to the busiest column; idle not drawn)" :
       "0\u2013100 % of " + (cores > 1 ? cores + " cores'" : "the CPU's") + " time (idle in grey)") +
       "; x: " + esc(fmtNs(v0)) + " \u2013 " + esc(fmtNs(v1)) + ", columns of " + esc(fmtNs(cw)) + " from the " +
-      (src === "overview" ? "overview bins" : "detail items" + (D.detail.dropped ? " (thinned: only kept windows have items)" : "")) +
+      (src === "overview" ? "overview bins" + (covers(v0, v1) ? "" : " (detail thinned here)") : "detail items") +
       "<br>" + series.map(function (l) {
         var ln = D.lanes[l];
         return '<span><i style="background:' + (ln.kind === "idle" ? "#e3e7ea" : colorOf(ln.name)) + '"></i>' + esc(ln.name) +
@@ -209,5 +218,5 @@ var Load = (function () {
   }
   $("load-scale").addEventListener("change", function () { draw(); });
   load();
-  return { load: load, draw: draw, busy: busy, state: function () { return last; } };
+  return { load: load, draw: draw, busy: busy, covers: covers, state: function () { return last; } };
 })();

@@ -4,9 +4,10 @@
  * as `sonde stats` counts CPU time: Load.busy), the share of the window, how many
  * runs/activations start in it, their mean and longest duration (whole
  * slices), and for tasks with a state strip the latency (time Ready before
- * Running) of the runs that start in it.  Where the host thinned the detail
- * (docs/report.md) the run time comes from the overview bins and the table
- * says so; counts and durations then cover the kept windows only. */
+ * Running) of the runs that start in it.  Where the host thinned the
+ * detail of the window (docs/report.md) the run time comes from the
+ * overview bins and the table says so; counts and durations then cover the
+ * kept windows only. */
 "use strict";
 var WinStats = (function () {
   var KINDS = { task: 1, isr: 1, notask: 1, idle: 1 };
@@ -34,7 +35,7 @@ var WinStats = (function () {
     return out;
   }
   function compute(v0, v1) {
-    var thinned = !!D.detail.dropped, rows = [];
+    var thinned = !Load.covers(v0, v1), rows = [];
     D.lanes.forEach(function (ln, l) {
       if (!KINDS[ln.kind]) return;
       var r = { lane: l, name: ln.name, kind: ln.kind, core: ln.core, run: 0, count: 0, sum: 0, max: 0, lat: null };
@@ -57,7 +58,7 @@ var WinStats = (function () {
     var v0 = Math.max(0, a), v1 = Math.max(v0, b);
     last = compute(v0, v1);
     $("window-range").textContent = fmtNs(v0) + " \u2013 " + fmtNs(v1) + " (" + fmtNs(v1 - v0) + ")" +
-      (last.thinned ? "; detail was thinned: run time and share from the overview bins, counts and durations from the kept windows only" : "");
+      (last.thinned ? "; detail was thinned here: run time and share from the overview bins, counts and durations from the kept windows only" : "");
     var h = "<tr><th>lane</th><th>kind</th><th>run</th><th>share %</th><th>count</th><th>mean</th><th>max</th><th>lat_n</th><th>lat_mean</th><th>lat_max</th></tr>";
     last.rows.forEach(function (r) {
       var c = [r.name, r.kind, fmtNs(r.run), (100 * r.share).toFixed(2), r.count, r.count ? fmtNs(r.sum / r.count) : "-",
