@@ -26,13 +26,23 @@ mkdir -p "$ART"
 expect_rc 0 "$SONDE" report "$TMP/t.bin" -o "$TMP/r.html"
 "$SONDE" decode "$TMP/t.bin" -f jsonl >"$TMP/t.jsonl" || fail "jsonl"
 
-# a 20 ms window from the middle of the trace, in ns from the first record
+# a 20 ms window from the middle of the trace on, in ns from the first
+# record, with task runs and ISRs in it: the demo runs on the host's clock,
+# so on a loaded machine a fixed window can be empty
 read -r WLO WHI < <(python3 - "$TMP/t.jsonl" <<'PY'
 import json, sys
-ts = [json.loads(l)["ts"] for l in open(sys.argv[1])]
-ts = [t for t in ts if t is not None]
-mid = (ts[0] + ts[-1]) // 2 - ts[0]
-print(mid * 1000, mid * 1000 + 20000000)  # the demo's clock: 1 MHz
+ev = [json.loads(l) for l in open(sys.argv[1])]
+ev = [e for e in ev if e["ts"] is not None]
+origin, end = ev[0]["ts"], ev[-1]["ts"]
+ns = lambda t: (t - origin) * 1000  # the demo's clock: 1 MHz
+for e in ev:
+    if e["kind"] == "isr_enter" and e["ts"] >= (origin + end) // 2:
+        lo = ns(e["ts"]) - 5000000
+        if any(x["kind"] == "task_in" and lo <= ns(x["ts"]) < lo + 20000000 for x in ev):
+            print(lo, lo + 20000000)
+            break
+else:
+    print(0, 20000000)
 PY
 )
 cat >"$TMP/check.js" <<'JS'
@@ -213,14 +223,17 @@ PY
 expect_rc 0 "$SONDE" report "$TMP/big.bin" -o "$TMP/thin.html" -o report.max_items=1000
 cat >"$TMP/thin.js" <<'JS'
 (function () {
-  var d = sonde.D.detail, a = d.spacing + d.window, b = a + 1000000;
+  /* the first gap between kept windows with busy time in the overview */
+  var d = sonde.D.detail, ov = sonde.D.overview, a, b, busy = 0, inWin = 0;
+  for (var m = 1; busy === 0 && m * d.spacing < ov.n * ov.bin; m++) {
+    a = m * d.spacing + d.window; b = a + Math.min(1000000, d.spacing - d.window);
+    sonde.D.lanes.forEach(function (l, i) {
+      if (l.kind !== "task" && l.kind !== "isr" && l.kind !== "idle" && l.kind !== "notask") return;
+      for (var k = Math.floor(a / ov.bin); k < Math.ceil(b / ov.bin); k++) busy += ov.busy[i][k] || 0;
+    });
+  }
   sonde.TL.zoom(a, b);
-  var L = sonde.Load.state(), W = sonde.WinStats.state(), busy = 0, inWin = 0;
-  sonde.D.lanes.forEach(function (l, i) {
-    if (l.kind !== "task" && l.kind !== "isr" && l.kind !== "idle" && l.kind !== "notask") return;
-    var ov = sonde.D.overview;
-    for (var k = Math.floor(a / ov.bin); k < Math.ceil(b / ov.bin); k++) busy += ov.busy[i][k] || 0;
-  });
+  var L = sonde.Load.state(), W = sonde.WinStats.state();
   sonde.D.items.forEach(function (it) { if (it[2] >= a && it[2] < b) inWin++; });
   return { dropped: d.dropped, source: L.source, sum: Object.keys(L.sums).reduce(function (s, k) { return s + L.sums[k]; }, 0),
     overviewBusy: busy, itemsInWindow: inWin, thinned: W.thinned, range: document.getElementById("window-range").textContent,
