@@ -51,6 +51,13 @@ var Load = (function () {
     /* idle last: it is drawn on top of the work, in grey */
     series.sort(function (a, b) { return (D.lanes[a].kind === "idle") - (D.lanes[b].kind === "idle") || a - b; });
   }
+  /* the lane's colour as the timeline draws its depth-0 slices (idle: the
+   * light grey of the band on top).  When the timeline's palette by index
+   * lands in 00_util.js (H-TL), this is the one place to call it. */
+  function colour(l) {
+    var ln = D.lanes[l];
+    return ln.kind === "idle" ? "#e3e7ea" : ln.kind === "isr" ? "#d9534f" : colorOf(ln.name);
+  }
   function firstItem(l, from) {
     var lo = start[l], hi = start[l + 1], want = from - maxDur[l];
     while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < want) lo = m + 1; else hi = m; }
@@ -179,7 +186,7 @@ var Load = (function () {
         var h = cols[i][c] / (cw * cores) * 100 / top * PH;
         if (h <= 0) continue;
         if (y - h < PAD_T) h = y - PAD_T;
-        ctx.fillStyle = ln.kind === "idle" ? "#e3e7ea" : colorOf(ln.name);
+        ctx.fillStyle = colour(series[i]);
         ctx.fillRect(xa, y - h, xb - xa, h); y -= h;
       }
     }
@@ -210,7 +217,7 @@ var Load = (function () {
       (src === "overview" ? "overview bins" + (covers(v0, v1) ? "" : " (detail thinned here)") : "detail items") +
       "<br>" + series.map(function (l) {
         var ln = D.lanes[l];
-        return '<span><i style="background:' + (ln.kind === "idle" ? "#e3e7ea" : colorOf(ln.name)) + '"></i>' + esc(ln.name) +
+        return '<span><i style="background:' + colour(l) + '"></i>' + esc(ln.name) +
           " " + fmtPct(sums[ln.name], span) + " %</span>";
       }).join("");
     last = { v0: v0, v1: v1, source: src, ncol: ncol, top: top, labels: labels, sums: sums };
