@@ -225,5 +225,6 @@ var Load = (function () {
   }
   $("load-scale").addEventListener("change", function () { draw(); });
   load();
-  return { load: load, draw: draw, busy: busy, covers: covers, state: function () { return last; } };
+  return { load: load, draw: draw, busy: busy, covers: covers,
+    state: function () { if (sonde.flushViews) sonde.flushViews(); return last; } };
 })();

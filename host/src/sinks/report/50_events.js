@@ -39,6 +39,7 @@ var Events = (function () {
     while (lo < hi) { var m = (lo + hi) >> 1; if (t0[m] < t) lo = m + 1; else hi = m; }
     return lo;
   }
+  function flush() { if (sonde.flushViews) sonde.flushViews(); }
   function text(k) {
     var it = D.items[k], l = D.lanes[it[0]];
     var nm = D.names[it[5]] || (it[1] === 2 ? "= " + it[8] : "");
@@ -64,15 +65,15 @@ var Events = (function () {
     ownTop = box.scrollTop; /* the browser may clamp it */
     draw(Math.abs(ownTop - top) < 1 ? r : undefined);
   }
-  var panning = false;
+  var pannedTo = null; /* the window start this list panned the timeline to */
   box.addEventListener("scroll", function () {
     if (Math.abs(box.scrollTop - ownTop) < 1) return; /* our own scroll, from follow() */
     ownTop = -1;
     draw();
     if (!order.length) return;
     var v = TL.view(), w = v[1] - v[0], t = t0[firstRow];
-    panning = true;
-    try { TL.zoom(t, t + w); } finally { panning = false; }
+    pannedTo = t;
+    TL.zoom(t, t + w);
   });
   inner.addEventListener("click", function (e) {
     var d = e.target.closest("div[data-k]");
@@ -84,10 +85,11 @@ var Events = (function () {
   load();
   return {
     load: load, draw: function () { draw(); }, lowerBound: lowerBound,
-    onView: function (v0) { if (!panning) follow(v0); },
+    /* the timeline moved; not when this list moved it (the list is there) */
+    onView: function (v0) { if (v0 !== pannedTo) follow(v0); pannedTo = null; },
     /* the item at the top of the list, and the list's length */
-    first: function () { return order.length ? order[firstRow] : -1; },
-    firstRow: function () { return firstRow; },
+    first: function () { flush(); return order.length ? order[firstRow] : -1; },
+    firstRow: function () { flush(); return firstRow; },
     size: function () { return order.length; },
     /* scroll the list as a user would (the scroll event pans the timeline) */
     scrollToRow: function (r) { box.scrollTop = topOfRow(r); },

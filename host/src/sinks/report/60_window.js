@@ -70,5 +70,6 @@ var WinStats = (function () {
     return last;
   }
   load();
-  return { load: load, draw: draw, compute: compute, state: function () { return last; } };
+  return { load: load, draw: draw, compute: compute,
+    state: function () { if (sonde.flushViews) sonde.flushViews(); return last; } };
 })();

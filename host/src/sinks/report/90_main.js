@@ -29,8 +29,21 @@
     new MutationObserver(fire).observe($("tl-range"), { childList: true, characterData: true, subtree: true });
   }
   TL.draw();
-  var around = [Load, Events, WinStats];
-  TL.onView(function (v0, v1) { Load.draw(v0, v1); Events.onView(v0, v1); WinStats.draw(v0, v1); });
+  var around = [Load, Events, WinStats], pending = null;
+  /* the views follow the window once per frame, however many pan steps
+   * came in it; a script that reads a view's state gets it up to date at
+   * once (sonde.flushViews, called by their state accessors) */
+  var flush = function () {
+    if (!pending) return;
+    var v = pending;
+    pending = null;
+    Load.draw(v[0], v[1]); Events.onView(v[0], v[1]); WinStats.draw(v[0], v[1]);
+  };
+  sonde.flushViews = flush;
+  TL.onView(function (v0, v1) {
+    if (!pending) requestAnimationFrame(flush);
+    pending = [v0, v1];
+  });
   Load.draw();
   Events.onView(TL.view()[0]);
   WinStats.draw();
