@@ -72,8 +72,8 @@ PY
 expect_rc 1 "$SONDE" stats -q "$F" --window 10t
 expect_line "$OUT" "Incomplete (a loss inside, or open at the end; not in mean/percentiles/max): 1 runs, 0 ISR activations, 0 ready waits; 2 losses, 0 ISR stack resyncs"
 grep -q "^CPU load per window of 10000.000 us" "$OUT" || fail "window header"
-# windows: 1000-1010: a 6, irqA 1, irqB 1, (no task) 2 -> 60 % for a
-awk '/^start\[s\]/ { split($0, h); for (i = 1; i <= NF; i++) col[$i] = i; getline; print $col["a"], $col["irqA"], $col["(no"] }' "$OUT" |
+# windows: 1000-1010: a 6, irqA 1, irqB 1, No task 2 -> 60 % for a
+awk '/^start\[s\]/ { split($0, h); for (i = 1; i <= NF; i++) col[$i] = i; getline; print $col["a"], $col["irqA"], $col["No"] }' "$OUT" |
 	grep -qx "60.00 10.00 20.00" || { cat "$OUT"; fail "first window's load"; }
 
 # the selection applies to the analyses: from tick 1015 (absolute) on, a runs once
@@ -99,11 +99,12 @@ sec = None
 for line in txt.splitlines():
     if line.startswith("Tasks"): sec = "t"
     elif line.startswith("ISRs"): sec = "i"
-    elif sec and line and not line.startswith(("task ", "isr ")):
-        f = line.split()
+    elif sec and line.startswith(("task ", "isr ")):
+        ncol = len(line.split())
+    elif sec and line:
+        f = line.rsplit(None, ncol - 1)  # a name may hold spaces ("No task")
         prof[f[0]] = int(f[2])
     elif not line: sec = None if sec and prof else sec
-prof = {("(no task)" if k == "(main)" else k): v for k, v in prof.items()}
 want = {k: v for k, v in prof.items()}
 got = {k: cpu.get(k) for k in want}
 assert got == want, (got, want)

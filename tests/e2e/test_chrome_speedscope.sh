@@ -5,7 +5,8 @@
 # with drops, damaged), the reference captures of QS, SyS-T and
 # Tonbandgeraet and a MiniProfiler capture (tests/e2e/exports/inputs.sh):
 # speedscope shows one profile per thread of the export, and its frames are
-# the export's slices.  (Before the E events carried their names it failed
+# the export's slices; it opens on the busiest task, ISR or no-task thread
+# (the first in (pid, tid) order, the one speedscope shows first).  (Before the E events carried their names it failed
 # with "t.sort is not a function".)  One Chromium opens every file, one
 # after the other (tests/e2e/exports/speedscope_view.js).
 set -u
@@ -39,8 +40,10 @@ sed 's/file.name + " - speedscope"/file.name + ".json - speedscope"/' "$SONDE_SR
 "${CDP[@]}" "file://$SS#localProfilePath=$TMP/load.js" "window.sondeFiles && document.title.indexOf(' - speedscope') > 0" \
 	"$TMP/view.js" "$TMP/view.json" || fail "speedscope could not open the Chrome JSON exports"
 python3 - "$TMP/view.json" "$TMP" "${names[@]}" <<'PY' || fail "speedscope's view of the Chrome JSON"
-import json, sys
-view = {v["file"]: v["profiles"] for v in json.load(open(sys.argv[1]))}
+import json, re, sys
+raw = json.load(open(sys.argv[1]))
+view = {v["file"]: v["profiles"] for v in raw}
+opened = {v["file"]: v["opened"] for v in raw}
 for name in sys.argv[3:]:
     ev = json.load(open(f"{sys.argv[2]}/{name}.json"))["traceEvents"]
     threads = {(e["pid"], e["tid"]) for e in ev if e["ph"] in ("B", "E")}
@@ -53,6 +56,27 @@ for name in sys.argv[3:]:
     shown = {r[2] for p in got for r in p["rows"]}
     # the Sandwich table draws the rows in view: a long one is not all in the page
     assert shown == slices if len(slices) <= 40 else shown < slices, (name, sorted(shown ^ slices)[:10])
-    print(f"{name}: speedscope shows {len(got)} profiles, {len(shown)} frames")
+    # the thread speedscope opens on is the busiest of those that take CPU
+    # time (task and ISR slices; not the state strips, markers or idle)
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+    busy, depth, since, cats = {}, {}, {}, {}
+    for e in ev:
+        k = (e.get("pid"), e.get("tid"))
+        if e["ph"] == "B":
+            cats.setdefault(k, set()).add(e.get("cat"))
+            if not depth.get(k):
+                since[k] = e["ts"]
+            depth[k] = depth.get(k, 0) + 1
+        elif e["ph"] == "E" and depth.get(k):
+            depth[k] -= 1
+            if not depth[k]:
+                busy[k] = busy.get(k, 0) + e["ts"] - since[k]
+    cpu = [k for k in threads if cats.get(k, set()) & {"sched", "isr"} and not re.fullmatch(r"Idle( \(core \d+\))?", names.get(k, ""))]
+    if threads and cpu:
+        first = min(threads)
+        assert opened[name] == got[0]["name"], (name, "opened on", opened[name], "not the first", got[0]["name"])
+        assert all(busy.get(first, 0) >= busy.get(k, 0) for k in cpu), \
+            (name, "first", names.get(first), busy.get(first), "busiest", max((busy.get(k, 0), names.get(k)) for k in cpu))
+    print(f"{name}: opens on {opened[name]!r}; speedscope shows {len(got)} profiles, {len(shown)} frames")
 PY
 echo PASS

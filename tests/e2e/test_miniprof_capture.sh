@@ -62,7 +62,7 @@ expect_rc 0 "$SONDE" decode --proto miniprof --format profile "$W/raw.bin"
 cmp -s "$OUT" "$W/profile.txt" || mp_fail "the profile of raw.bin differs from the live one"
 expect_rc 0 "$SONDE" decode --proto miniprof --format folded "$W/raw.bin"
 cp "$OUT" "$W/folded.txt"
-grep -q '^(main);0x8000100;0x' "$W/folded.txt" || mp_fail "folded: no stack under main_loop"
+grep -q '^No task;0x8000100;0x' "$W/folded.txt" || mp_fail "folded: no stack under main_loop"
 echo "ok: jsonl, perfetto, profile, folded"
 mp_sim_stop
 

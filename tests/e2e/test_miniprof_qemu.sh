@@ -63,7 +63,7 @@ mp "$WORK/cap.jsonl" capture --duration 1 -w "$WORK/mp.bin" --format jsonl
 "$SONDE" decode --proto miniprof "$WORK/mp.bin" --format profile -o "elf=$ELF" >"$WORK/profile.txt"
 "$SONDE" decode --proto miniprof "$WORK/mp.bin" --format folded -o "elf=$ELF" >"$WORK/folded.txt"
 grep -E "^(function|crc_block|mp_round|read_inputs|filter_step) " "$WORK/profile.txt"
-for stack in "(main);mp_round;read_inputs;filter_step" "(main);mp_round;update_model;crc_block" "(main);mp_round;emit_outputs" "(main);app_isr_work;crc_block"; do
+for stack in "No task;mp_round;read_inputs;filter_step" "No task;mp_round;update_model;crc_block" "No task;mp_round;emit_outputs" "No task;app_isr_work;crc_block"; do
 	grep -qF "$stack " "$WORK/folded.txt" || { head -20 "$WORK/folded.txt"; fail "call tree: no stack $stack"; }
 done
 # the Sonde trace has MP_COUNTS once the firmware took STOP

@@ -103,8 +103,8 @@ work          1       30       10  12.05     30.0      30      30    30.000    1
 fib           5        5        5   6.02      2.2       1       5     5.000     5.000     2.200    1.000    5.000
 
 Tasks (CPU time outside ISRs):
-task    switches  run[t]   cpu%  run[us]
-(main)         0      75  90.36   75.000
+task     switches  run[t]   cpu%  run[us]
+No task         0      75  90.36   75.000
 
 ISRs (CPU time without nested ISRs):
 isr    count  total[t]  cpu%  mean[t]  max[t]  total[us]  mean[us]  max[us]
@@ -115,12 +115,12 @@ diff -u "$W/expected.txt" "$W/profile.txt" || fail "profile differs"
 # ---- folded --------------------------------------------------------------------
 "$SONDE" decode "$W/trace.bin" --format folded -o elf="$W/prog" > "$W/folded.txt"
 cat > "$W/expected.txt" <<'EOF'
-(main);busy 40
-(main);fib 1
-(main);fib;fib 2
-(main);fib;fib;fib 2
-(main);work 10
-(main);work;leaf 20
+No task;busy 40
+No task;fib 1
+No task;fib;fib 2
+No task;fib;fib;fib 2
+No task;work 10
+No task;work;leaf 20
 isr:isr#7 8
 EOF
 diff -u "$W/expected.txt" "$W/folded.txt" || fail "folded differs"
@@ -168,14 +168,14 @@ arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O1 -ffunction-sections -nostdlib \
 # work 1000..1024 with helper 1010..1014; Default_Handler 1024..1027
 "$SONDE" decode "$W/thumb.bin" --format folded -o elf="$W/arm.elf" > "$W/thumb.txt"
 cat > "$W/expected.txt" <<'EOF'
-(main);Default_Handler 3
-(main);work 20
-(main);work;helper 4
+No task;Default_Handler 3
+No task;work 20
+No task;work;helper 4
 EOF
 diff -u "$W/expected.txt" "$W/thumb.txt" || fail "thumb folded differs"
 # without the ELF the addresses are printed as numbers
 "$SONDE" decode "$W/thumb.bin" --format folded > "$W/thumb.txt"
-grep -qx '(main);0x8000101;0x8000201 4' "$W/thumb.txt" || fail "unnamed addresses"
+grep -qx 'No task;0x8000101;0x8000201 4' "$W/thumb.txt" || fail "unnamed addresses"
 # ---- broken input -----------------------------------------------------------------
 # Prefixes of the trace (a capture cut anywhere) and the trace with one byte
 # damaged: sonde must not crash or trip a sanitizer, and whatever it decodes,

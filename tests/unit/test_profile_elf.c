@@ -238,11 +238,11 @@ static void test_sinks_with_elf(void **state)
 	free(out);
 	out = run_addr_trace(&sonde_sink_folded);
 	assert_string_equal(out,
-		"(main) 30\n"
-		"(main);0x9000000 4\n"
-		"(main);helper 2\n"
-		"(main);tick 5\n"
-		"(main);work 4\n");
+		"No task 30\n"
+		"No task;0x9000000 4\n"
+		"No task;helper 2\n"
+		"No task;tick 5\n"
+		"No task;work 4\n");
 	free(out);
 }
 

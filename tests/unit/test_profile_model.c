@@ -123,7 +123,7 @@ static void test_nested(void **state)
 	expect_func(m, "B", 2, 24, 24, 24, 4, 20, 0);
 	expect_func(m, "C", 1, 5, 5, 5, 5, 5, 0);
 	assert_int_equal(prof_total_time(m), 60);
-	assert_int_equal(ctx(m, "(main)")->run, 60);
+	assert_int_equal(ctx(m, "No task")->run, 60);
 	assert_int_equal(prof_counts(m)->open_at_end, 0);
 	prof_destroy(m);
 }
@@ -181,7 +181,7 @@ static void test_isr_preemption(void **state)
 	assert_int_equal(isr(m, "isr#9")->count, 1);
 	assert_int_equal(isr(m, "isr#9")->total, 3);
 	assert_int_equal(isr(m, "isr#9")->max, 3);
-	assert_int_equal(ctx(m, "(main)")->run, 32);
+	assert_int_equal(ctx(m, "No task")->run, 32);
 	assert_int_equal(prof_total_time(m), 50);
 	prof_destroy(m);
 }
@@ -210,7 +210,7 @@ static void test_task_switch(void **state)
 	assert_int_equal(ctx(m, "blinky")->run, 40);
 	assert_int_equal(ctx(m, "blinky")->switches, 2);
 	assert_int_equal(ctx(m, "task#2")->run, 20);
-	assert_int_equal(ctx(m, "(main)")->run, 10);
+	assert_int_equal(ctx(m, "No task")->run, 10);
 	assert_int_equal(ctx(m, "(idle)")->run, 30);
 	assert_int_equal(ctx(m, "(idle)")->switches, 1);
 	assert_int_equal(prof_total_time(m), 100);
@@ -315,7 +315,7 @@ static void test_isr_resync(void **state)
 	assert_int_equal(isr(m, "A")->flags, PROF_F_MISSING_EXIT);
 	assert_int_equal(isr(m, "B")->total, 5);
 	assert_int_equal(isr(m, "B")->flags, 0);
-	assert_int_equal(ctx(m, "(main)")->run, 5);
+	assert_int_equal(ctx(m, "No task")->run, 5);
 	assert_int_equal(prof_counts(m)->isr_resyncs, 1);
 	prof_destroy(m);
 }
@@ -402,7 +402,7 @@ static void test_timestamp_quality(void **state)
 	assert_int_equal(prof_counts(m)->untimed, 1);
 	assert_int_equal(prof_counts(m)->estimated, 1);
 	assert_int_equal(prof_counts(m)->backwards, 1);
-	assert_int_equal(ctx(m, "(main)")->flags, PROF_F_ESTIMATED);
+	assert_int_equal(ctx(m, "No task")->flags, PROF_F_ESTIMATED);
 	prof_destroy(m);
 }
 
@@ -534,7 +534,7 @@ static void test_node_cap(void **state)
 	uint64_t sum = 0;
 
 	(void)state;
-	/* roots do not count: room for (main);A, not for (main);A;B */
+	/* roots do not count: room for No task;A, not for No task;A;B */
 	enter(m, 0, "A");
 	enter(m, 10, "B");
 	leave(m, 15);

@@ -85,7 +85,7 @@ static char *run_sink(const struct sonde_sink_ops *ops, const char *const *opts,
 /*
  * Expected numbers, worked out by hand:
  *   ctrl runs 0..30, 40..90 = 80; SysTick 30..40 = 10 (tick 6 of it);
- *   (main) 90..100 = 10; task#2 100..140 = 40; (idle) 140..200 = 60.
+ *   No task 90..100 = 10; task#2 100..140 = 40; (idle) 140..200 = 60.
  *   loop 10..90 minus 10 in the ISR = 70 incl, self 10 + 10 + 10 = 30
  *   filter: 20..60 minus ISR = 30, 70..80 = 10, 100..130 = 30 -> 70
  *   tick 6.  Total 200.
@@ -107,11 +107,11 @@ static void test_profile_table(void **state)
 		"tick          1        6        6   3.00      6.0       6       6     3.000     3.000     3.000    3.000    3.000\n"
 		"\n"
 		"Tasks (CPU time outside ISRs):\n"
-		"task    switches  run[t]   cpu%  run[us]\n"
-		"ctrl           1      80  40.00   40.000\n"
-		"(idle)         1      60  30.00   30.000\n"
-		"task#2         1      40  20.00   20.000\n"
-		"(main)         0      10   5.00    5.000\n"
+		"task     switches  run[t]   cpu%  run[us]\n"
+		"ctrl            1      80  40.00   40.000\n"
+		"(idle)          1      60  30.00   30.000\n"
+		"task#2          1      40  20.00   20.000\n"
+		"No task         0      10   5.00    5.000\n"
 		"\n"
 		"ISRs (CPU time without nested ISRs):\n"
 		"isr      count  total[t]  cpu%  mean[t]  max[t]  total[us]  mean[us]  max[us]\n"
@@ -138,8 +138,8 @@ static void test_profile_sort_and_no_freq(void **state)
 		"tick          1        6        6   3.00      6.0       6       6\n"
 		"\n"
 		"Tasks (CPU time outside ISRs):\n"
-		"task    switches  run[t]   cpu%\n"
-		"ctrl           1      80  40.00\n"));
+		"task     switches  run[t]   cpu%\n"
+		"ctrl            1      80  40.00\n"));
 	free(out);
 	/* incl ties (70, 70) are broken by self time */
 	out = run_sink(&sonde_sink_profile, by_incl, trace, N(trace), 0);
@@ -189,8 +189,8 @@ static void test_profile_flags_and_notes(void **state)
 		"uart_rx        1        8        8  16.00      8.0       8       8  M\n"
 		"\n"
 		"Tasks (CPU time outside ISRs):\n"
-		"task    switches  run[t]   cpu%\n"
-		"(main)         0      40  80.00\n"
+		"task     switches  run[t]   cpu%\n"
+		"No task         0      40  80.00\n"
 		"\n"
 		"ISRs (CPU time without nested ISRs):\n"
 		"isr   count  total[t]   cpu%  mean[t]  max[t]\n"
@@ -264,7 +264,7 @@ static void test_folded(void **state)
 	/* sorted bytewise; self ticks per stack; the sum is the total, 200 */
 	assert_string_equal(out,
 		"(idle) 60\n"
-		"(main) 10\n"
+		"No task 10\n"
 		"ctrl 10\n"
 		"ctrl;loop 30\n"
 		"ctrl;loop;filter 40\n"

@@ -14,7 +14,7 @@
  *
  * Time is charged as the profile does (docs/profiling.md §3): the interval
  * between two timed events of a core goes to the innermost active ISR, else
- * to the running task, idle, or "(no task)".  Loss-aware: a span (a run, an
+ * to the running task, idle, or "No task".  Loss-aware: a span (a run, an
  * ISR activation, a ready wait) during which records were lost -- a
  * sequence gap, a bad frame, a DROPS increase, an estimated time, an ISR
  * stack the decoder had to resynchronise -- or still open at the end is
@@ -182,7 +182,7 @@ void an_free(struct an_model *m);
 
 /* Traced time: the sum over cores of last minus first timestamp. */
 uint64_t an_total(const struct an_model *m);
-/* A row's label: the name, or "task #3", "isr #5", "(idle)", "(no task)"
+/* A row's label: the name, or "task #3", "isr #5", "(idle)", "No task"
  * (with "@core" for cores other than 0 on idle/no task). */
 const char *an_label(const struct an_ent *e, char *buf, size_t n);
 /* Rows in report order: tasks (by CPU time, longest first), idle, no task,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "an.h"
+#include "core/event.h"
 #include "sinks/utf8text.h"
 
 const char *an_label(const struct an_ent *e, char *buf, size_t n)
@@ -27,9 +28,9 @@ const char *an_label(const struct an_ent *e, char *buf, size_t n)
 	case AN_IDLE:
 	case AN_NOTASK:
 		if (e->core)
-			snprintf(buf, n, "%s@%" PRIu32, e->kind == AN_IDLE ? "(idle)" : "(no task)", e->core);
+			snprintf(buf, n, "%s@%" PRIu32, e->kind == AN_IDLE ? "(idle)" : SONDE_NOTASK_NAME, e->core);
 		else
-			snprintf(buf, n, "%s", e->kind == AN_IDLE ? "(idle)" : "(no task)");
+			snprintf(buf, n, "%s", e->kind == AN_IDLE ? "(idle)" : SONDE_NOTASK_NAME);
 		return buf;
 	}
 	return "?";

@@ -13,6 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The one display name of the context outside any task (bare metal, before
+ * the scheduler starts): the timeline lane, the analyses' rows, the profile
+ * and every export say it the same way. */
+#define SONDE_NOTASK_NAME "No task"
+
 /* What happened.  Decoders map their own records onto these; anything with
  * no better home is SONDE_EV_RECORD (a named record with typed arguments). */
 enum sonde_ev_kind {

@@ -6,6 +6,14 @@
  * events); counters are "C" events of the process.  Times are microseconds
  * with three decimals, printed from integer ns so that no precision is lost.
  * Strings are escaped by utf8text_json(), so any name gives valid JSON.
+ *
+ * speedscope opens a Chrome JSON file on its first thread in (pid, tid)
+ * order, often a task that ran once at boot.  So the events wait in a
+ * temporary file, one a line, and cjw_finish copies them out with the ids of
+ * the busiest task, ISR or no-task thread (the most time with a slice open)
+ * and of the first such thread swapped: the busiest comes first.  Only ids change; names, times and
+ * nesting are those of the model.  Without a temporary file the events go
+ * straight out, in the model's order.
  */
 #include "chrome_writer.h"
 
@@ -18,11 +26,25 @@
 #include "core/numfmt.h"
 #include "utf8text.h"
 
+/* A thread's slices, to find the busiest. */
+struct cjw_thread {
+	int32_t pid, tid;
+	uint32_t depth;   /* slices open */
+	uint64_t open_at; /* when the outermost opened */
+	uint64_t busy;    /* time with a slice open */
+	uint64_t begins;
+	int cpu;          /* a task, ISR or no-task thread: may be the busiest */
+};
+
 struct cjw {
-	FILE *out;
+	FILE *out;        /* where events go: the spill, or final */
+	FILE *final;      /* the document */
+	FILE *spill;      /* NULL: events went straight to final */
 	int err;
 	uint64_t events;
 	uint64_t begins;  /* "B" events written */
+	struct cjw_thread *thr; /* by track uuid */
+	uint64_t nthr;
 };
 
 static void cjw_puts(struct cjw *w, const char *s)
@@ -171,12 +193,49 @@ static void cjw_flow(struct cjw *w, char ph, uint64_t ns, const struct tmap_trac
 		   ph == 'f' ? ",\"bp\":\"e\"" : "");
 }
 
+/* Count the thread's busy time (for the order in cjw_finish).  The busiest
+ * is one of the threads that take CPU time, as the speedscope export's
+ * profiles (tasks, ISRs, no task): not a state, marker or idle one. */
+static void cjw_busy(struct cjw *w, enum tmap_type type, uint64_t ns, const struct tmap_track *t)
+{
+	struct cjw_thread *h;
+	const char *lane = tmap_lane(t);
+
+	if (type == TMAP_INSTANT || !w->spill)
+		return;
+	if (t->uuid >= w->nthr) {
+		uint64_t n = w->nthr ? w->nthr : 64;
+		while (n <= t->uuid)
+			n *= 2;
+		struct cjw_thread *nt = realloc(w->thr, n * sizeof(*nt));
+		if (!nt) {
+			w->err = 1;
+			return;
+		}
+		memset(nt + w->nthr, 0, (n - w->nthr) * sizeof(*nt));
+		w->thr = nt;
+		w->nthr = n;
+	}
+	h = &w->thr[t->uuid];
+	h->pid = t->pid;
+	h->tid = t->tid;
+	h->cpu = strcmp(lane, "task") == 0 || strcmp(lane, "isr") == 0 || strcmp(lane, "notask") == 0;
+	if (type == TMAP_BEGIN) {
+		h->begins++;
+		if (h->depth++ == 0)
+			h->open_at = ns;
+	} else if (h->depth && --h->depth == 0) {
+		h->busy += ns - h->open_at;
+	}
+}
+
 static void cjw_slice(void *vw, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
 		      const struct tmap_slice *s)
 {
 	struct cjw *w = vw;
 
 	w->begins += type == TMAP_BEGIN;
+	cjw_busy(w, type, ns, t);
 	cjw_open(w, type == TMAP_BEGIN ? 'B' : type == TMAP_END ? 'E' : 'i', t, 1);
 	cjw_ts(w, ns);
 	if (type == TMAP_INSTANT)
@@ -226,9 +285,97 @@ struct cjw *cjw_new(FILE *out)
 
 	if (!w)
 		return NULL;
-	w->out = out;
+	w->final = w->out = out;
 	cjw_puts(w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	w->spill = tmpfile();
+	if (w->spill)
+		w->out = w->spill;
 	return w;
+}
+
+/* The ids to swap so that the busiest thread is the first in (pid, tid)
+ * order: pids pa <-> pb (when they differ), and tids ta <-> tb in the events
+ * of process pb (its pid as the model numbered it). */
+struct cjw_swap {
+	int32_t pa, pb, ta, tb;
+};
+
+static int cjw_before(const struct cjw_thread *a, const struct cjw_thread *b)
+{
+	return a->pid < b->pid || (a->pid == b->pid && a->tid < b->tid);
+}
+
+/* 0 when the busiest thread is the first already. */
+static int cjw_order(const struct cjw *w, struct cjw_swap *sw)
+{
+	const struct cjw_thread *best = NULL, *first = NULL, *low = NULL;
+
+	for (uint64_t i = 0; i < w->nthr; i++) {
+		const struct cjw_thread *h = &w->thr[i];
+		if (!h->begins)
+			continue;
+		if (!first || cjw_before(h, first))
+			first = h;
+		if (h->cpu && (!best || h->busy > best->busy || (h->busy == best->busy && cjw_before(h, best))))
+			best = h;
+	}
+	if (!best || best == first)
+		return 0;
+	for (uint64_t i = 0; i < w->nthr; i++) { /* the busiest process's first thread */
+		const struct cjw_thread *h = &w->thr[i];
+		if (h->begins && h->pid == best->pid && (!low || h->tid < low->tid))
+			low = h;
+	}
+	sw->pa = first->pid;
+	sw->pb = best->pid;
+	sw->ta = low->tid;
+	sw->tb = best->tid;
+	return 1;
+}
+
+static int32_t cjw_swapped(int32_t v, int32_t a, int32_t b)
+{
+	return v == a ? b : v == b ? a : v;
+}
+
+/* Copy the spilled events to the document, ids swapped (cjw_order).  Each
+ * line is one event that starts {"ph":"X","pid":N and maybe ,"tid":N. */
+static void cjw_copy(struct cjw *w)
+{
+	static const size_t PREFIX = sizeof("{\"ph\":\"X\",\"pid\":") - 1;
+	struct cjw_swap sw = { 0, 0, 0, 0 }; /* swapping equal ids changes nothing */
+	int moved = cjw_order(w, &sw);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (fflush(w->spill) != 0 || fseek(w->spill, 0, SEEK_SET) != 0) {
+		w->err = 1;
+		return;
+	}
+	while ((n = getline(&line, &cap, w->spill)) > 0) {
+		long pid, tid;
+		int at = 0, at2 = 0;
+
+		if (!moved || (size_t)n <= PREFIX || sscanf(line + PREFIX, "%ld%n", &pid, &at) != 1) {
+			if (fwrite(line, 1, (size_t)n, w->final) != (size_t)n)
+				w->err = 1;
+			continue;
+		}
+		at += (int)PREFIX;
+		fprintf(w->final, "%.*s%" PRId32, (int)PREFIX, line,
+			cjw_swapped((int32_t)pid, sw.pa, sw.pb));
+		if (sscanf(line + at, ",\"tid\":%ld%n", &tid, &at2) == 1 && at2) {
+			int32_t t = (int32_t)tid;
+			fprintf(w->final, ",\"tid\":%" PRId32, pid == sw.pb ? cjw_swapped(t, sw.ta, sw.tb) : t);
+			at += at2;
+		}
+		if (fputs(line + at, w->final) == EOF)
+			w->err = 1;
+	}
+	free(line);
+	if (ferror(w->spill))
+		w->err = 1;
 }
 
 int cjw_finish(struct cjw *w, int ticks_as_ns)
@@ -240,7 +387,12 @@ int cjw_finish(struct cjw *w, int ticks_as_ns)
 		for (int i = 0; i < 2; i++)
 			cjw_printf(w, "%s{\"ph\":\"%c\",\"pid\":1,\"tid\":1,\"ts\":0.000,\"cat\":\"diag\","
 				   "\"name\":\"No slices in this trace\"}", w->events++ ? ",\n" : "", "BE"[i]);
-	cjw_puts(w, "\n],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":");
+	cjw_puts(w, "\n");
+	if (w->spill) {
+		cjw_copy(w);
+		w->out = w->final;
+	}
+	cjw_puts(w, "],\"otherData\":{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":");
 	cjw_puts(w, ticks_as_ns ? "\"target ticks shown as ns (clock rate unknown)\"}}\n"
 				: "\"target time in ns\"}}\n");
 	if (fflush(w->out) != 0 || ferror(w->out))
@@ -255,5 +407,10 @@ uint64_t cjw_events(const struct cjw *w)
 
 void cjw_free(struct cjw *w)
 {
+	if (!w)
+		return;
+	if (w->spill)
+		fclose(w->spill);
+	free(w->thr);
 	free(w);
 }

@@ -694,7 +694,7 @@ static void prof_isr_exit(struct prof_model *m, struct prof_core *c, unsigned tf
 
 /* A loss cuts core c (core/loss.h): its ISR activations and every call of
  * every context of the core end now, flagged PROF_F_LOST, and the core
- * runs no task ("(main)") until a record says otherwise. */
+ * runs no task ("No task") until a record says otherwise. */
 static void prof_cut(struct prof_model *m, struct prof_core *c)
 {
 	while (c->isr_depth)

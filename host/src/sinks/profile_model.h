@@ -3,7 +3,7 @@
  *
  * Shared by the "profile" and "folded" sinks.  Fed struct sonde_event one at
  * a time, it keeps per execution context (each task, the code outside any
- * task "(main)", the idle loop "(idle)", and each ISR nesting level of each
+ * task "No task", the idle loop "(idle)", and each ISR nesting level of each
  * core) a call stack of FUNC_ENTER/FUNC_EXIT, and accumulates:
  *
  *   per function  calls, inclusive and self time, min/max/sum of inclusive

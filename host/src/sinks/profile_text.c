@@ -10,12 +10,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/event.h"
+
 const char *prof_ctx_label(const struct prof_ctx *c, char *buf, size_t n)
 {
 	const char *base;
 
 	switch (c->kind) {
-	case PROF_CTX_MAIN: base = "(main)"; break;
+	case PROF_CTX_MAIN: base = SONDE_NOTASK_NAME; break;
 	case PROF_CTX_IDLE: base = "(idle)"; break;
 	case PROF_CTX_OTHER: base = "(other tasks)"; break;
 	case PROF_CTX_ISR:

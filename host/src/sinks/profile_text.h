@@ -10,7 +10,7 @@
 
 #include "profile_model.h"
 
-/* Display names: "name", else "task#3", "(main)", "(idle)", "(idle)@1" on
+/* Display names: "name", else "task#3", "No task", "(idle)", "(idle)@1" on
  * core 1, "isr#5", ... Written into buf[n]; returns buf. */
 const char *prof_ctx_label(const struct prof_ctx *c, char *buf, size_t n);
 const char *prof_isr_label(const struct prof_isr *r, char *buf, size_t n);

@@ -3,7 +3,7 @@
  * (flamegraph.pl, inferno-flamegraph, speedscope).
  *
  * One line per distinct stack, "root;caller;callee <self ticks>", where root
- * is the task ("(main)", "(idle)" outside tasks) or "isr:<name>" for code in
+ * is the task ("No task", "(idle)" outside tasks) or "isr:<name>" for code in
  * an interrupt, and the number is the time with exactly that stack running.
  * Lines are sorted bytewise, so the output is the same for the same input.
  * Option -o elf=FILE names addresses.  Notes (lost exits, caps hit) go to

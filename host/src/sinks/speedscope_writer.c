@@ -22,6 +22,9 @@ struct sw_prof {
 	FILE *spill;
 	uint64_t events;
 	uint64_t last_at;
+	uint32_t depth;   /* frames open now */
+	uint64_t open_at; /* when the outermost one opened */
+	uint64_t busy;    /* time with a frame open: picks the profile shown first */
 };
 
 struct sw {
@@ -122,6 +125,10 @@ static void sw_event(struct sw *w, int p, char type, uint32_t frame, uint64_t at
 	if (at < pr->last_at)
 		at = pr->last_at;
 	pr->last_at = at;
+	if (type == 'O' && pr->depth++ == 0)
+		pr->open_at = at;
+	else if (type == 'C' && pr->depth && --pr->depth == 0)
+		pr->busy += at - pr->open_at;
 	b[0] = (uint8_t)type;
 	memcpy(b + 1, &frame, 4);
 	memcpy(b + 5, &at, 8);
@@ -181,6 +188,32 @@ static void sw_profile_json(struct sw *w, struct sw_prof *p, int several_cores, 
 	fputs("]}", w->out);
 }
 
+/* Is profile i written (sw_finish writes those with events)? */
+static int sw_written(const struct sw *w, uint32_t i)
+{
+	return w->prof[i].events != 0;
+}
+
+/* The index in the file of the busiest profile (the most time with a frame
+ * open): speedscope opens activeProfileIndex, and the first profile in file
+ * order is often one that ran for a microsecond at boot. */
+static uint32_t sw_busiest(const struct sw *w)
+{
+	uint32_t k = 0, best = 0;
+	uint64_t most = 0;
+
+	for (int o = 0; o < SW_ORDERS; o++)
+		for (uint32_t i = 0; i < w->nprof; i++)
+			if (w->prof[i].order == o && sw_written(w, i)) {
+				if (w->prof[i].busy > most) {
+					most = w->prof[i].busy;
+					best = k;
+				}
+				k++;
+			}
+	return best;
+}
+
 int sw_finish(struct sw *w, const char *doc_name, uint64_t end)
 {
 	uint32_t nframes = namepool_count(w->names), nout = 0;
@@ -191,7 +224,7 @@ int sw_finish(struct sw *w, const char *doc_name, uint64_t end)
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"sonde "
 	      SONDE_VERSION "\",\"name\":", w->out);
 	sw_str(w, doc_name);
-	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", w->out);
+	fprintf(w->out, ",\"activeProfileIndex\":%" PRIu32 ",\"shared\":{\"frames\":[", sw_busiest(w));
 	for (uint32_t i = 0; i < nframes; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", w->out);
 		sw_str(w, namepool_str(w->names, i + 1));
@@ -202,7 +235,7 @@ int sw_finish(struct sw *w, const char *doc_name, uint64_t end)
 	fputs("]},\"profiles\":[", w->out);
 	for (int o = 0; o < SW_ORDERS; o++)
 		for (uint32_t i = 0; i < w->nprof; i++)
-			if (w->prof[i].order == o && w->prof[i].events) {
+			if (w->prof[i].order == o && sw_written(w, i)) {
 				if (nout++)
 					fputc(',', w->out);
 				sw_profile_json(w, &w->prof[i], several, end);

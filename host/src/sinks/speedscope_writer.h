@@ -46,7 +46,8 @@ void sw_open(struct sw *w, int p, uint32_t frame, uint64_t at);
 void sw_close(struct sw *w, int p, uint32_t frame, uint64_t at);
 
 /* Write the document; end is the time of the trace's end (every profile
- * spans 0..end).  0, or -1 after a write error (errno set). */
+ * spans 0..end).  activeProfileIndex is the busiest profile (the most time
+ * with a frame open), the one speedscope shows first.  0, or -1 after a write error (errno set). */
 int sw_finish(struct sw *w, const char *doc_name, uint64_t end);
 
 #endif /* SONDE_SPEEDSCOPE_WRITER_H */

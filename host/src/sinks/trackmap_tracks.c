@@ -211,7 +211,7 @@ struct tmap_node *tmap_core_track(struct tmap *m, struct tmap_core *c, enum tmap
 	switch (role) {
 	case R_DIAG:    pp = &c->diag;   name = "Trace diagnostics"; kind = TMAP_SLICES; break;
 	case R_ISR:     pp = &c->isr;    name = "ISRs"; break;
-	case R_NOTASK:  pp = &c->notask; name = "No task"; break;
+	case R_NOTASK:  pp = &c->notask; name = SONDE_NOTASK_NAME; break;
 	case R_IDLE:    pp = &c->idle;   name = "Idle"; break;
 	default:        return NULL;
 	}

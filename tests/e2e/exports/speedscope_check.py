@@ -16,7 +16,9 @@ in `--format profile` (inclusive time only where ISRs do not nest: there
 speedscope counts a nested ISR inside the function it interrupted;
 functions the profile flags -- a lost exit, an estimated time -- are not
 compared).  Against the browser (the default export): no Idle profile; the
-same profiles as the file, in the same order, and each profile's Sandwich
+same profiles as the file, in the same order, opened on the busiest (the
+most time with a frame open: the first one is often a task that ran for a
+microsecond at boot), and each profile's Sandwich
 table lists its frames with their total and self time as speedscope
 rounds them.
 """
@@ -50,7 +52,7 @@ prof = []
 for p in doc["profiles"]:
     if p["type"] != "evented" or p["unit"] != "nanoseconds":
         fail(f"profile {p['name']}: {p['type']} in {p['unit']}")
-    total, self_, opens, isr_excl = {}, {}, {}, {}
+    total, self_, opens, isr_excl, busy = {}, {}, {}, {}, 0
     stack, last = [], p["startValue"]
     for e in p["events"]:
         at, f = e["at"], e["frame"]
@@ -58,6 +60,7 @@ for p in doc["profiles"]:
             fail(f"profile {p['name']}: event {e} out of order or range")
             break
         if stack:
+            busy += at - last
             name = frames[stack[-1][0]]
             self_[name] = self_.get(name, 0) + at - last
             isr = next((frames[g] for g, _ in reversed(stack) if frames[g] in isr_names), None)
@@ -76,10 +79,14 @@ for p in doc["profiles"]:
                 total[frames[g]] = total.get(frames[g], 0) + at - t0
     if stack:
         fail(f"profile {p['name']}: {len(stack)} frames never closed")
-    prof.append({"name": p["name"], "total": total, "self": self_, "opens": opens, "isr": isr_excl,
+    prof.append({"name": p["name"], "busy": busy, "total": total, "self": self_, "opens": opens, "isr": isr_excl,
                  "roots": {frames[e["frame"]] for e in p["events"][:1]}})
 
 names = [p["name"] for p in prof]
+# speedscope opens activeProfileIndex: the busiest profile
+busiest = max(range(len(prof)), key=lambda i: (prof[i]["busy"], -i)) if prof else 0
+if doc.get("activeProfileIndex", 0) != busiest:
+    fail(f"activeProfileIndex {doc.get('activeProfileIndex')}, the busiest profile is {busiest} ({names[busiest]})")
 if view is not None and ("Idle" in names or any(n.startswith("Idle (core") for n in names)):
     fail("an Idle profile without -o idle=1")
 
@@ -141,6 +148,8 @@ if view is not None:
     else:
         want = names or ["(no task, ISR or function slices in this trace)"]
         got = [p["name"] for p in v["profiles"]]
+        if prof and v.get("opened") != names[busiest]:
+            fail(f"speedscope opened on {v.get('opened')!r}, the busiest profile is {names[busiest]!r}")
         if got != want:
             fail(f"speedscope's profiles {got}, the export's {want}")
         for vp, p in zip(v["profiles"], prof):

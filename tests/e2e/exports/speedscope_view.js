@@ -3,8 +3,10 @@
 // window.sondeFiles ([{name, b64}], set by the load script, which loaded the
 // first) and, for each, walks its profiles in the Sandwich view, reading
 // what speedscope shows: the profile's name and position ("sensor (1/4)")
-// and the table of frames (total, self, name).  Returns
-// [{file, profiles: [{name, index, count, rows: [[total, self, name]]}]}].
+// and the table of frames (total, self, name), after noting the profile it
+// opened on (the file's activeProfileIndex) and going back to the first.
+// Returns [{file, opened, profiles: [{name, index, count, rows: [[total,
+// self, name]]}]}].
 (async function () {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
@@ -41,6 +43,11 @@
     if (f > 0) speedscope.loadFileFromBase64(file.name + ".json", file.b64);
     await until(file.name, () => document.title === file.name + " - speedscope" && headline());
     press("3"); // the Sandwich view: a table of every frame
+    const opened = headline();
+    for (let i = opened.index; i > 1; i--) { // back to the first profile
+      press("p");
+      await until("profile " + (i - 1), () => { const x = headline(); return x && x.index === i - 1; });
+    }
     const profiles = [];
     for (;;) {
       const h = await until("profile " + (profiles.length + 1), () => {
@@ -65,7 +72,7 @@
       if (h.index >= h.count) break;
       press("n"); // the next profile
     }
-    result.push({ file: file.name, profiles });
+    result.push({ file: file.name, opened: opened.name, profiles });
   }
   return result;
 })()

@@ -1,11 +1,27 @@
 /* 30_flame.js -- the function profile as a flame graph (icicle, roots on
- * top: one per task, idle, "(main)" and ISR) and as a call tree, from the
- * calling-context tree the host built (`--format profile`'s model). */
+ * top: one per task, "No task", ISR and idle) and as a call tree (each
+ * context a root, its callees indented below it), from the calling-context
+ * tree the host built (`--format profile`'s model).  The idle loop's
+ * contexts are left out of both unless "show (idle)" is ticked, as the
+ * speedscope export leaves idle out unless asked: idle is most of the time
+ * of a quiet system and would squeeze the work into a sliver. */
 "use strict";
 var Flame = (function () {
-  var P = D.profile, N = P.nodes.length, kids = [], total = new Float64Array(N), roots = [];
-  for (var i = 0; i < N; i++) kids.push([]);
-  P.nodes.forEach(function (n, i) { if (n[0] < 0) roots.push(i); else kids[n[0]].push(i); });
+  var P, N, kids, total, allRoots, roots = [];
+  function isIdle(i) { return P.nodes[i][1] < 0 && /^\(idle\)/.test(P.nodes[i][3] || ""); }
+  function load() {
+    P = D.profile; N = P.nodes.length; kids = []; total = new Float64Array(N); allRoots = [];
+    for (var i = 0; i < N; i++) kids.push([]);
+    P.nodes.forEach(function (n, i) { if (n[0] < 0) allRoots.push(i); else kids[n[0]].push(i); });
+    allRoots.forEach(tot);
+    pick();
+  }
+  function pick() {
+    var withIdle = $("flame-idle").checked;
+    roots = allRoots.filter(function (r) { return withIdle || !isIdle(r); });
+    if (focus >= 0 && !withIdle && isIdle(rootOf(focus))) focus = -1;
+  }
+  function rootOf(i) { while (P.nodes[i][0] >= 0) i = P.nodes[i][0]; return i; }
   function tot(i) { /* iterative: deep stacks must not overflow the JS stack */
     var order = [i], k = 0;
     while (k < order.length) { var c = kids[order[k++]]; for (var j = 0; j < c.length; j++) order.push(c[j]); }
@@ -15,7 +31,6 @@ var Flame = (function () {
       total[x] = s;
     }
   }
-  roots.forEach(tot);
   function name(i) { var n = P.nodes[i]; return n[1] < 0 ? n[3] : P.funcs[n[1]].name; }
   var cv = $("flame-canvas"), ctx = cv.getContext("2d"), ROW = 17, focus = -1, boxes = [];
   function draw() {
@@ -47,7 +62,10 @@ var Flame = (function () {
         ctx.fillStyle = "#fff"; ctx.fillText(nm, b[1] + 3, b[2] * ROW + 12); ctx.restore();
       }
     });
-    if (!boxes.length) { ctx.fillStyle = "#777"; ctx.fillText("no function events in this trace", 8, 20); }
+    if (!boxes.length) {
+      ctx.fillStyle = "#777";
+      ctx.fillText(allRoots.length ? "only the idle loop ran functions: tick \"show (idle)\"" : "no function events in this trace", 8, 20);
+    }
   }
   cv.addEventListener("click", function (e) {
     var r = cv.getBoundingClientRect(), px = e.clientX - r.left, py = e.clientY - r.top, hit = -1;
@@ -59,17 +77,25 @@ var Flame = (function () {
     draw();
   });
   function tree() {
+    var share = roots.reduce(function (s, r) { return s + total[r]; }, 0);
     function node(i, depth) {
       var c = kids[i].slice().sort(function (a, b) { return total[b] - total[a]; }).slice(0, 50);
       var label = '<span class="bar" style="width:' + Math.max(1, Math.round(60 * total[i] / (P.total || 1))) + 'px"></span>' +
         esc(name(i)) + " \u2014 " + fmtT(total[i]) + " " + unitT() + " (" + fmtPct(total[i], P.total) + " %), self " + fmtT(P.nodes[i][2]);
-      if (!c.length || depth > 40) return "<div>" + label + "</div>";
-      return "<details" + (depth < 2 ? " open" : "") + "><summary>" + label + "</summary>" +
-        c.map(function (k) { return node(k, depth + 1); }).join("") + "</details>";
+      var cls = depth ? "" : ' class="ct-root"';
+      if (!c.length || depth > 40) return "<div" + cls + ">" + label + "</div>";
+      return "<details" + cls + (depth < 2 ? " open" : "") + "><summary>" + label + "</summary>" +
+        '<div class="ct-kids">' + c.map(function (k) { return node(k, depth + 1); }).join("") + "</div></details>";
     }
     $("calltree-body").innerHTML = roots.length ? roots.slice().sort(function (a, b) { return total[b] - total[a]; })
-      .map(function (r) { return node(r, 0); }).join("") : "<p>No function events in this trace.</p>";
+      .map(function (r) { return node(r, 0); }).join("") : "<p>No function events in this trace" +
+      (allRoots.length ? " outside the idle loop (tick \"show (idle)\")" : "") + ".</p>";
+    $("flame-note").textContent = allRoots.length === roots.length ? "" :
+      "(idle) left out: the graph shows " + fmtPct(share, P.total) + " % of the traced time.";
   }
-  window.addEventListener("resize", draw);
-  return { draw: draw, tree: tree, roots: roots, total: total };
+  $("flame-idle").addEventListener("change", function () { pick(); draw(); tree(); });
+  window.addEventListener("resize", function () { draw(); });
+  load();
+  return { load: load, draw: draw, tree: tree, roots: function () { return roots; }, total: function () { return total; },
+    name: function (i) { return name(i); }, boxes: function () { return boxes; } };
 })();

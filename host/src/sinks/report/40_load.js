@@ -1,21 +1,230 @@
-/* 40_load.js -- CPU load over time: the share of each task, ISR and idle
- * per window (the analyses' windows: at most 400 over the whole trace). */
+/* 40_load.js -- CPU load over the timeline's window: per task, ISR and
+ * "No task", stacked, with idle drawn explicitly on top (light grey), a time
+ * axis along x (the window's own times) and 0-100 % of the cores' time on y
+ * (or, with "scale y", 0 to the busiest column without idle, said on the
+ * axis).  Busy time is the time covered by each lane's depth-0 slices, CPU
+ * time as `sonde stats` counts it: a task's (or idle's, or no task's) slice
+ * goes on while an interrupt runs, so the time of the core's ISRs is taken
+ * out of it.  From the detail items (exact) when zoomed in or when there is
+ * no overview (live mode); from the overview bins when a column spans
+ * several bins (zoomed out), where the ISRs' share of a column is taken out
+ * of the other lanes of the core in proportion to their busy time. */
 "use strict";
-function drawLoad() {
-  var A = D.analysis, cv = $("load-canvas"), ctx = cv.getContext("2d");
-  var W = cv.clientWidth || 800, H = 180, dpr = window.devicePixelRatio || 1;
-  cv.width = W * dpr; cv.height = H * dpr; ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  var rows = A.rows.filter(function (r) { return r.type !== "idle" && A.win[r.idx] && A.win[r.idx].length; });
-  if (!A.nwin || !A.window) { ctx.fillText("no timed events", 8, 20); return; }
-  var cores = Math.max(1, A.cores.length), bw = W / A.nwin;
-  for (var w = 0; w < A.nwin; w++) {
-    var y = H;
-    rows.forEach(function (r) {
-      var v = A.win[r.idx][w] || 0, h = v / (A.window * cores) * H;
-      ctx.fillStyle = colorOf(r.name); ctx.fillRect(w * bw, y - h, Math.max(1, bw), h); y -= h;
+var Load = (function () {
+  var KINDS = { task: 1, isr: 1, notask: 1, idle: 1 };
+  var series = [], start, maxDur, isrU = {}, H = 200, PAD_L = 44, PAD_B = 18, PAD_T = 6;
+  var cv = $("load-canvas"), ctx = cv.getContext("2d"), last = null;
+  /* rebuild from D: the lanes that take CPU time and, per lane, its depth-0
+   * slices' range in D.items (items are sorted by lane, then start) */
+  function load() {
+    var n = D.lanes.length;
+    start = new Int32Array(n + 1); maxDur = new Float64Array(n);
+    var k = 0;
+    for (var l = 0; l < n; l++) {
+      start[l] = k;
+      while (k < D.items.length && D.items[k][0] === l) {
+        var it = D.items[k++];
+        if (it[1] === 0 && it[4] === 0 && it[3] > maxDur[l]) maxDur[l] = it[3];
+      }
+    }
+    start[n] = k;
+    series = [];
+    D.lanes.forEach(function (ln, i) { if (KINDS[ln.kind]) series.push(i); });
+    /* per core, the union of its ISRs' depth-0 slices: [t0, t1, t0, t1, ...] */
+    var per = {};
+    D.lanes.forEach(function (ln, l) {
+      if (ln.kind !== "isr") return;
+      var a = per[ln.core] || (per[ln.core] = []);
+      for (var q = start[l]; q < start[l + 1]; q++) {
+        var it = D.items[q];
+        if (it[1] === 0 && it[4] === 0) a.push([it[2], it[2] + it[3]]);
+      }
     });
+    isrU = {};
+    Object.keys(per).forEach(function (core) {
+      var iv = per[core].sort(function (x, y) { return x[0] - y[0]; }), u = [];
+      iv.forEach(function (x) {
+        if (u.length && x[0] <= u[u.length - 1]) { if (x[1] > u[u.length - 1]) u[u.length - 1] = x[1]; } else u.push(x[0], x[1]);
+      });
+      isrU[core] = Float64Array.from(u);
+    });
+    /* idle last: it is drawn on top of the work, in grey */
+    series.sort(function (a, b) { return (D.lanes[a].kind === "idle") - (D.lanes[b].kind === "idle") || a - b; });
   }
-  $("load-legend").innerHTML = "window " + fmtT(A.window) + " " + unitT() + "; " + rows.map(function (r) {
-    return '<span><i style="background:' + colorOf(r.name) + '"></i>' + esc(r.name) + "</span>";
-  }).join("");
-}
+  /* the lane's colour as the timeline draws its depth-0 slices (idle: the
+   * light grey of the band on top).  When the timeline's palette by index
+   * lands in 00_util.js (H-TL), this is the one place to call it. */
+  function colour(l) {
+    var ln = D.lanes[l];
+    return ln.kind === "idle" ? "#e3e7ea" : colorOf(ln.name); /* the timeline's colour for the same lane */
+  }
+  function firstItem(l, from) {
+    var lo = start[l], hi = start[l + 1], want = from - maxDur[l];
+    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < want) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  /* add [a, b) to the columns of width cw from v0 */
+  function spread(out, v0, cw, a, b) {
+    var ncol = out.length;
+    while (a < b) {
+      var c = Math.min(ncol - 1, Math.floor((a - v0) / cw)), e = Math.min(b, v0 + (c + 1) * cw);
+      if (e <= a) e = b; /* rounding at the last column */
+      out[c] += e - a; a = e;
+    }
+  }
+  /* busy ns of lane l in each of ncol columns over [v0, v1], without the
+   * time of its core's ISRs unless it is an ISR lane */
+  function fromItems(l, v0, v1, ncol) {
+    var out = new Float64Array(ncol), cw = (v1 - v0) / ncol, ln = D.lanes[l];
+    var u = ln.kind === "isr" ? null : isrU[ln.core];
+    for (var k = firstItem(l, v0); k < start[l + 1] && D.items[k][2] < v1; k++) {
+      var it = D.items[k];
+      if (it[1] !== 0 || it[4] !== 0) continue;
+      var a = Math.max(v0, it[2]), b = Math.min(v1, it[2] + it[3]);
+      if (a >= b) continue;
+      if (!u || !u.length) { spread(out, v0, cw, a, b); continue; }
+      var lo = 0, hi = u.length / 2; /* first ISR interval that ends after a */
+      while (lo < hi) { var m = (lo + hi) >> 1; if (u[2 * m + 1] <= a) lo = m + 1; else hi = m; }
+      for (var j = lo; a < b && j < u.length / 2 && u[2 * j] < b; j++) {
+        if (u[2 * j] > a) spread(out, v0, cw, a, u[2 * j]);
+        a = Math.max(a, u[2 * j + 1]);
+      }
+      if (a < b) spread(out, v0, cw, a, b);
+    }
+    return out;
+  }
+  /* the columns of every series over [v0, v1] from the overview, the ISRs'
+   * time taken out of the other lanes of their core in proportion */
+  function overviewCols(v0, v1, ncol) {
+    var cols = series.map(function (l) { return fromOverview(l, v0, v1, ncol); }), cw = (v1 - v0) / ncol, cores = {};
+    series.forEach(function (l) { cores[D.lanes[l].core] = 1; });
+    Object.keys(cores).forEach(function (core) {
+      for (var c = 0; c < ncol; c++) {
+        var isr = 0, rest = 0;
+        series.forEach(function (l, i) {
+          if (String(D.lanes[l].core) !== core) return;
+          if (D.lanes[l].kind === "isr") isr += cols[i][c]; else rest += cols[i][c];
+        });
+        var f = rest > 0 ? Math.min(1, Math.max(0, cw - isr) / rest) : 1;
+        if (f < 1) series.forEach(function (l, i) { if (String(D.lanes[l].core) === core && D.lanes[l].kind !== "isr") cols[i][c] *= f; });
+      }
+    });
+    return cols;
+  }
+  /* CPU time of lane l in [v0, v1] (window statistics): from the items, or
+   * with fromOverview true from the overview bins */
+  function busy(l, v0, v1, viaOverview) {
+    if (!viaOverview) return fromItems(l, v0, v1, 1)[0];
+    var i = series.indexOf(l), ncol = Math.max(1, Math.min(2048, Math.ceil((v1 - v0) / D.overview.bin)));
+    return i < 0 ? 0 : overviewCols(v0, v1, ncol)[i].reduce(function (s, x) { return s + x; }, 0);
+  }
+  function fromOverview(l, v0, v1, ncol) {
+    var ov = D.overview, busy = ov.busy[l], out = new Float64Array(ncol), cw = (v1 - v0) / ncol;
+    if (!busy || !busy.length) return out;
+    var b0 = Math.max(0, Math.floor(v0 / ov.bin)), b1 = Math.min(ov.n, Math.ceil(v1 / ov.bin));
+    for (var b = b0; b < b1; b++) {
+      if (!busy[b]) continue;
+      /* a bin's busy time, spread evenly over the bin, split among the columns it overlaps */
+      var a = Math.max(v0, b * ov.bin), e1 = Math.min(v1, (b + 1) * ov.bin), dens = busy[b] / ov.bin;
+      while (a < e1) {
+        var c = Math.min(ncol - 1, Math.floor((a - v0) / cw)), e = Math.min(e1, v0 + (c + 1) * cw);
+        if (e <= a) e = e1;
+        out[c] += (e - a) * dens; a = e;
+      }
+    }
+    return out;
+  }
+  /* Are all items of [v0, v1] in the page?  Where the host thinned the
+   * detail it kept the items that start in windows of D.detail.window ns
+   * every D.detail.spacing ns (report_tl.c). */
+  function covers(v0, v1) {
+    var dt = D.detail;
+    if (!dt || !dt.dropped) return true;
+    var b = v0 - v0 % dt.spacing;
+    return v0 - b < dt.window && v1 <= b + dt.window;
+  }
+  /* the source for a window: the items when they are all there and a
+   * column is narrower than two overview bins (or there is no overview),
+   * else the overview bins */
+  function source(v0, v1, ncol) {
+    var ov = D.overview;
+    if (!ov || !ov.n || !ov.bin || !ov.busy || !ov.busy.length) return "items";
+    return covers(v0, v1) && (v1 - v0) / ncol / ov.bin < 2 ? "items" : "overview";
+  }
+  function nice(x) { /* 1, 2, 5 x 10^n at or above x */
+    var p = Math.pow(10, Math.floor(Math.log10(x))), m = x / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  function draw(a, b) {
+    if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
+    var v0 = Math.max(0, a), v1 = Math.max(v0 + 1, b);
+    var W = cv.clientWidth || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
+    cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px";
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, W, H);
+    ctx.font = "11px system-ui, sans-serif";
+    var ncol = Math.max(1, Math.min(400, Math.floor(PW / 2))), cw = (v1 - v0) / ncol;
+    var src = source(v0, v1, ncol), cores = Math.max(1, D.analysis && D.analysis.cores ? D.analysis.cores.length : 1);
+    var cols = src === "overview" ? overviewCols(v0, v1, ncol) : series.map(function (l) { return fromItems(l, v0, v1, ncol); });
+    var work = new Float64Array(ncol), sums = {}, maxWork = 0, scale = $("load-scale").checked;
+    series.forEach(function (l, i) {
+      var s = 0;
+      for (var c = 0; c < ncol; c++) { s += cols[i][c]; if (D.lanes[l].kind !== "idle") work[c] += cols[i][c]; }
+      sums[D.lanes[l].name] = (sums[D.lanes[l].name] || 0) + s;
+    });
+    for (var c = 0; c < ncol; c++) maxWork = Math.max(maxWork, work[c] / (cw * cores));
+    /* y range: 0-100 %, or 0 to the busiest column (idle left out) */
+    var top = scale ? Math.min(100, nice(Math.max(0.001, maxWork * 100))) : 100;
+    var xw = PW / ncol;
+    ctx.fillStyle = "#fff"; ctx.fillRect(PAD_L, PAD_T, PW, PH);
+    for (c = 0; c < ncol; c++) {
+      /* whole pixels: fractional edges leave seams between columns */
+      var y = PAD_T + PH, xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
+      for (var i = 0; i < series.length; i++) {
+        var ln = D.lanes[series[i]];
+        if (scale && ln.kind === "idle") continue;
+        var h = cols[i][c] / (cw * cores) * 100 / top * PH;
+        if (h <= 0) continue;
+        if (y - h < PAD_T) h = y - PAD_T;
+        ctx.fillStyle = colour(series[i]);
+        ctx.fillRect(xa, y - h, xb - xa, h); y -= h;
+      }
+    }
+    /* axes: y in %, x in the window's times */
+    ctx.strokeStyle = "#888"; ctx.fillStyle = "#444"; ctx.beginPath();
+    ctx.moveTo(PAD_L, PAD_T); ctx.lineTo(PAD_L, PAD_T + PH); ctx.lineTo(PAD_L + PW, PAD_T + PH); ctx.stroke();
+    ctx.textAlign = "right";
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (f) {
+      var yy = PAD_T + PH - f * PH;
+      ctx.fillText((top * f).toFixed(top < 1 ? 3 : top < 10 ? 1 : 0) + " %", PAD_L - 4, yy + 4);
+      ctx.fillRect(PAD_L - 3, yy, 3, 1);
+    });
+    var labels = [fmtNs(v0)], step = nice((v1 - v0) / 8), tk;
+    ctx.textAlign = "left"; ctx.fillText(fmtNs(v0), PAD_L, H - 4);
+    ctx.textAlign = "right"; ctx.fillText(fmtNs(v1), PAD_L + PW, H - 4);
+    ctx.textAlign = "center";
+    for (tk = Math.ceil(v0 / step) * step; tk < v1; tk += step) {
+      var xx = PAD_L + (tk - v0) / (v1 - v0) * PW;
+      ctx.fillRect(xx, PAD_T + PH, 1, 3);
+      if (xx - PAD_L > 80 && PAD_L + PW - xx > 80) { ctx.fillText(fmtNs(tk), xx, H - 4); labels.push(fmtNs(tk)); }
+    }
+    labels.push(fmtNs(v1));
+    ctx.textAlign = "left";
+    var span = (v1 - v0) * cores;
+    $("load-legend").innerHTML = "y: " + (scale ? "0\u2013" + top + " % (scaled to the busiest column; idle not drawn)" :
+      "0\u2013100 % of " + (cores > 1 ? cores + " cores'" : "the CPU's") + " time (idle in grey)") +
+      "; x: " + esc(fmtNs(v0)) + " \u2013 " + esc(fmtNs(v1)) + ", columns of " + esc(fmtNs(cw)) + " from the " +
+      (src === "overview" ? "overview bins" + (covers(v0, v1) ? "" : " (detail thinned here)") : "detail items") +
+      "<br>" + series.map(function (l) {
+        var ln = D.lanes[l];
+        return '<span><i style="background:' + colour(l) + '"></i>' + esc(ln.name) +
+          " " + fmtPct(sums[ln.name], span) + " %</span>";
+      }).join("");
+    last = { v0: v0, v1: v1, source: src, ncol: ncol, top: top, labels: labels, sums: sums };
+    return last;
+  }
+  $("load-scale").addEventListener("change", function () { draw(); });
+  load();
+  return { load: load, draw: draw, busy: busy, covers: covers,
+    state: function () { if (sonde.flushViews) sonde.flushViews(); return last; } };
+})();

@@ -11,12 +11,38 @@
     (D.detail.dropped ? ", " + D.detail.dropped + " thinned out" : "") + ".";
   buildTables();
   TL.draw();
-  drawLoad();
+  var around = [Load, Events, WinStats], pending = null;
+  /* the views follow the window once per frame, however many pan steps
+   * came in it; a script that reads a view's state gets it up to date at
+   * once (sonde.flushViews, called by their state accessors) */
+  var flush = function () {
+    if (!pending) return;
+    var v = pending;
+    pending = null;
+    Load.draw(v[0], v[1]); Events.onView(v[0], v[1]); WinStats.draw(v[0], v[1]);
+  };
+  sonde.flushViews = flush;
+  TL.onView(function (v0, v1) {
+    if (!pending) requestAnimationFrame(flush);
+    pending = [v0, v1];
+  });
+  Load.draw();
+  Events.onView(TL.view()[0]);
+  WinStats.draw();
   Flame.draw();
   Flame.tree();
   Search.load();
   Search.draw();
+  /* D changed (live mode): every module rebuilds its indexes and draws;
+   * the timeline keeps the user's view (or follows the newest record) */
+  sonde.refresh = function () {
+    TL.load();
+    around.concat([Flame, Search]).forEach(function (m) { m.load(); });
+    Flame.draw(); Flame.tree(); Search.draw();
+    Load.draw(); Events.onView(TL.view()[0]); WinStats.draw();
+  };
   sonde.D = D; sonde.TL = TL; sonde.Flame = Flame; sonde.Search = Search;
+  sonde.Load = Load; sonde.Events = Events; sonde.WinStats = WinStats;
   /* when the page became interactive, in ms from the navigation's start (make bench) */
   sonde.readyMs = performance.now();
   sonde.ready = true;

@@ -1,0 +1,98 @@
+/* 50_events.js -- the event list: every detail item of the page (slices,
+ * instants, counter values; not the derived task-state strips) in time
+ * order, all lanes merged, in a virtually scrolled box (only the rows in
+ * sight are in the DOM, so 300,000 items cost what 30 do).  It keeps step
+ * with the timeline: a zoom or pan scrolls the list to the first item at or
+ * after the window's start; scrolling the list pans the timeline (same
+ * width) to the first row shown; clicking a row selects its item. */
+"use strict";
+var Events = (function () {
+  var ROW = 18, MAX_H = 8e6; /* browsers cap an element's height: past MAX_H rows are mapped */
+  var box = $("events-box"), inner = $("events-inner"), order = new Int32Array(0), t0 = new Float64Array(0);
+  var firstRow = 0, ownTop = -1, selected = -1;
+  function load() {
+    var skip = D.lanes.map(function (l) { return l.kind === "state"; }), n = 0, k;
+    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) n++;
+    var idx = new Int32Array(n), j = 0;
+    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) idx[j++] = k;
+    var ts = new Float64Array(D.items.length);
+    for (k = 0; k < D.items.length; k++) ts[k] = D.items[k][2];
+    /* stable on equal times: lane order, as the host sent them */
+    order = idx.sort(function (a, b) { return ts[a] - ts[b] || a - b; });
+    t0 = new Float64Array(n);
+    for (k = 0; k < n; k++) t0[k] = ts[order[k]];
+    inner.style.height = Math.min(MAX_H, n * ROW) + "px";
+    $("events-count").textContent = n + " items (the page's detail" + (D.detail.dropped ? ", thinned" : "") + ")";
+  }
+  function visibleRows() { return Math.max(1, Math.floor(box.clientHeight / ROW)); }
+  /* scrollTop <-> first row, linear over the scrollable range */
+  function rowOfTop(top) {
+    var range = Math.max(1, inner.offsetHeight - box.clientHeight), rows = Math.max(0, order.length - visibleRows());
+    return order.length * ROW <= MAX_H ? Math.floor(top / ROW) : Math.round(top / range * rows);
+  }
+  function topOfRow(r) {
+    var range = Math.max(0, inner.offsetHeight - box.clientHeight), rows = Math.max(1, order.length - visibleRows());
+    return order.length * ROW <= MAX_H ? r * ROW : Math.round(r / rows * range);
+  }
+  function lowerBound(t) { /* first row at or after t */
+    var lo = 0, hi = order.length;
+    while (lo < hi) { var m = (lo + hi) >> 1; if (t0[m] < t) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  function flush() { if (sonde.flushViews) sonde.flushViews(); }
+  function text(k) {
+    var it = D.items[k], l = D.lanes[it[0]];
+    var nm = D.names[it[5]] || (it[1] === 2 ? "= " + it[8] : "");
+    return [fmtNs(it[2]), it[1] === 0 ? fmtNs(it[3]) : "", l.name + (it[4] ? " \u00b7" + it[4] : ""), nm,
+      it[6] ? D.args[it[6]] : ""];
+  }
+  function draw(pin) {
+    var n = order.length, vis = visibleRows() + 1, top = box.scrollTop;
+    firstRow = Math.min(Math.max(0, n - 1), pin !== undefined ? pin : rowOfTop(top));
+    var base = order.length * ROW <= MAX_H ? firstRow * ROW : top, h = "";
+    for (var r = firstRow; r < Math.min(n, firstRow + vis); r++) {
+      var k = order[r], c = text(k);
+      h += '<div class="ev-row' + (k === selected ? " sel" : "") + '" data-k="' + k + '" style="top:' + (base + (r - firstRow) * ROW) + 'px">' +
+        c.map(function (s, i) { return '<span class="ev-c' + i + '">' + esc(s) + "</span>"; }).join("") + "</div>";
+    }
+    inner.innerHTML = h;
+  }
+  /* the timeline moved: show its window's first item at the top */
+  function follow(v0) {
+    var r = lowerBound(v0), top = topOfRow(r);
+    ownTop = top;
+    box.scrollTop = top;
+    ownTop = box.scrollTop; /* the browser may clamp it */
+    draw(Math.abs(ownTop - top) < 1 ? r : undefined);
+  }
+  var pannedTo = null; /* the window start this list panned the timeline to */
+  box.addEventListener("scroll", function () {
+    if (Math.abs(box.scrollTop - ownTop) < 1) return; /* our own scroll, from follow() */
+    ownTop = -1;
+    draw();
+    if (!order.length) return;
+    var v = TL.view(), w = v[1] - v[0], t = t0[firstRow];
+    pannedTo = t;
+    TL.zoom(t, t + w);
+  });
+  inner.addEventListener("click", function (e) {
+    var d = e.target.closest("div[data-k]");
+    if (!d) return;
+    selected = +d.dataset.k;
+    TL.show(selected);
+    draw();
+  });
+  load();
+  return {
+    load: load, draw: function () { draw(); }, lowerBound: lowerBound,
+    /* the timeline moved; not when this list moved it (the list is there) */
+    onView: function (v0) { if (v0 !== pannedTo) follow(v0); pannedTo = null; },
+    /* the item at the top of the list, and the list's length */
+    first: function () { flush(); return order.length ? order[firstRow] : -1; },
+    firstRow: function () { flush(); return firstRow; },
+    size: function () { return order.length; },
+    /* scroll the list as a user would (the scroll event pans the timeline) */
+    scrollToRow: function (r) { box.scrollTop = topOfRow(r); },
+    rowHeight: ROW
+  };
+})();
