@@ -1,6 +1,11 @@
 /*
  * report_tl.c -- the report's timeline: overview bins and thinned detail
  * (report_tl.h), fed by the track model as a tmap writer.
+ *
+ * The track model puts all ISRs of a core on one "ISRs" thread, nested; the
+ * report gives each ISR a lane of its own (kind "isr", the ISR's name): the
+ * ISRs track gets no lane, its slices are routed by a per-core stack of the
+ * open slices (struct rtl_isrt) saying which ISR lane each is in.
  */
 #include "report_tl.h"
 
@@ -13,9 +18,21 @@
 
 struct rtl_open {
 	uint64_t t0;
+	int64_t value;         /* ISR activations: the nesting level */
 	uint32_t name, args;
 	uint8_t cat;
 };
+
+/* The ISRs track of one core: the lane each open slice on it is in. */
+struct rtl_isrt {
+	uint32_t core;
+	uint32_t lane[RTL_MAX_DEPTH];
+	uint8_t is_isr[RTL_MAX_DEPTH];
+	uint32_t depth, hidden;
+	uint32_t fallback;     /* lane + 1 of "ISRs", for what is outside any ISR */
+};
+
+#define RTL_ISRT 0x80000000u   /* in by_uuid: an index into r->isrt */
 
 struct rtl_lane {
 	uint64_t uuid;
@@ -28,6 +45,7 @@ struct rtl_lane {
 	uint64_t *busy;        /* RTL_BINS: ns covered by depth-0 slices */
 	uint32_t *count;       /* RTL_BINS: slices and instants that start there */
 	uint64_t items;        /* all items of the lane, kept or not */
+	uint32_t isr_key;      /* an ISR's lane: 1 + its name's id in r->names; else 0 */
 };
 
 struct rtl {
@@ -38,7 +56,9 @@ struct rtl {
 	uint64_t dropped;
 	struct rtl_lane *lane;
 	uint32_t nlanes, caplanes;
-	uint32_t *by_uuid;     /* uuid -> lane + 1 (0 = none) */
+	uint32_t *by_uuid;     /* uuid -> lane + 1 (0 = none), or RTL_ISRT | isrt */
+	struct rtl_isrt *isrt;
+	uint32_t nisrt;
 	uint64_t nuuid;
 	uint64_t lanes_over;   /* tracks beyond RTL_MAX_LANES */
 	uint64_t bin;          /* overview bin width, ns */
@@ -75,6 +95,7 @@ void rtl_free(struct rtl *r)
 	}
 	free(r->lane);
 	free(r->by_uuid);
+	free(r->isrt);
 	free(r->it);
 	namepool_free(r->names);
 	namepool_free(r->args);
@@ -95,9 +116,72 @@ uint64_t rtl_dropped(const struct rtl *r)
 
 static struct rtl_lane *rtl_lane(struct rtl *r, const struct tmap_track *t)
 {
-	if (t->uuid < r->nuuid && r->by_uuid[t->uuid])
+	if (t->uuid < r->nuuid && r->by_uuid[t->uuid] && !(r->by_uuid[t->uuid] & RTL_ISRT))
 		return &r->lane[r->by_uuid[t->uuid] - 1];
 	return NULL;
+}
+
+static struct rtl_isrt *rtl_isrt(struct rtl *r, const struct tmap_track *t)
+{
+	if (t->uuid < r->nuuid && (r->by_uuid[t->uuid] & RTL_ISRT))
+		return &r->isrt[r->by_uuid[t->uuid] & ~RTL_ISRT];
+	return NULL;
+}
+
+/* A new lane (NULL past RTL_MAX_LANES or out of memory). */
+static struct rtl_lane *rtl_lane_new(struct rtl *r, const char *name, const char *kind, uint32_t core)
+{
+	if (r->nlanes >= RTL_MAX_LANES) {
+		r->lanes_over++;
+		return NULL;
+	}
+	if (r->nlanes == r->caplanes) {
+		uint32_t nc = r->caplanes ? r->caplanes * 2 : 32;
+		struct rtl_lane *p = realloc(r->lane, nc * sizeof(*p));
+		if (!p)
+			return NULL;
+		r->lane = p;
+		r->caplanes = nc;
+	}
+	struct rtl_lane *l = &r->lane[r->nlanes];
+	memset(l, 0, sizeof(*l));
+	l->name = strdup(name);
+	if (!l->name)
+		return NULL;
+	l->kind = kind;
+	l->core = core;
+	r->nlanes++;
+	return l;
+}
+
+static int rtl_uuid_room(struct rtl *r, uint64_t uuid)
+{
+	if (uuid < r->nuuid)
+		return 0;
+	uint64_t nn = r->nuuid ? r->nuuid : 64;
+	while (nn <= uuid)
+		nn *= 2;
+	uint32_t *p = realloc(r->by_uuid, nn * sizeof(*p));
+	if (!p)
+		return -1;
+	memset(p + r->nuuid, 0, (nn - r->nuuid) * sizeof(*p));
+	r->by_uuid = p;
+	r->nuuid = nn;
+	return 0;
+}
+
+/* The ISRs track of a core: no lane of its own, a routing stack. */
+static void rtl_isr_track(struct rtl *r, const struct tmap_track *t)
+{
+	if (rtl_isrt(r, t) || rtl_uuid_room(r, t->uuid) != 0)
+		return;
+	struct rtl_isrt *p = realloc(r->isrt, (r->nisrt + 1) * sizeof(*p));
+	if (!p)
+		return;
+	r->isrt = p;
+	memset(&p[r->nisrt], 0, sizeof(*p));
+	p[r->nisrt].core = t->core;
+	r->by_uuid[t->uuid] = RTL_ISRT | r->nisrt++;
 }
 
 static void rtl_track(void *w, const struct tmap_track *t)
@@ -106,44 +190,41 @@ static void rtl_track(void *w, const struct tmap_track *t)
 	struct rtl_lane *l;
 	if (t->kind == TMAP_PROCESS)
 		return;
+	if (strcmp(tmap_lane(t), "isr") == 0) {
+		rtl_isr_track(r, t);
+		return;
+	}
 	l = rtl_lane(r, t);
 	if (!l) {
-		if (r->nlanes >= RTL_MAX_LANES) {
-			r->lanes_over++;
+		if (rtl_uuid_room(r, t->uuid) != 0)
 			return;
-		}
-		if (t->uuid >= r->nuuid) {
-			uint64_t nn = r->nuuid ? r->nuuid : 64;
-			while (nn <= t->uuid)
-				nn *= 2;
-			uint32_t *p = realloc(r->by_uuid, nn * sizeof(*p));
-			if (!p)
-				return;
-			memset(p + r->nuuid, 0, (nn - r->nuuid) * sizeof(*p));
-			r->by_uuid = p;
-			r->nuuid = nn;
-		}
-		if (r->nlanes == r->caplanes) {
-			uint32_t nc = r->caplanes ? r->caplanes * 2 : 32;
-			struct rtl_lane *p = realloc(r->lane, nc * sizeof(*p));
-			if (!p)
-				return;
-			r->lane = p;
-			r->caplanes = nc;
-		}
-		l = &r->lane[r->nlanes++];
-		memset(l, 0, sizeof(*l));
+		l = rtl_lane_new(r, t->name, tmap_lane(t), t->core);
+		if (!l)
+			return;
 		r->by_uuid[t->uuid] = r->nlanes;
 		l->uuid = t->uuid;
-		l->core = t->core;
 		l->tid = t->tid;
+		return;
 	}
 	char *c = strdup(t->name);
 	if (c) {
 		free(l->name);
 		l->name = c;
 	}
-	l->kind = tmap_lane(t);
+}
+
+/* The lane + 1 of ISR `name` (an id in r->names, 0 if the pool is full) on
+ * core, made on first use; 0 if there is no room. */
+static uint32_t rtl_isr_lane(struct rtl *r, uint32_t core, uint32_t name)
+{
+	for (uint32_t i = 0; i < r->nlanes; i++)
+		if (r->lane[i].isr_key == name + 1 && r->lane[i].core == core)
+			return i + 1;
+	struct rtl_lane *l = rtl_lane_new(r, name ? namepool_str(r->names, name) : "ISR", "isr", core);
+	if (!l)
+		return 0;
+	l->isr_key = name + 1;
+	return r->nlanes;
 }
 
 /* ---- overview --------------------------------------------------------------- */
@@ -289,6 +370,8 @@ static uint32_t rtl_args(struct rtl *r, const struct sonde_arg *a, size_t n)
 	return k ? namepool_intern(r->args, r->argbuf, k, &added) : 0;
 }
 
+#define RTL_CAT_ISR 3 /* "isr" in rtl_cat() */
+
 static uint8_t rtl_cat(const char *cat)
 {
 	static const char *const cats[] = { "", "sched", "state", "isr", "func", "mark", "log", "record", "info",
@@ -299,14 +382,12 @@ static uint8_t rtl_cat(const char *cat)
 	return 0;
 }
 
-static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
-		      const struct tmap_slice *s)
+/* A slice begin, end or instant on lane l; value annotates a begin (an ISR
+ * activation's nesting level). */
+static void rtl_lane_slice(struct rtl *r, struct rtl_lane *l, enum tmap_type type, uint64_t ns,
+			   const struct tmap_slice *s, int64_t value)
 {
-	struct rtl *r = w;
-	struct rtl_lane *l = rtl_lane(r, t);
 	int added;
-	if (!l)
-		return;
 	if (type == TMAP_BEGIN) {
 		if (l->depth == RTL_MAX_DEPTH) {
 			l->hidden++;
@@ -314,6 +395,7 @@ static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tm
 		}
 		struct rtl_open *o = &l->stk[l->depth++];
 		o->t0 = ns;
+		o->value = value;
 		o->name = s->name ? namepool_intern_str(r->names, s->name, &added) : 0;
 		o->args = rtl_args(r, s->args, s->nargs);
 		o->cat = rtl_cat(s->cat);
@@ -334,7 +416,7 @@ static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tm
 				args = more;
 		}
 		struct rtl_item x = { o->t0, ns >= o->t0 ? ns : o->t0, (uint32_t)(l - r->lane), o->name, args,
-				      (uint16_t)l->depth, RTL_SLICE, o->cat, 0 };
+				      (uint16_t)l->depth, RTL_SLICE, o->cat, o->value };
 		l->items++;
 		rtl_overview(r, l, x.t0, x.t1, l->depth == 0);
 		rtl_add(r, &x);
@@ -346,6 +428,66 @@ static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tm
 	l->items++;
 	rtl_overview(r, l, ns, ns, 0);
 	rtl_add(r, &x);
+}
+
+/* A slice on a core's ISRs track, routed to the lane of the ISR it is in:
+ * an ISR activation to its own lane (depth 0 there, value = its nesting
+ * level), anything else to the innermost open ISR's lane; what comes
+ * outside any ISR (an unmatched exit) to a lane "ISRs". */
+static void rtl_isr_slice(struct rtl *r, struct rtl_isrt *q, enum tmap_type type, uint64_t ns,
+			  const struct tmap_slice *s)
+{
+	uint32_t lane = 0;
+	int64_t level = 0;
+	if (type == TMAP_END) {
+		if (q->hidden) {
+			q->hidden--;
+			return;
+		}
+		if (!q->depth)
+			return;
+		lane = q->lane[--q->depth];
+	} else if (type == TMAP_BEGIN && rtl_cat(s->cat) == RTL_CAT_ISR) {
+		int added;
+		if (q->depth == RTL_MAX_DEPTH) {
+			q->hidden++;
+			return;
+		}
+		lane = rtl_isr_lane(r, q->core, s->name ? namepool_intern_str(r->names, s->name, &added) : 0);
+		for (uint32_t i = 0; i < q->depth; i++)
+			level += q->is_isr[i];
+		level++;
+	} else if (q->depth) {
+		lane = q->lane[q->depth - 1];
+	} else {
+		if (!q->fallback) {
+			struct rtl_lane *l = rtl_lane_new(r, "ISRs", "isr", q->core);
+			q->fallback = l ? r->nlanes : 0;
+		}
+		lane = q->fallback;
+	}
+	if (type == TMAP_BEGIN) {
+		if (q->depth == RTL_MAX_DEPTH) {
+			q->hidden++;
+			return;
+		}
+		q->is_isr[q->depth] = level > 0;
+		q->lane[q->depth++] = lane;
+	}
+	if (lane)
+		rtl_lane_slice(r, &r->lane[lane - 1], type, ns, s, level);
+}
+
+static void rtl_slice(void *w, enum tmap_type type, uint64_t ns, const struct tmap_track *t,
+		      const struct tmap_slice *s)
+{
+	struct rtl *r = w;
+	struct rtl_lane *l = rtl_lane(r, t);
+	struct rtl_isrt *q;
+	if (l)
+		rtl_lane_slice(r, l, type, ns, s, 0);
+	else if ((q = rtl_isrt(r, t)) != NULL)
+		rtl_isr_slice(r, q, type, ns, s);
 }
 
 static void rtl_counter(void *w, uint64_t ns, const struct tmap_track *t, int64_t value)
