@@ -50,6 +50,10 @@ struct rtl_lane {
 
 struct rtl {
 	uint32_t max_items;
+	int live;              /* live mode: it[] is a ring, nothing is thinned */
+	uint64_t seq;          /* live: items ever added; item seq s is it[s % max_items] */
+	uint64_t session;      /* live: target sessions seen (rtl_live_reset) */
+	uint64_t repools;      /* live: the name pools rebuilt (rtl_repool) */
 	struct rtl_item *it;
 	uint32_t n, cap;
 	uint64_t spacing;      /* detail windows start every `spacing` ns */
@@ -82,6 +86,55 @@ struct rtl *rtl_new(uint32_t max_items)
 		return NULL;
 	}
 	return r;
+}
+
+static struct namepool *rtl_live_pool(const struct rtl *r);
+
+struct rtl *rtl_new_live(uint32_t ring)
+{
+	struct rtl *r = rtl_new(ring);
+	if (!r)
+		return NULL;
+	r->live = 1;
+	r->it = calloc(r->max_items, sizeof(*r->it));
+	namepool_free(r->names);
+	namepool_free(r->args);
+	r->names = rtl_live_pool(r);
+	r->args = rtl_live_pool(r);
+	if (!r->it || !r->names || !r->args) {
+		rtl_free(r);
+		return NULL;
+	}
+	r->cap = r->max_items;
+	return r;
+}
+
+void rtl_live_reset(struct rtl *r)
+{
+	r->n = 0;
+	r->session++;
+	r->bin = 1000;
+	r->nbins = 0;
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		struct rtl_lane *l = &r->lane[i];
+		l->depth = l->hidden = 0;
+		if (l->busy) {
+			memset(l->busy, 0, RTL_BINS * sizeof(*l->busy));
+			memset(l->count, 0, RTL_BINS * sizeof(*l->count));
+		}
+	}
+	for (uint32_t i = 0; i < r->nisrt; i++)
+		r->isrt[i].depth = r->isrt[i].hidden = 0;
+}
+
+uint64_t rtl_seq(const struct rtl *r)
+{
+	return r->seq;
+}
+
+uint64_t rtl_session(const struct rtl *r)
+{
+	return r->session;
 }
 
 void rtl_free(struct rtl *r)
@@ -294,8 +347,20 @@ static void rtl_thin(struct rtl *r)
 	r->n = k;
 }
 
+static void rtl_repool(struct rtl *r);
+
 static void rtl_add(struct rtl *r, const struct rtl_item *x)
 {
+	if (r->live) {
+		if ((r->seq & 0xFFF) == 0)
+			rtl_repool(r);
+		r->it[r->seq++ % r->max_items] = *x;
+		if (r->n < r->max_items)
+			r->n++;
+		else
+			r->dropped++;
+		return;
+	}
 	if (!rtl_kept(r, x->t0)) {
 		r->dropped++;
 		return;
@@ -509,6 +574,61 @@ const struct tmap_writer_ops rtl_ops = {
 	.task_state = NULL,
 };
 
+/* ---- live: bounded name pools ---------------------------------------------- */
+
+static uint32_t rtl_move(struct namepool *to, const struct namepool *from, uint32_t id)
+{
+	int added;
+	return id ? namepool_intern_str(to, namepool_str(from, id), &added) : 0;
+}
+
+/* In live mode the pools would grow with every new text (log messages,
+ * argument values) over hours: past a few times what the ring can use
+ * they are rebuilt with only the strings still in use -- by the ring's
+ * items, the open slices and the ISR lanes' keys. */
+static uint32_t rtl_pool_limit(const struct rtl *r)
+{
+	return 2 * r->max_items + 4096; /* an item uses two strings at most */
+}
+
+/* A pool for live mode: room for twice the limit, rebuilt at the limit. */
+static struct namepool *rtl_live_pool(const struct rtl *r)
+{
+	return namepool_new(2 * rtl_pool_limit(r), (size_t)64 << 20);
+}
+
+static void rtl_repool(struct rtl *r)
+{
+	uint32_t limit = rtl_pool_limit(r);
+	if (namepool_count(r->names) < limit && namepool_count(r->args) < limit)
+		return;
+	struct namepool *nn = rtl_live_pool(r), *na = rtl_live_pool(r);
+	if (!nn || !na) {
+		namepool_free(nn);
+		namepool_free(na);
+		return;
+	}
+	for (uint32_t i = 0; i < r->n; i++) {
+		struct rtl_item *x = &r->it[(r->seq - r->n + i) % r->max_items];
+		x->name = rtl_move(nn, r->names, x->name);
+		x->args = rtl_move(na, r->args, x->args);
+	}
+	for (uint32_t i = 0; i < r->nlanes; i++) {
+		struct rtl_lane *l = &r->lane[i];
+		for (uint32_t d = 0; d < l->depth; d++) {
+			l->stk[d].name = rtl_move(nn, r->names, l->stk[d].name);
+			l->stk[d].args = rtl_move(na, r->args, l->stk[d].args);
+		}
+		if (l->isr_key > 1)
+			l->isr_key = rtl_move(nn, r->names, l->isr_key - 1) + 1;
+	}
+	namepool_free(r->names);
+	namepool_free(r->args);
+	r->names = nn;
+	r->args = na;
+	r->repools++;
+}
+
 /* ---- JSON ------------------------------------------------------------------------ */
 
 static int item_cmp(const void *a, const void *b)
@@ -539,7 +659,9 @@ static void pool_json(FILE *out, const struct namepool *np, uint32_t *map,
 	fputc(']', out);
 }
 
-void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *, size_t))
+/* "lanes" and "overview" (the bins from b0 on: a live delta sends the
+ * bins that may have changed). */
+static void rtl_json_lanes(const struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *, size_t), uint32_t b0)
 {
 	fputs("\"lanes\":[", out);
 	for (uint32_t i = 0; i < r->nlanes; i++) {
@@ -548,28 +670,43 @@ void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *,
 		jstr(out, l->name ? l->name : "", l->name ? strlen(l->name) : 0);
 		fprintf(out, ",\"kind\":\"%s\",\"core\":%" PRIu32 ",\"items\":%" PRIu64 "}", l->kind, l->core, l->items);
 	}
-	fprintf(out, "],\n\"overview\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"busy\":[", r->bin, r->nbins);
+	fprintf(out, "],\n\"overview\":{\"bin\":%" PRIu64 ",\"n\":%" PRIu32 ",\"from\":%" PRIu32 ",\"busy\":[",
+		r->bin, r->nbins, b0);
 	for (uint32_t i = 0; i < r->nlanes; i++) {
 		const struct rtl_lane *l = &r->lane[i];
 		fputs(i ? ",[" : "[", out);
-		for (uint32_t k = 0; l->busy && k < r->nbins; k++)
-			fprintf(out, "%s%" PRIu64, k ? "," : "", l->busy[k]);
+		for (uint32_t k = b0; l->busy && k < r->nbins; k++)
+			fprintf(out, "%s%" PRIu64, k > b0 ? "," : "", l->busy[k]);
 		fputc(']', out);
 	}
 	fputs("],\"count\":[", out);
 	for (uint32_t i = 0; i < r->nlanes; i++) {
 		const struct rtl_lane *l = &r->lane[i];
 		fputs(i ? ",[" : "[", out);
-		for (uint32_t k = 0; l->count && k < r->nbins; k++)
-			fprintf(out, "%s%" PRIu32, k ? "," : "", l->count[k]);
+		for (uint32_t k = b0; l->count && k < r->nbins; k++)
+			fprintf(out, "%s%" PRIu32, k > b0 ? "," : "", l->count[k]);
 		fputc(']', out);
 	}
 	fputs("]},\n", out);
+}
+
+void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *, size_t))
+{
+	/* live: the ring's items, sorted in a copy (the ring keeps arrival order) */
+	struct rtl_item *it = r->it;
+	if (r->live && r->n) {
+		it = malloc((size_t)r->n * sizeof(*it));
+		if (!it)
+			r->n = 0;
+		for (uint32_t i = 0; it && i < r->n; i++)
+			it[i] = r->it[(r->seq - r->n + i) % r->max_items];
+	}
+	rtl_json_lanes(r, out, jstr, 0);
 	uint32_t *nmap = calloc((size_t)namepool_count(r->names) + 1, sizeof(*nmap));
 	uint32_t *amap = calloc((size_t)namepool_count(r->args) + 1, sizeof(*amap));
 	for (uint32_t i = 0; nmap && amap && i < r->n; i++) {
-		nmap[r->it[i].name] = 1;
-		amap[r->it[i].args] = 1;
+		nmap[it[i].name] = 1;
+		amap[it[i].args] = 1;
 	}
 	if (nmap)
 		nmap[0] = 0; /* id 0 is "none": always written as 0 */
@@ -586,18 +723,46 @@ void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *,
 	else
 		fputs("[\"\"]", out);
 	fputs(",\n\"items\":[", out);
-	if (r->n) /* r->it is NULL while empty; qsort's pointer must not be */
-		qsort(r->it, r->n, sizeof(*r->it), item_cmp);
+	if (r->n) /* it is NULL while empty; qsort's pointer must not be */
+		qsort(it, r->n, sizeof(*it), item_cmp);
 	for (uint32_t i = 0; i < r->n; i++) {
-		const struct rtl_item *x = &r->it[i];
+		const struct rtl_item *x = &it[i];
 		fprintf(out, "%s[%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32 ",%" PRIu32 ",%u,%" PRId64 "]",
 			i ? (i % 8 ? "," : ",\n") : "", x->lane, x->type, x->t0, x->t1 - x->t0, x->depth,
 			nmap ? nmap[x->name] : 0, amap ? amap[x->args] : 0, x->cat, x->value);
 	}
 	fputc(']', out);
+	if (it != r->it)
+		free(it);
 	free(nmap);
 	free(amap);
 	fprintf(out, ",\n\"detail\":{\"spacing\":%" PRIu64 ",\"window\":%u,\"dropped\":%" PRIu64
 		     ",\"max_items\":%" PRIu32 ",\"lanes_over\":%" PRIu64 "},\n",
-		r->spacing, RTL_WINDOW_NS, r->dropped, r->max_items, r->lanes_over);
+		r->live ? 0 : r->spacing, RTL_WINDOW_NS, r->live ? 0 : r->dropped, r->max_items, r->lanes_over);
+}
+
+void rtl_write_delta(struct rtl *r, FILE *out, uint64_t since, uint64_t bin, uint32_t nbins,
+		     void (*jstr)(FILE *, const char *, size_t))
+{
+	uint64_t first = r->seq - r->n;
+	/* the bins from the viewer's last one on, all of them when they were
+	 * merged (the width doubled) or the session changed */
+	uint32_t b0 = bin == r->bin && nbins && nbins <= r->nbins ? nbins - 1 : 0;
+	rtl_json_lanes(r, out, jstr, b0);
+	fprintf(out, "\"seq\":%" PRIu64 ",\"session\":%" PRIu64 ",\"missed\":%" PRIu64 ",\n\"items\":[",
+		r->seq, r->session, since < first ? first - since : 0);
+	if (since < first)
+		since = first;
+	for (uint64_t s = since; s < r->seq; s++) {
+		const struct rtl_item *x = &r->it[s % r->max_items];
+		const char *nm = x->name ? namepool_str(r->names, x->name) : "";
+		const char *ar = x->args ? namepool_str(r->args, x->args) : "";
+		fprintf(out, "%s[%" PRIu32 ",%u,%" PRIu64 ",%" PRIu64 ",%u,", s > since ? (s % 8 ? "," : ",\n") : "",
+			x->lane, x->type, x->t0, x->t1 - x->t0, x->depth);
+		jstr(out, nm, strlen(nm));
+		fputc(',', out);
+		jstr(out, ar, strlen(ar));
+		fprintf(out, ",%u,%" PRId64 "]", x->cat, x->value);
+	}
+	fputs("]", out);
 }
