@@ -43,7 +43,7 @@ struct live_serve {
 	struct tmap *tm;
 	struct sonde_stats st;
 	struct sonde_listener stl, self;
-	struct sonde_session ss;  /* the pipe's, as of the last event */
+	struct sonde_session ss;  /* the pipe's, as of the last event (zero before) */
 	int have_ss;
 	uint64_t resets;          /* TARGET_INFO with reset=true */
 	/* the link, as the loop last saw it (live_serve_state) */
@@ -122,7 +122,7 @@ static void serve_live_json(struct live_serve *sv, FILE *out)
 static void serve_page_data(FILE *out, void *ctx)
 {
 	struct live_serve *sv = ctx;
-	report_stats_json(out, &sv->st, sv->have_ss ? &sv->ss : NULL);
+	report_stats_json(out, &sv->st, &sv->ss);
 	/* the analyses and the profile are made at the end of a trace: the
 	 * live page has none (the report of the -w file has them) */
 	fputs("\"analysis\":{\"total\":0,\"losses\":0,\"resyncs\":0,\"top\":0,\"rows\":[],\"cores\":[],"
@@ -137,7 +137,7 @@ static void serve_delta(struct live_serve *sv, FILE *out, uint64_t since, uint64
 	fputc('{', out);
 	rtl_write_delta(sv->tl, out, since, bin, n, report_jstr);
 	fputs(",\n", out);
-	report_stats_json(out, &sv->st, sv->have_ss ? &sv->ss : NULL);
+	report_stats_json(out, &sv->st, &sv->ss);
 	serve_live_json(sv, out);
 	fprintf(out, "\"ts_freq\":%" PRIu64 ",\"end\":1}", sv->have_ss ? sv->ss.ts_freq : 0);
 }
@@ -169,12 +169,14 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *c, const c
 			struct tmap_stats tst;
 			sv->pages++;
 			tmap_get_stats(sv->tm, &tst);
-			report_page(out, "Sonde live", sv->have_ss ? &sv->ss : NULL, tst.ticks_as_ns, serve_page_data, sv);
+			report_page(out, "Sonde live", &sv->ss, tst.ticks_as_ns, serve_page_data, sv);
 		} else {
 			sv->deltas++;
 			serve_delta(sv, out, serve_arg(c, "since"), serve_arg(c, "bin"), (uint32_t)serve_arg(c, "n"));
 		}
 		pthread_mutex_unlock(&sv->mu);
+	} else if (strcmp(url, "/favicon.ico") == 0) {
+		status = MHD_HTTP_NO_CONTENT; /* browsers ask; the page has none */
 	} else {
 		fputs("not found\n", out);
 		status = MHD_HTTP_NOT_FOUND;
