@@ -5,8 +5,8 @@
  *
  *   GET /                      the page, with the data of the current window
  *                              and D.live (how to follow)
- *   GET /delta?since=S&bin=B&n=N  JSON: the lanes, the overview bins from the
- *                              viewer's last one on, the items since item
+ *   GET /delta?since=S&bin=B&n=N&session=K  JSON: the lanes, the overview
+ *                              bins from the viewer's last one on, the items since item
  *                              number S, the loss figures, the link's state
  *
  * The capture loop feeds a track model (trackmap.h) into the report's
@@ -172,7 +172,9 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *c, const c
 			report_page(out, "Sonde live", &sv->ss, tst.ticks_as_ns, serve_page_data, sv);
 		} else {
 			sv->deltas++;
-			serve_delta(sv, out, serve_arg(c, "since"), serve_arg(c, "bin"), (uint32_t)serve_arg(c, "n"));
+			/* a viewer of an earlier session gets every bin again */
+			uint32_t n = serve_arg(c, "session") == rtl_session(sv->tl) ? (uint32_t)serve_arg(c, "n") : 0;
+			serve_delta(sv, out, serve_arg(c, "since"), serve_arg(c, "bin"), n);
 		}
 		pthread_mutex_unlock(&sv->mu);
 	} else if (strcmp(url, "/favicon.ico") == 0) {

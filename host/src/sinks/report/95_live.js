@@ -106,7 +106,7 @@
   }
   function poll() {
     var ov = D.overview;
-    fetch("delta?since=" + L.seq + "&bin=" + ov.bin + "&n=" + ov.n, { cache: "no-store" })
+    fetch("delta?since=" + L.seq + "&bin=" + ov.bin + "&n=" + ov.n + "&session=" + L.session, { cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
       .then(function (d) { L.polls++; merge(d); setTimeout(poll, POLL_MS); })
       .catch(function (e) {
