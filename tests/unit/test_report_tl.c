@@ -132,11 +132,37 @@ static void test_live_ring(void **state)
 	tl_close(&t);
 }
 
+/* Names that keep coming (9000 functions, one call each) with a ring of
+ * 1000: the pools are rebuilt as they pass their limit (at item 8192), and
+ * every item kept -- the one added at the rebuild too, f8191 -- keeps its
+ * own name. */
+static void test_live_names(void **state)
+{
+	(void)state;
+	struct tl t;
+	char name[32], want[64];
+	tl_open(&t, 1000);
+	for (uint64_t i = 0; i < 9000; i++) {
+		snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		put(&t, SONDE_EV_FUNC_ENTER, 100 * i, 1000 + i, name, 0);
+		put(&t, SONDE_EV_FUNC_EXIT, 100 * i + 50, 0, NULL, 0);
+	}
+	char *d = delta(&t, 0);
+	for (uint64_t i = 0; i < 9000; i++) {
+		snprintf(want, sizeof(want), ",%llu,50,0,\"f%llu\",", (unsigned long long)(100 * i), (unsigned long long)i);
+		if ((strstr(d, want) != NULL) != (i >= 8000)) /* the session start, f0..f8999: the last 1000 */
+			fail_msg("f%llu: %s", (unsigned long long)i, i >= 8000 ? "missing or misnamed" : "still there");
+	}
+	free(d);
+	tl_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_isr_lanes),
 		cmocka_unit_test(test_live_ring),
+		cmocka_unit_test(test_live_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -347,14 +347,15 @@ static void rtl_thin(struct rtl *r)
 	r->n = k;
 }
 
-static void rtl_repool(struct rtl *r);
+static void rtl_repool(struct rtl *r, struct rtl_item *x);
 
 static void rtl_add(struct rtl *r, const struct rtl_item *x)
 {
 	if (r->live) {
+		struct rtl_item y = *x; /* its ids are the pools' of now: moved with the rest */
 		if ((r->seq & 0xFFF) == 0)
-			rtl_repool(r);
-		r->it[r->seq++ % r->max_items] = *x;
+			rtl_repool(r, &y);
+		r->it[r->seq++ % r->max_items] = y;
 		if (r->n < r->max_items)
 			r->n++;
 		else
@@ -585,7 +586,7 @@ static uint32_t rtl_move(struct namepool *to, const struct namepool *from, uint3
 /* In live mode the pools would grow with every new text (log messages,
  * argument values) over hours: past a few times what the ring can use
  * they are rebuilt with only the strings still in use -- by the ring's
- * items, the open slices and the ISR lanes' keys. */
+ * items, the item x being added, the open slices and the ISR lanes' keys. */
 static uint32_t rtl_pool_limit(const struct rtl *r)
 {
 	return 2 * r->max_items + 4096; /* an item uses two strings at most */
@@ -597,7 +598,7 @@ static struct namepool *rtl_live_pool(const struct rtl *r)
 	return namepool_new(2 * rtl_pool_limit(r), (size_t)64 << 20);
 }
 
-static void rtl_repool(struct rtl *r)
+static void rtl_repool(struct rtl *r, struct rtl_item *x)
 {
 	uint32_t limit = rtl_pool_limit(r);
 	if (namepool_count(r->names) < limit && namepool_count(r->args) < limit)
@@ -613,6 +614,8 @@ static void rtl_repool(struct rtl *r)
 		x->name = rtl_move(nn, r->names, x->name);
 		x->args = rtl_move(na, r->args, x->args);
 	}
+	x->name = rtl_move(nn, r->names, x->name); /* the item being added */
+	x->args = rtl_move(na, r->args, x->args);
 	for (uint32_t i = 0; i < r->nlanes; i++) {
 		struct rtl_lane *l = &r->lane[i];
 		for (uint32_t d = 0; d < l->depth; d++) {
