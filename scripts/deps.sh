@@ -10,6 +10,7 @@ PKGS=(
   build-essential cmake pkg-config          # toolchain
   libcmocka-dev                             # unit tests
   libserialport-dev                         # serial links (sonde live)
+  libmicrohttpd-dev                         # sonde live --serve: the page over HTTP
   libelf-dev libdw-dev                      # ELF symbols for profiles
   libsqlite3-dev                            # SQLite export
   sqlite3                                   # tests: the SQL of docs/sql.md on an export

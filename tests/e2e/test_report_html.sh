@@ -52,8 +52,21 @@ cat >"$TMP/check.js" <<'JS'
     });
     return out;
   }
+  /* per ISR lane: its activations (depth-0 slices) and their deepest nesting level (item[8]) */
+  function isrLanes() {
+    var out = {};
+    sonde.D.items.forEach(function (it) {
+      var l = sonde.D.lanes[it[0]];
+      if (l.kind !== "isr" || it[1] !== 0 || it[4] !== 0) return;
+      var o = out[l.name] || (out[l.name] = { n: 0, nest: 0 });
+      o.n++;
+      o.nest = Math.max(o.nest, it[8]);
+    });
+    return out;
+  }
   var res = { tasks: rows("t-tasks"), isrs: rows("t-isrs"), cores: rows("t-cores"), funcs: rows("t-funcs"),
-    records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }) };
+    records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }),
+    isrlanes: isrLanes() };
   /* zoom to a 10 ms window (WLO..WHI ns, chosen above) and list what is visible */
   sonde.TL.zoom(WLO, WHI);
   res.view = sonde.TL.view();
@@ -114,10 +127,19 @@ for l in prof[i + 2:]:
     for col in ("calls", "incl", "self", "self%", "min", "max"):
         cc = col if col in ("calls", "self%") else col + "[us]"
         same(f"function {f['function']} {col}", p[col], f[cc])
-# lanes: one per task of the stats, ISRs when there are ISRs
+# one lane per ISR, named as in the stats; its activations at depth 0, with
+# their nesting level (item[8]) up to the stats' deepest nesting
+isrl = page["isrlanes"]
+if sorted(n for k, n in page["lanes"] if k == "isr") != sorted(page["isrs"]) or set(isrl) != set(page["isrs"]):
+    fails.append(f"ISR lanes {sorted(n for k, n in page['lanes'] if k == 'isr')}, ISRs {sorted(page['isrs'])}")
+for n, row in page["isrs"].items():
+    got = isrl.get(n, {"n": 0, "nest": 0})
+    same(f"ISR lane {n} activations", got["n"], row["count"])
+    if "nest" in row:
+        same(f"ISR lane {n} nesting", got["nest"], row["nest"])
+# lanes: one per task of the stats
 lanes = page["lanes"]
 assert sorted(n for k, n in lanes if k == "task") == sorted(page["tasks"]), lanes
-assert any(k == "isr" for k, n in lanes) == bool(page["isrs"]), lanes
 # zoomed to 10..20 ms: the function and ISR slices that start there are the trace's
 ev = [json.loads(l) for l in open(sys.argv[4])]
 origin = next(e["ts"] for e in ev if e["ts"] is not None)

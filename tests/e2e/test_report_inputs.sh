@@ -25,8 +25,21 @@ cat >"$TMP/check.js" <<'JS'
     });
     return out;
   }
+  /* per ISR lane: its activations (depth-0 slices) and their deepest nesting level (item[8]) */
+  function isrLanes() {
+    var out = {};
+    sonde.D.items.forEach(function (it) {
+      var l = sonde.D.lanes[it[0]];
+      if (l.kind !== "isr" || it[1] !== 0 || it[4] !== 0) return;
+      var o = out[l.name] || (out[l.name] = { n: 0, nest: 0 });
+      o.n++;
+      o.nest = Math.max(o.nest, it[8]);
+    });
+    return out;
+  }
   return { tasks: rows("t-tasks"), isrs: rows("t-isrs"), cores: rows("t-cores"), funcs: rows("t-funcs"),
-    records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }) };
+    records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }),
+    isrlanes: isrLanes() };
 })()
 JS
 for spec in "${INPUTS[@]}"; do
@@ -71,6 +84,16 @@ for n, f in funcs.items():
     unit = "[us]" if "self[us]" in f else "[t]"
     for col in ("calls", "incl", "self", "min", "max"):
         same(f"function {n} {col}", page["funcs"].get(n, {}).get(col), f[col if col == "calls" else col + unit])
+# one lane per ISR, named as in the stats; its activations at depth 0, with
+# their nesting level (item[8]) up to the stats' deepest nesting
+isrl = page["isrlanes"]
+if sorted(n for k, n in page["lanes"] if k == "isr") != sorted(page["isrs"]) or set(isrl) != set(page["isrs"]):
+    fails.append(f"ISR lanes {sorted(n for k, n in page['lanes'] if k == 'isr')}, ISRs {sorted(page['isrs'])}")
+for n, row in page["isrs"].items():
+    got = isrl.get(n, {"n": 0, "nest": 0})
+    same(f"ISR lane {n} activations", got["n"], row["count"])
+    if "nest" in row:
+        same(f"ISR lane {n} nesting", got["nest"], row["nest"])
 tasks = sorted(n for k, n in page["lanes"] if k == "task")
 if tasks != sorted(page["tasks"]):
     fails.append(f"task lanes {tasks}, tasks {sorted(page['tasks'])}")

@@ -30,6 +30,7 @@ static const struct cli_opt live_own_opts[] = {
 	{ "reconnect-timeout", 0, "S", "give up on a lost link after S seconds (default 30; 0 = never reconnect, "
 				       "'inf' = never give up)" },
 	{ "control", 0, "PATH", "share the link through a Unix socket (for 'sonde send --link unix:PATH')" },
+	{ "serve", 0, "[ADDR:]PORT", "serve the report page over HTTP while capturing (127.0.0.1 unless ADDR)" },
 	{ "show", 0, NULL, "with --output: print text records on stdout as well" },
 	{ "no-show", 0, NULL, "with --output: print no records on stdout" },
 	{ "no-keys", 0, NULL, "do not read keys from a terminal on stdin" },
@@ -104,6 +105,10 @@ static int live_opt(void *ctx, const struct cli_opt *o, const char *val)
 		}
 	} else if (strcmp(n, "control") == 0) {
 		a->o.ctl_path = val;
+	} else if (strcmp(n, "serve") == 0) {
+		if (live_serve_check(val) != 0)
+			return -1;
+		a->o.serve = val;
 	} else if (strcmp(n, "show") == 0) {
 		a->o.show = 1;
 	} else if (strcmp(n, "no-show") == 0) {
@@ -142,6 +147,9 @@ static void live_help(FILE *out)
 		"When stderr is a terminal a status line shows rates, records, errors and drops.\n"
 		"When stdin is a terminal, keys send commands on the link (docs/protocol.md 9):\n"
 		"  i info, s start/stop, t trigger, r readout, c reset counters, p stats, h help, q quit\n"
+		"--serve [ADDR:]PORT serves the report page (as 'sonde report' makes) over HTTP while\n"
+		"it captures; the page follows the target.  Any address but 127.0.0.1 lets anyone\n"
+		"who reaches it read the trace (no authentication).\n"
 		"Ctrl-C (SIGINT, SIGTERM) ends the session: outputs are finished and the figures of\n"
 		"'sonde stats' are printed on stderr.\n\noptions:\n");
 	cli_print_opts(out, options());
@@ -309,6 +317,8 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	struct sonde_listener l = sonde_stats_listener(st);
 	if (!rc)
 		sonde_pipe_add_listener(p, &l);
+	if (!rc && lv->o.serve && live_serve_open(lv, kv) != 0)
+		rc = SONDE_EXIT_IO;
 	lv->link.log = link_log;
 	lv->link.log_ctx = lv;
 	if (!rc && sonde_link_open(&lv->link, &spec) != 0) {
@@ -351,6 +361,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 		fprintf(stderr, "sonde live: %s: write error: %s\n", lv->o.raw_path, strerror(errno));
 		rc = SONDE_EXIT_IO;
 	}
+	live_serve_close(lv); /* its listener first: the pipe is still whole */
 	sonde_pipe_destroy(p);
 	cli_stages_close(&a->c);
 	sonde_link_close(&lv->link);

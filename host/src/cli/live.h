@@ -12,6 +12,7 @@
  *                 the link budget
  *   live_ctl.c    the --control socket through which `sonde send` shares
  *                 the link
+ *   live_serve.c  --serve: the report page over HTTP, following the capture
  *
  * The calls go one way: cmd_live.c -> live_loop.c -> live_term.c (keys)
  * -> live_cmd.c -> live_status.c (the clock, messages, the screen) at the
@@ -38,6 +39,7 @@ struct live_opts {
 	const char *link;
 	const char *raw_path;    /* -w */
 	const char *ctl_path;    /* --control */
+	const char *serve;       /* --serve [ADDR:]PORT */
 	double duration;         /* seconds, 0 = until stopped */
 	double reconnect_s;      /* give up after this long down; 0 = never reconnect, < 0 = forever */
 	uint32_t baud;           /* --baud (0 = from the link, if serial) */
@@ -129,6 +131,8 @@ struct live {
 	/* control socket */
 	int ctl_fd;
 	struct live_ctl_client ctl[LIVE_CTL_CLIENTS];
+	/* --serve */
+	struct live_serve *serve;
 };
 
 /* live_loop.c */
@@ -174,5 +178,11 @@ int live_ctl_pollfds(struct live *lv, struct pollfd *pf, int max);
 void live_ctl_handle(struct live *lv, const struct pollfd *pf, int n);
 void live_ctl_forward(struct live *lv, const uint8_t *buf, size_t n);
 void live_ctl_close(struct live *lv);
+
+/* live_serve.c */
+int live_serve_check(const char *spec);            /* 0, or -1 after a message */
+int live_serve_open(struct live *lv, sonde_opts kv); /* after the pipe's sinks */
+void live_serve_state(struct live *lv, int64_t now); /* the link's state, for the page */
+void live_serve_close(struct live *lv);
 
 #endif /* SONDE_LIVE_H */

@@ -237,6 +237,7 @@ int live_loop(struct live *lv)
 			live_budget_tick(lv, now, 0);
 			live_status_tick(lv, now);
 		}
+		live_serve_state(lv, now);
 		if (lv->t_end >= 0 && now >= lv->t_end) {
 			lv->user_stop = 1;
 			break;

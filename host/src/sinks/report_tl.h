@@ -12,6 +12,11 @@
  *             the windows doubles and the items outside them are dropped.
  *             The page draws detail where it was kept, the overview bins
  *             elsewhere.
+ *
+ * Live mode (`sonde live --serve`, rtl_new_live): the detail is a ring of
+ * the latest items in arrival order, each with a sequence number, so that a
+ * viewer asks for what came since the last it saw (rtl_write_delta); lanes
+ * are kept for the whole capture.
  */
 #ifndef SONDE_REPORT_TL_H
 #define SONDE_REPORT_TL_H
@@ -50,6 +55,19 @@ extern const struct tmap_writer_ops rtl_ops; /* w is a struct rtl * */
  * string safely for a <script> element. */
 void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *, size_t));
 uint64_t rtl_items(const struct rtl *r);
+
+/* Live mode: a ring of `ring` items (0: RTL_DEFAULT_MAX_ITEMS). */
+struct rtl *rtl_new_live(uint32_t ring);
+/* A new target session (a reset): its items, bins and open slices go. */
+void rtl_live_reset(struct rtl *r);
+uint64_t rtl_seq(const struct rtl *r);      /* items ever added = the next item's number */
+uint64_t rtl_session(const struct rtl *r);  /* rtl_live_reset calls */
+/* Write "lanes", "overview" (its bins from the viewer's nbins - 1 on when
+ * the viewer has the same bin width, else all), "seq", "session", "missed"
+ * (items that left the ring unseen) and "items" since seq `since`, each
+ * item as in rtl_write_json but with its name and args as strings. */
+void rtl_write_delta(struct rtl *r, FILE *out, uint64_t since, uint64_t bin, uint32_t nbins,
+		     void (*jstr)(FILE *, const char *, size_t));
 uint64_t rtl_dropped(const struct rtl *r);
 
 #endif /* SONDE_REPORT_TL_H */

@@ -23,6 +23,7 @@
 #include "pipeline.h"
 #include "profile_model.h"
 #include "profile_text.h"
+#include "report_page.h"
 #include "report_search.h"
 #include "report_tl.h"
 #include "trackmap.h"
@@ -46,7 +47,7 @@ struct sink_html {
 
 /* A JSON string that is safe inside a <script> element: '<', '>' and '&'
  * are escaped, invalid UTF-8 becomes U+FFFD. */
-static void html_jstr(FILE *out, const char *s, size_t n)
+void report_jstr(FILE *out, const char *s, size_t n)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	fputc('"', out);
@@ -76,7 +77,7 @@ static void html_jstr(FILE *out, const char *s, size_t n)
 
 static void html_cstr(FILE *out, const char *s)
 {
-	html_jstr(out, s, strlen(s));
+	report_jstr(out, s, strlen(s));
 }
 
 static void sink_html_destroy(void *vs)
@@ -148,9 +149,8 @@ static void sink_html_diag(void *vs, const struct sonde_diag *d, const struct so
 
 /* ---- the data ------------------------------------------------------------- */
 
-static void json_stats(struct sink_html *s, const struct sonde_session *ss, FILE *out)
+void report_stats_json(FILE *out, const struct sonde_stats *st, const struct sonde_session *ss)
 {
-	const struct sonde_stats *st = &s->st;
 	fprintf(out,
 		"\"stats\":{\"frames\":%" PRIu64 ",\"records\":%" PRIu64 ",\"diagnostics\":%" PRIu64
 		",\"sequence_gaps\":%" PRIu64 ",\"gap_frames\":%" PRIu64 ",\"overwritten\":%" PRIu64
@@ -255,16 +255,10 @@ static const char *html_upto(FILE *out, const char *t, const char *marker)
 	return m ? m + strlen(marker) : t + n;
 }
 
-static int sink_html_finish(void *vs, const struct sonde_session *ss)
+void report_page(FILE *out, const char *title, const struct sonde_session *ss, int ticks_as_ns,
+		 void (*data)(FILE *out, void *ctx), void *ctx)
 {
-	struct sink_html *s = vs;
-	FILE *out = s->out;
 	const char *t = sonde_report_template;
-	char title[160];
-	struct tmap_stats tst;
-
-	tmap_get_stats(s->tm, &tst);
-	snprintf(title, sizeof(title), "%s", s->title ? s->title : "Sonde trace report");
 	t = html_upto(out, t, "<!--TITLE-->");
 	for (const char *c = title; *c; c++) /* text content: escape the markup characters */
 		if (*c == '<')
@@ -281,17 +275,40 @@ static int sink_html_finish(void *vs, const struct sonde_session *ss)
 	fprintf(out, ",\"producer\":\"sonde " SONDE_VERSION "\",\"proto\":");
 	html_cstr(out, ss && ss->proto ? ss->proto : "?");
 	fprintf(out, ",\"ts_freq\":%" PRIu64 ",\"origin\":%" PRIu64 ",\"ticks_as_ns\":%d,\n",
-		ss ? ss->ts_freq : 0, ss && ss->have_origin ? ss->origin : 0, tst.ticks_as_ns);
-	json_stats(s, ss, out);
-	json_analysis(s, out);
-	json_profile(s, out);
-	rtl_write_json(s->tl, out, html_jstr);
-	rsearch_write_json(s->search, out, html_jstr);
+		ss ? ss->ts_freq : 0, ss && ss->have_origin ? ss->origin : 0, ticks_as_ns);
+	data(out, ctx);
 	fprintf(out, "\"end\":1}");
 	t = html_upto(out, t, "<!--JS-->");
 	fputs(sonde_report_js, out);
 	html_upto(out, t, NULL);
-	if (fflush(out) != 0 || ferror(out))
+}
+
+struct html_data {
+	struct sink_html *s;
+	const struct sonde_session *ss;
+};
+
+static void sink_html_data(FILE *out, void *ctx)
+{
+	struct html_data *d = ctx;
+	report_stats_json(out, &d->s->st, d->ss);
+	json_analysis(d->s, out);
+	json_profile(d->s, out);
+	rtl_write_json(d->s->tl, out, report_jstr);
+	rsearch_write_json(d->s->search, out, report_jstr);
+}
+
+static int sink_html_finish(void *vs, const struct sonde_session *ss)
+{
+	struct sink_html *s = vs;
+	char title[160];
+	struct tmap_stats tst;
+	struct html_data d = { s, ss };
+
+	tmap_get_stats(s->tm, &tst);
+	snprintf(title, sizeof(title), "%s", s->title ? s->title : "Sonde trace report");
+	report_page(s->out, title, ss, tst.ticks_as_ns, sink_html_data, &d);
+	if (fflush(s->out) != 0 || ferror(s->out))
 		return -1;
 	return 0;
 }
