@@ -13,7 +13,9 @@
 #             back: the time of each frame's drawing (the timeline's
 #             TL.lastFrameMs() when it has it, else the zoom call's own
 #             time, both performance.now()), median, 95th percentile and
-#             maximum (goal: <= 16 ms a frame, 60 frames per second).
+#             maximum (goal: <= 16 ms a frame, 60 frames per second);
+#   live      `sonde live --serve`: from the target's record to the page,
+#             two viewers (goal: <= 1 s), and the host's RSS.
 #
 # Prints figures, asserts nothing.  Usage: bench_report.sh BUILD_DIR
 set -uo pipefail
@@ -75,3 +77,13 @@ PY
 else
 	echo "  the page could not be measured:"; head -n 5 "$TMP/cdp.err" | sed 's/^/    /'
 fi
+
+# live: `sonde live --serve` with two headless viewers following a stand-in
+# target that sends a step of records every 20 ms, across a target reset and
+# a reconnect (tests/e2e/test_live_serve.sh, which asserts 90 % within 1 s;
+# here only its figures): from the target's send to the page showing it,
+# and the host's RSS over a long fast stream
+echo "  live view (sonde live --serve, tests/e2e/test_live_serve.sh; goal: record to page <= 1 s):"
+SONDE=$SONDE SONDE_SRC=$SONDE_SRC SONDE_BUILD=$SONDE_BUILD bash "$SONDE_SRC/tests/e2e/test_live_serve.sh" >"$TMP/live.out" 2>&1 ||
+	echo "    (the live test did not pass: $(tail -n 1 "$TMP/live.out"))"
+grep -E "latency|host RSS" "$TMP/live.out" | sed 's/^/    /'
