@@ -61,7 +61,7 @@ cat >"$TMP/check.js" <<'JS'
   /* and panning the whole trace zoomed to a tenth of it */
   for (var j = 0; j <= 40; j++) await frame(j * end / 44, j * end / 44 + end / 10);
   frames.sort(function (x, y) { return x - y; });
-  return { ready: sonde.readyMs, items: sonde.D.items.length, frames: frames.length,
+  return { ready: sonde.readyMs, startup: sonde.startup, items: sonde.D.items.length, frames: frames.length,
     p50: frames[frames.length >> 1], p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1],
     own: !TL.lastFrameMs };
 })()
@@ -71,6 +71,8 @@ if "${CDP[@]}" "file://$TMP/r.html" "window.sonde && sonde.ready" "$TMP/check.js
 import json, sys
 p = json.load(open(sys.argv[1]))
 print(f"  page interactive after {p['ready'] / 1000:.2f} s (goal <= 3 s); {p['items']} detail items")
+if p.get("startup"):
+    print("    of which in the page's scripts: " + ", ".join(f"{k} {v:.0f} ms" for k, v in p["startup"].items()))
 print(f"  zoom/pan frames: {p['frames']}, median {p['p50']:.1f} ms, p95 {p['p95']:.1f} ms, max {p['max']:.1f} ms"
       f" (goal <= 16 ms){' [the zoom call timed: the timeline reports no frame time]' if p['own'] else ''}")
 PY

@@ -7,7 +7,9 @@
 "use strict";
 var sonde = window.sonde = { errors: [], ready: false, follow: false };
 window.addEventListener("error", function (e) { sonde.errors.push(String(e.message)); });
+var T0 = performance.now();
 var D = JSON.parse(document.getElementById("sonde-data").textContent);
+var T_PARSE = performance.now() - T0;
 var FREQ = D.ts_freq;
 
 function $(id) { return document.getElementById(id); }

@@ -9,8 +9,10 @@
     (FREQ ? " (target tick " + D.origin + ")" : "");
   $("footer").textContent = "Made by " + D.producer + ". Detail kept: " + D.items.length + " items" +
     (D.detail.dropped ? ", " + D.detail.dropped + " thinned out" : "") + ".";
-  buildTables();
-  TL.draw();
+  var steps = { parse: T_PARSE }, ts = performance.now();
+  function step(n) { var t = performance.now(); steps[n] = t - ts; ts = t; }
+  buildTables(); step("tables");
+  TL.draw(); step("timeline");
   var around = [Load, Events, WinStats], pending = null;
   /* the views follow the window once per frame, however many pan steps
    * came in it; a script that reads a view's state gets it up to date at
@@ -26,13 +28,14 @@
     if (!pending) requestAnimationFrame(flush);
     pending = [v0, v1];
   });
-  Load.draw();
-  Events.onView(TL.view()[0]);
-  WinStats.draw();
+  Load.draw(); step("load");
+  Events.onView(TL.view()[0]); step("events");
+  WinStats.draw(); step("window");
   Flame.draw();
-  Flame.tree();
+  Flame.tree(); step("flame");
   Search.load();
-  Search.draw();
+  Search.draw(); step("search");
+  sonde.startup = steps;
   /* D changed (live mode): every module rebuilds its indexes and draws;
    * the timeline keeps the user's view (or follows the newest record) */
   sonde.refresh = function () {
