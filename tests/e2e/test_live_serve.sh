@@ -23,11 +23,12 @@ source "$SRC/tests/e2e/browser/lib.sh"
 SONDE_BUILD=${SONDE_BUILD:-$SRC/build}
 
 cat >"$WORK/serve_target.py" <<'PY'
-"""serve_target.py PORTFILE PORT LOG START STEPS PACE [--reset-at I] [--name-at I] [--go FILE] [--hold]
+"""serve_target.py PORTFILE PORT LOG START STEPS PACE [--reset-at I] [--name-at I] [--drops-at I] [--go FILE] [--hold]
 Listens on 127.0.0.1:PORT, waits for the peer (and for FILE to exist), then
 sends STEPS steps of fake_target.Synth, one every PACE seconds, the counter
 values from START on; logs JSON lines: each step's value and send time,
-the reset, the naming of task 7 "late_task"; the bytes sent go to LOG.bin."""
+the reset, the naming of task 7 "late_task", a loss (5 frames overwritten
+and reported); the bytes sent go to LOG.bin."""
 import argparse, json, os, socket, struct, sys, time
 from fake_target import Synth, PEER_WAIT
 
@@ -36,6 +37,7 @@ for a in ("portfile", "port", "log", "start", "steps", "pace"):
     ap.add_argument(a)
 ap.add_argument("--reset-at", type=int, default=-1)
 ap.add_argument("--name-at", type=int, default=-1)
+ap.add_argument("--drops-at", type=int, default=-1)
 ap.add_argument("--go")
 ap.add_argument("--hold", action="store_true")
 a = ap.parse_args()
@@ -68,6 +70,10 @@ for i in range(int(a.steps)):
         n, s = s.n, Synth(0)
         s.n = n
         send({"ev": "reset"})
+    if i == a.drops_at:  # 5 frames overwritten in the ring, then their report
+        s.seq, s.fno, s.overwritten = (s.seq + 5) & 0xFF, s.fno + 5, s.overwritten + 5
+        s.drops()
+        send({"ev": "drops"})
     if i == a.name_at:
         s.emit(0x04, bytes([2]) + struct.pack("<I", 7) + b"late_task\0")
         task = True
@@ -113,7 +119,7 @@ PY
 is() { [ "$(delta "$1" 2>/dev/null)" = "$2" ]; }
 
 # ---- two viewers across a reset, a named task and a reconnect ---------------
-bg python3 "$WORK/serve_target.py" "$WORK/p1" 0 "$WORK/t1.log" 0 400 0.02 --reset-at 150 --name-at 250 --go "$WORK/go"
+bg python3 "$WORK/serve_target.py" "$WORK/p1" 0 "$WORK/t1.log" 0 400 0.02 --reset-at 150 --name-at 250 --drops-at 300 --go "$WORK/go"
 t1=$!
 wait_for -p "$t1" test -s "$WORK/p1" || fail "target 1 did not start"
 port=$(cat "$WORK/p1")
@@ -127,13 +133,20 @@ URL=$(sed -n 's/.*serving the page on \(http:[^ ]*\).*/\1/p' "$WORK/err.txt")
 # each viewer: until it has seen the last value of target 2, then what it saw
 cat >"$WORK/check.js" <<'JS'
 new Promise(function (ok, ko) {
-  var t0 = Date.now();
+  var t0 = Date.now(), lossAt = 0, lossText = "", dropMarks = 0;
   (function look() {
+    var bar = document.getElementById("live-state"), D = sonde.D;
+    /* the loss's mark on the diagnostics lane (while its session is shown: a new one starts empty) */
+    dropMarks = Math.max(dropMarks, D.items.filter(function (it) {
+      return D.lanes[it[0]].kind === "diag" && /lost|drop/i.test(D.names[it[5]] || "");
+    }).length);
+    if (!lossAt && / lost/.test(bar.textContent) && sonde.D.stats.overwritten > 0) { lossAt = Date.now(); lossText = bar.textContent; }
     var L = sonde.live, seen = L.log.some(function (e) { return e[0] === "level" && e[3] === 100099; });
     if (seen) return ok({ log: L.log.filter(function (e) { return e[0] === "level" && e[1] === 2; })
       .map(function (e) { return [e[3], e[4]]; }), lanes: L.lanesSeen, states: L.states, resets: L.resets,
       polls: L.polls, items: sonde.D.items.length, bar: document.getElementById("live-state").className,
-      lanesNow: sonde.D.lanes.map(function (l) { return l.kind + ":" + l.name; }) });
+      lanesNow: sonde.D.lanes.map(function (l) { return l.kind + ":" + l.name; }), lossAt: lossAt, lossText: lossText,
+      dropMarks: dropMarks });
     if (Date.now() - t0 > window.sondeCeilingMs) return ko(new Error("the last value never came"));
     setTimeout(look, 50);
   })();
@@ -166,11 +179,15 @@ kill "$t2" 2>/dev/null || true
 # the capture file is what both targets sent, and makes the full report
 cat "$WORK/t1.log.bin" "$WORK/t2.log.bin" >"$WORK/sent.bin"
 cmp "$WORK/raw.bin" "$WORK/sent.bin" || fail "the capture file is not what the targets sent"
-"$SONDE" report "$WORK/raw.bin" -o "$WORK/full.html" -q || fail "the report of the capture file"
+# (status 1: the 5 frames lost on purpose are said, as they must be)
+rc=0
+"$SONDE" report "$WORK/raw.bin" -o "$WORK/full.html" 2>"$WORK/full.err" || rc=$?
+{ [ "$rc" -le 1 ] && [ -s "$WORK/full.html" ]; } || { cat "$WORK/full.err"; fail "the report of the capture file (status $rc)"; }
+grep -q "5 frames lost" "$WORK/full.err" || { cat "$WORK/full.err"; fail "the report does not say the 5 frames lost"; }
 
 python3 - "$WORK/t1.log" "$WORK/t2.log" "$WORK/view1.json" "$WORK/view2.json" "${TEST_TIME_SCALE:-1}" <<'PY' ||
 import json, sys
-sent, named = {}, None
+sent, named, dropped = {}, None, None
 for f in sys.argv[1:3]:
     for l in open(f):
         e = json.loads(l)
@@ -178,6 +195,8 @@ for f in sys.argv[1:3]:
             sent[e["k"]] = e["t"] * 1000
         elif e["ev"] == "named":
             named = e["t"] * 1000
+        elif e["ev"] == "drops":
+            dropped = e["t"] * 1000
 limit = 1000 * float(sys.argv[5])
 fails = []
 for v, f in (("viewer 1", sys.argv[3]), ("viewer 2", sys.argv[4])):
@@ -204,6 +223,15 @@ for v, f in (("viewer 1", sys.argv[3]), ("viewer 2", sys.argv[4])):
         fails.append(f"{v}: {p['resets']} new sessions seen, 2 expected (a reset, a new target)")
     if "down" not in p["states"]:
         fails.append(f"{v}: the link down was never shown: {p['states']}")
+    if not p["lossAt"]:
+        fails.append(f"{v}: the loss of 5 frames was never shown in the bar")
+    else:
+        print(f"{v}: the loss shown {p['lossAt'] - dropped:.0f} ms after it was reported: {p['lossText']!r}; "
+              f"{p['dropMarks']} loss marks on the timeline")
+        if p["lossAt"] - dropped > limit:
+            fails.append(f"{v}: the loss took {p['lossAt'] - dropped:.0f} ms to show")
+    if not p["dropMarks"]:
+        fails.append(f"{v}: no loss mark on the timeline's diagnostics lane")
     if p["bar"] == "down":
         fails.append(f"{v}: still shows the link down")
 if fails:
