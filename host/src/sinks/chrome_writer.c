@@ -10,8 +10,9 @@
  * speedscope opens a Chrome JSON file on its first thread in (pid, tid)
  * order, often a task that ran once at boot.  So the events wait in a
  * temporary file, one a line, and cjw_finish copies them out with the ids of
- * the busiest task, ISR or no-task thread (the most time with a slice open)
- * and of the first such thread swapped: the busiest comes first.  Only ids change; names, times and
+ * the busiest task, ISR or no-task thread of the first core (the most time
+ * with a slice open) and of its first thread swapped: the busiest comes
+ * first, each core keeps its pid.  Only ids change; names, times and
  * nesting are those of the model.  Without a temporary file the events go
  * straight out, in the model's order.
  */
@@ -305,30 +306,29 @@ static int cjw_before(const struct cjw_thread *a, const struct cjw_thread *b)
 	return a->pid < b->pid || (a->pid == b->pid && a->tid < b->tid);
 }
 
-/* 0 when the busiest thread is the first already. */
+/* 0 when the busiest thread is the first already.  The busiest of the first
+ * process (core), not of the whole trace: a core keeps its pid (N + 1 for
+ * core N, as docs/exports.md says and tools that merge cores rely on), only
+ * threads change places within it. */
 static int cjw_order(const struct cjw *w, struct cjw_swap *sw)
 {
-	const struct cjw_thread *best = NULL, *first = NULL, *low = NULL;
+	const struct cjw_thread *best = NULL, *first = NULL;
 
 	for (uint64_t i = 0; i < w->nthr; i++) {
 		const struct cjw_thread *h = &w->thr[i];
-		if (!h->begins)
-			continue;
-		if (!first || cjw_before(h, first))
+		if (h->begins && (!first || cjw_before(h, first)))
 			first = h;
-		if (h->cpu && (!best || h->busy > best->busy || (h->busy == best->busy && cjw_before(h, best))))
+	}
+	for (uint64_t i = 0; first && i < w->nthr; i++) {
+		const struct cjw_thread *h = &w->thr[i];
+		if (h->begins && h->cpu && h->pid == first->pid &&
+		    (!best || h->busy > best->busy || (h->busy == best->busy && cjw_before(h, best))))
 			best = h;
 	}
 	if (!best || best == first)
 		return 0;
-	for (uint64_t i = 0; i < w->nthr; i++) { /* the busiest process's first thread */
-		const struct cjw_thread *h = &w->thr[i];
-		if (h->begins && h->pid == best->pid && (!low || h->tid < low->tid))
-			low = h;
-	}
-	sw->pa = first->pid;
-	sw->pb = best->pid;
-	sw->ta = low->tid;
+	sw->pa = sw->pb = first->pid;
+	sw->ta = first->tid;
 	sw->tb = best->tid;
 	return 1;
 }
