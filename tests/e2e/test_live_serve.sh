@@ -133,7 +133,7 @@ URL=$(sed -n 's/.*serving the page on \(http:[^ ]*\).*/\1/p' "$WORK/err.txt")
 # each viewer: until it has seen the last value of target 2, then what it saw
 cat >"$WORK/check.js" <<'JS'
 new Promise(function (ok, ko) {
-  var t0 = Date.now(), lossAt = 0, lossText = "", dropMarks = 0;
+  var t0 = Date.now(), lossAt = 0, lossText = "", dropMarks = 0, load0 = null;
   (function look() {
     var bar = document.getElementById("live-state"), D = sonde.D;
     /* the loss's mark on the diagnostics lane (while its session is shown: a new one starts empty) */
@@ -141,12 +141,18 @@ new Promise(function (ok, ko) {
       return D.lanes[it[0]].kind === "diag" && /lost|drop/i.test(D.names[it[5]] || "");
     }).length);
     if (!lossAt && / lost/.test(bar.textContent) && sonde.D.stats.overwritten > 0) { lossAt = Date.now(); lossText = bar.textContent; }
-    var L = sonde.live, seen = L.log.some(function (e) { return e[0] === "level" && e[3] === 100099; });
+    var L = sonde.live;
+    /* the load graph follows the timeline, which follows the target: where
+     * it ended once 20 values had come, to compare with the end */
+    if (!load0 && L.log.length > 20) load0 = { v1: sonde.Load.state().v1, tl: sonde.TL.view()[1] };
+    var seen = L.log.some(function (e) { return e[0] === "level" && e[3] === 100099; });
     if (seen) return ok({ log: L.log.filter(function (e) { return e[0] === "level" && e[1] === 2; })
       .map(function (e) { return [e[3], e[4]]; }), lanes: L.lanesSeen, states: L.states, resets: L.resets,
       polls: L.polls, items: sonde.D.items.length, bar: document.getElementById("live-state").className,
       lanesNow: sonde.D.lanes.map(function (l) { return l.kind + ":" + l.name; }), lossAt: lossAt, lossText: lossText,
-      dropMarks: dropMarks });
+      dropMarks: dropMarks, load0: load0, load1: (function (st) {
+        return { v0: st.v0, v1: st.v1, tl: sonde.TL.view(), lanes: Object.keys(st.sums).filter(function (k) { return st.sums[k] > 0; }) };
+      })(sonde.Load.state()) });
     if (Date.now() - t0 > window.sondeCeilingMs) return ko(new Error("the last value never came"));
     setTimeout(look, 50);
   })();
@@ -230,6 +236,14 @@ for v, f in (("viewer 1", sys.argv[3]), ("viewer 2", sys.argv[4])):
               f"{p['dropMarks']} loss marks on the timeline")
         if p["lossAt"] - dropped > limit:
             fails.append(f"{v}: the loss took {p['lossAt'] - dropped:.0f} ms to show")
+    l0, l1 = p["load0"], p["load1"]
+    if not l0 or l1["v1"] <= l0["v1"]:
+        fails.append(f"{v}: the load graph did not scroll: {l0} then {l1}")
+    elif [l1["v0"], l1["v1"]] != l1["tl"] or not l1["lanes"]:
+        fails.append(f"{v}: the load graph is not the timeline's window, or empty: {l1}")
+    else:
+        print(f"{v}: the load graph scrolled from ..{l0['v1']:.0f} ns to {l1['v0']:.0f}..{l1['v1']:.0f} ns "
+              f"with the timeline; busy lanes {l1['lanes']}")
     if not p["dropMarks"]:
         fails.append(f"{v}: no loss mark on the timeline's diagnostics lane")
     if p["bar"] == "down":

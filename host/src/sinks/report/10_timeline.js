@@ -31,7 +31,7 @@ var TL = (function () {
   var PREEMPTED = "rgba(255,255,255,0.6)", NEST_EDGE = "rgba(0,0,0,0.7)";
   var ORDER = { notask: 0, task: 1, idle: 2, isr: 3, marker: 4, counter: 5, diag: 6 };
 
-  var strips = [], items, lanes, names, args, start, maxDur, maxDepth, cLo, cHi, end = 1, rows = [], laneRow = [], totalH = 0;
+  var strips = [], items, lanes, names, args, start, maxDur, maxDepth, cLo, cHi, end = 1, first0 = 0, rows = [], laneRow = [], totalH = 0;
   var v0 = 0, v1 = 1, W = 800, H = 0, dpr = window.devicePixelRatio || 1, loaded = false;
   var cv = $("tl"), ctx = cv.getContext("2d"), rc = $("tl-ruler"), rctx = rc.getContext("2d");
   var oc = document.createElement("canvas"), octx = oc.getContext("2d");
@@ -43,11 +43,12 @@ var TL = (function () {
     var nl = lanes.length;
     start = new Int32Array(nl + 1); maxDur = new Float64Array(nl); maxDepth = new Int32Array(nl);
     cLo = new Float64Array(nl).fill(Infinity); cHi = new Float64Array(nl).fill(-Infinity);
-    var k = 0, e = 0;
+    var k = 0, e = 0, f = Infinity;
     for (var l = 0; l < nl; l++) {
       start[l] = k;
       while (k < items.length && items[k][0] === l) {
         var it = items[k];
+        if (it[2] < f) f = it[2];
         if (it[3] > maxDur[l]) maxDur[l] = it[3];
         if (it[4] > maxDepth[l]) maxDepth[l] = it[4];
         if (it[2] + it[3] > e) e = it[2] + it[3];
@@ -58,12 +59,17 @@ var TL = (function () {
     start[nl] = k;
     var ov = D.overview;
     if (ov && ov.n * ov.bin > e && D.detail.dropped) e = ov.n * ov.bin;
-    var oldEnd = end;
+    var oldEnd = end, oldFirst = first0;
     end = e > 0 ? e : 1;
+    first0 = f < end ? Math.max(0, f) : 0; /* live mode drops old items: the data starts later */
     colorsFromLanes();
     layout();
     buildLod();
     if (!loaded) { v0 = 0; v1 = end; loaded = true; }
+    /* live: a view of all the data stays all of it as it grows (the page
+     * starts so, with little data); a new session, all before the view,
+     * shows itself whole */
+    else if (sonde.follow && ((v0 <= oldFirst && v1 >= oldEnd) || end < v0)) { v0 = first0; v1 = Math.max(end, first0 + 10); }
     else if (sonde.follow && end > v1) { var w = v1 - v0; v1 = end; v0 = end - w; }
     else if (v1 >= oldEnd && v0 <= 0) v1 = end; /* the whole trace stays the whole trace */
     legend();
