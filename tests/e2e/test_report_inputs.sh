@@ -39,7 +39,26 @@ cat >"$TMP/check.js" <<'JS'
   }
   return { tasks: rows("t-tasks"), isrs: rows("t-isrs"), cores: rows("t-cores"), funcs: rows("t-funcs"),
     records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }),
-    isrlanes: isrLanes() };
+    isrlanes: isrLanes(), losses: lossMarks() };
+  /* the losses in place: the diagnostics lane's "Records lost" marks, and
+   * the colour drawn at the first one, zoomed to 100 us around it */
+  function lossMarks() {
+    var D = sonde.D, TL = sonde.TL, ks = [];
+    D.items.forEach(function (it, k) {
+      if (D.lanes[it[0]].kind === "diag" && /lost/i.test(D.names[it[5]] || "")) ks.push(k);
+    });
+    if (!ks.length) return { n: 0 };
+    var it = D.items[ks[0]];
+    TL.zoom(it[2] - 50000, it[2] + 50000);
+    var b = TL.laneBox(it[0], it[4]), v = TL.view(), dpr = window.devicePixelRatio || 1;
+    var x = Math.round(b.x + (it[2] - v[0]) * b.w / (v[1] - v[0]));
+    var ctx = document.getElementById("tl").getContext("2d"), best = null;
+    var img = ctx.getImageData((x - 2) * dpr, b.y * dpr, 5 * dpr, b.h * dpr).data; /* the mark's column, the lane's height */
+    for (var i = 0; i < img.length; i += 4)
+      if (!best || img[i] - img[i + 1] > best[0] - best[1]) best = [img[i], img[i + 1], img[i + 2], img[i + 3]];
+    TL.zoom(0, TL.end());
+    return { n: ks.length, px: best, box: b, x: x, view: v };
+  }
 })()
 JS
 for spec in "${INPUTS[@]}"; do
@@ -94,13 +113,22 @@ for n, row in page["isrs"].items():
     same(f"ISR lane {n} activations", got["n"], row["count"])
     if "nest" in row:
         same(f"ISR lane {n} nesting", got["nest"], row["nest"])
+# target drops are marked in place: a red mark on the diagnostics lane
+drops = next(l for l in stats if l.startswith("target drops"))
+ow, rf = (int(w) for w in drops.replace(",", " ").split() if w.isdigit())
+lm = page["losses"]
+if ow + rf and not lm["n"]:
+    fails.append(f"target drops ({drops}) but no loss mark on the timeline")
+elif ow + rf and not (lm["px"][0] > 150 and lm["px"][1] < 80 and lm["px"][2] < 80 and lm["px"][3] > 200):
+    fails.append(f"the loss mark is not drawn red where it is: pixel {lm['px']} {lm}")
 tasks = sorted(n for k, n in page["lanes"] if k == "task")
 if tasks != sorted(page["tasks"]):
     fails.append(f"task lanes {tasks}, tasks {sorted(page['tasks'])}")
 if fails:
     sys.exit("\n".join(fails[:20]))
 print(f"{len(page['tasks'])} tasks, {len(page['isrs'])} ISRs, {len(page['funcs'])} functions, "
-      f"{page['records']} records, {len(page['lanes'])} lanes as the CLI says")
+      f"{page['records']} records, {len(page['lanes'])} lanes as the CLI says; {lm['n']} loss marks"
+      + (f" (drawn {lm['px']})" if lm["n"] else ""))
 PY
 		fail "$name: the page's numbers differ from the CLI's"
 done

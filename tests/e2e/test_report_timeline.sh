@@ -56,6 +56,24 @@ cat >"$TMP/check.js" <<'JS'
     return sum / n / 255;
   }
   /* rulers after zooms: whole, 20 ms, 50 µs, 400 ns */
+  /* the legend: each task state's swatch is the colour drawn in the state
+   * strips -- read at the middle of that state's longest slice, zoomed so
+   * that it spans the middle half of the canvas */
+  res.legend = {};
+  ["Running", "Ready", "Blocked"].forEach(function (st) {
+    var best = -1;
+    D.items.forEach(function (it, k) {
+      if (D.lanes[it[0]].kind === "state" && D.names[it[5]] === st && it[1] === 0 && (best < 0 || it[3] > D.items[best][3])) best = k;
+    });
+    if (best < 0) return;
+    var it = D.items[best];
+    TL.zoom(it[2] - it[3] / 2, it[2] + it[3] * 1.5);
+    var b = TL.laneBox(it[0]), dpr = window.devicePixelRatio || 1;
+    var p = ctx.getImageData((b.x + b.w / 2) * dpr, (b.y + b.h / 2) * dpr, 1, 1).data;
+    var key = Array.prototype.find.call(document.querySelectorAll("#tl-legend .tl-key"), function (e) { return e.textContent === st; });
+    var m = key ? getComputedStyle(key.querySelector("i")).backgroundColor.match(/\d+/g).map(Number) : null;
+    res.legend[st] = { drawn: [p[0], p[1], p[2], p[3]], legend: m, lane: D.lanes[it[0]].name };
+  });
   res.rulers = [];
   [[0, E], [1.2e9, 1.22e9], [1.5e9 + 3e3, 1.5e9 + 53e3], [7.5e8 + 120, 7.5e8 + 520]].forEach(function (w) {
     TL.zoom(w[0], w[1]);
@@ -223,6 +241,12 @@ else:
 rl = page["reload"]
 if rl["view"] != [1e9, 1.1e9] or rl["seen"][-1] != [1e9, 1.1e9]:
     fails.append(f"the view after TL.load() or the onView callback: {rl}")
+lg = page["legend"]
+if sorted(lg) != ["Blocked", "Ready", "Running"]:
+    fails.append(f"the demo's states Running, Ready and Blocked expected in the strips: {sorted(lg)}")
+for st, c in lg.items():
+    if not c["legend"] or c["drawn"][3] < 250 or any(abs(a - b) > 3 for a, b in zip(c["drawn"], c["legend"])):
+        fails.append(f"state {st}: drawn {c['drawn']} in {c['lane']}, legend says {c['legend']}")
 fo = page["follow"]
 if not (fo["view"][1] >= fo["newest"] and fo["view"][0] < fo["newest"] and abs(fo["view"][1] - fo["view"][0] - 1e7) < 1):
     fails.append(f"sonde.follow did not bring the newest record into view: {fo}")
@@ -230,7 +254,7 @@ if fails:
     sys.exit("\n".join(fails))
 print(f"ruler ok over {len(page['rulers'])} zooms (units {sorted(units)}); alpha ctrl {a['ctrl']:.3f} "
       f"(cpu {share['ctrl']:.4f}), Idle {a['Idle']:.3f} (idle {share['Idle']:.3f}), 50 % lane {a['half']:.3f}/{a['half_in']:.3f}; "
-      f"selected {s['detail'].splitlines()[2]}")
+      f"selected {s['detail'].splitlines()[2]}; legend = drawing for {sorted(lg)}")
 PY
 [[ $(head -c 8 "$ART/report-timeline.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no screenshot"
 

@@ -360,7 +360,7 @@ var TL = (function () {
     }
   }
   function drawLane(r, nested) {
-    var l = lanes[r.lane], fromOv = drawOverview(r), lastX = [], notch = [];
+    var l = lanes[r.lane], fromOv = drawOverview(r), lastX = [], lastBad = [], notch = [];
     for (var k = first(r.lane, v0); k < start[r.lane + 1] && items[k][2] <= v1; k++) {
       var it = items[k], d = it[4], yy = r.sy + d * ROW;
       if (it[2] + it[3] < v0) continue;
@@ -368,10 +368,11 @@ var TL = (function () {
       var x0 = x(it[2]), x1 = x(it[2] + it[3]);
       if (it[1] === 1) { /* instant: a tick, one per pixel column; no duration, so short
                           * (dense instants must not read as a busy lane); losses tall and red */
-        var px = Math.floor(x0);
-        if (lastX[d] === px) continue;
+        var px = Math.floor(x0), bad = CAT[it[7]] === "diag" || CAT[it[7]] === "drops";
+        /* a loss is drawn even where another instant took the column first */
+        if (lastX[d] === px && (!bad || lastBad[d] === px)) continue;
         lastX[d] = px;
-        var bad = CAT[it[7]] === "diag" || CAT[it[7]] === "drops";
+        if (bad) lastBad[d] = px;
         ctx.fillStyle = bad ? COL_BAD : l.kind === "diag" ? COL_DIAG : COL_MARK;
         if (bad) ctx.fillRect(px, yy, 3, ROW - 2); else ctx.fillRect(px, yy + ROW - 2 - TICK_H, 1, TICK_H);
         continue;
