@@ -41,29 +41,9 @@ else:
     print(10000000, 20000000)
 PY
 )
-cat >"$TMP/check.js" <<'JS'
+cat "$SONDE_SRC/tests/e2e/browser/report_lib.js" - >"$TMP/check.js" <<'JS'
 (function () {
-  function rows(id) {
-    var out = {};
-    document.querySelectorAll("#" + id + " tr[data-name]").forEach(function (tr) {
-      var r = {};
-      tr.querySelectorAll("td").forEach(function (td) { r[td.dataset.k] = td.textContent; });
-      out[tr.dataset.name] = r;
-    });
-    return out;
-  }
-  /* per ISR lane: its activations (depth-0 slices) and their deepest nesting level (item[8]) */
-  function isrLanes() {
-    var out = {};
-    sonde.D.items.forEach(function (it) {
-      var l = sonde.D.lanes[it[0]];
-      if (l.kind !== "isr" || it[1] !== 0 || it[4] !== 0) return;
-      var o = out[l.name] || (out[l.name] = { n: 0, nest: 0 });
-      o.n++;
-      o.nest = Math.max(o.nest, it[8]);
-    });
-    return out;
-  }
+  var rows = reportTest.rows, isrLanes = reportTest.isrLanes;
   var res = { tasks: rows("t-tasks"), isrs: rows("t-isrs"), cores: rows("t-cores"), funcs: rows("t-funcs"),
     records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }),
     isrlanes: isrLanes() };
