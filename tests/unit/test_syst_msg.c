@@ -13,6 +13,7 @@
 
 #include "proto/syst/syst_crc.h"
 #include "proto/syst/syst_msg.h"
+#include "util/bytes.h"
 
 /* §1: CATALOG ID32P32, INFO, GUID, LOC16, LEN, TS, CHK */
 static const uint8_t annotated[] = {
@@ -121,7 +122,7 @@ static void test_library_vectors(void **state)
 	assert_int_equal(m.status, SYST_OK);
 	assert_int_equal(m.type, SYST_T_BUILD);
 	assert_int_equal(m.subtype, SYST_BUILD_LONG);
-	assert_int_equal(syst_get64(m.payload), 0x1122334455667788ull);
+	assert_int_equal(bytes_le64(m.payload), 0x1122334455667788ull);
 	assert_int_equal(syst_msg_size(build, sizeof(build), &need), sizeof(build));
 
 	static const uint8_t raw[] = { 0x46, 0x22, 0x01, 0x3F, 0x01, 0x00, 0xAB };
@@ -137,8 +138,8 @@ static void test_library_vectors(void **state)
 	syst_msg_parse(&m, clock, sizeof(clock));
 	assert_int_equal(m.status, SYST_OK);
 	assert_int_equal(m.type, SYST_T_CLOCK);
-	assert_int_equal(syst_get64(m.payload), 0x12345678AABBCCDDull);
-	assert_int_equal(syst_get64(m.payload + 8), 1000000);
+	assert_int_equal(bytes_le64(m.payload), 0x12345678AABBCCDDull);
+	assert_int_equal(bytes_le64(m.payload + 8), 1000000);
 }
 
 static void put32(uint8_t *p, uint32_t v)

@@ -20,6 +20,7 @@
 #include "proto/sonde/sonde_rxcmd.h"
 #include "sonde_proto.h"
 #include "sources/link.h"
+#include "util/bytes.h"
 
 #define SEND_EXIT_REFUSED 4 /* the target answered with a status other than OK */
 
@@ -210,19 +211,6 @@ struct send_wait {
 	FILE *out;
 };
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
 static void on_sonde_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_t n)
 {
 	struct send_wait *w = ctx;
@@ -293,21 +281,21 @@ static void print_sonde(const struct send_wait *w)
 		const uint8_t *i = w->info;
 		fprintf(o, "TARGET_INFO version=%u big_endian=%s addr_size=%u mode=%s core=%u ts_size=%u ts_freq=%" PRIu32
 			   " buffer_size=%" PRIu32 " build_id=0x%08" PRIx32 "\n",
-			i[0], i[1] & 1 ? "true" : "false", i[2], i[3] < 4 ? modes[i[3]] : "?", i[4], i[5], le32(i + 6),
-			le32(i + 10), le32(i + 14));
+			i[0], i[1] & 1 ? "true" : "false", i[2], i[3] < 4 ? modes[i[3]] : "?", i[4], i[5], bytes_le32(i + 6),
+			bytes_le32(i + 10), bytes_le32(i + 14));
 		fprintf(o, "DICT entries: %u\n", w->dicts);
 	}
 	if (w->c->id == SONDE_CMD_PEEK && w->have_peek) {
 		unsigned as = w->addr_size;
-		fprintf(o, "PEEK_DATA addr=0x%0*" PRIx64 " n=%u: ", (int)(2 * as), le(w->peek, as), w->peek[as]);
+		fprintf(o, "PEEK_DATA addr=0x%0*" PRIx64 " n=%u: ", (int)(2 * as), bytes_le(w->peek, as), w->peek[as]);
 		hex(o, w->peek + 1 + as, w->peek[as]);
 		fprintf(o, "\n");
 	}
 	if (w->c->id == SONDE_CMD_STATS && w->have_stats) {
 		fprintf(o, "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
-			le32(w->stats), le32(w->stats + 4), le32(w->stats + 8), le32(w->stats + 12));
+			bytes_le32(w->stats), bytes_le32(w->stats + 4), bytes_le32(w->stats + 8), bytes_le32(w->stats + 12));
 		if (w->have_stats >= (int)SONDE_STATS_BYTES) /* version 3: not made while stopped */
-			fprintf(o, " stopped=%" PRIu32, le32(w->stats + 16));
+			fprintf(o, " stopped=%" PRIu32, bytes_le32(w->stats + 16));
 		fprintf(o, "\n");
 	}
 	fprintf(o, "CMD_STATUS seq=%u cmd=%s status=%s\n", w->seq, rxcmd_name(w->reply_cmd), rxcmd_status_name(w->status));

@@ -16,6 +16,7 @@
 
 #include "live.h"
 #include "sonde_proto.h"
+#include "util/bytes.h"
 
 #define LIVE_REPLY_MS 3000      /* a command without a reply after this is reported */
 #define LIVE_BUDGET_MS 2000     /* window of the budget check */
@@ -76,11 +77,6 @@ void live_cmd_send(struct live *lv, const char *word)
 	live_msg(lv, "-> %s (seq %u)", rxcmd_name(c.id), seq);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Joined a running target?  Then ask it for INFO (once), or say why not. */
 void live_cmd_join(struct live *lv, int64_t now)
 {
@@ -132,7 +128,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		if (cmd == SONDE_CMD_STATS)
 			lv->reply[0] = '\0';
 	} else if (id == SONDE_REC_TARGET_STATS && (n == SONDE_STATS_BYTES_V2 || n == SONDE_STATS_BYTES)) {
-		uint32_t bytes = le32(d + 12);
+		uint32_t bytes = bytes_le32(d + 12);
 		int64_t now = live_now_ms();
 		if (lv->have_tstats && now - lv->tstats_t >= 200 && bytes >= lv->tstats_bytes)
 			lv->produced_rate = (double)(bytes - lv->tstats_bytes) * 1000.0 / (double)(now - lv->tstats_t);
@@ -145,7 +141,7 @@ void live_cmd_frame(void *ctx, uint8_t fseq, uint8_t id, const uint8_t *d, size_
 		if (mine) /* said with the CMD_STATUS that follows it */
 			snprintf(lv->reply, sizeof(lv->reply),
 				 "TARGET_STATS records=%" PRIu32 " overwritten=%" PRIu32 " refused=%" PRIu32 " bytes=%" PRIu32,
-				 le32(d), le32(d + 4), le32(d + 8), bytes);
+				 bytes_le32(d), bytes_le32(d + 4), bytes_le32(d + 8), bytes);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sonde_proto.h"
+#include "util/bytes.h"
 
 void hdlc_init(struct hdlc_framer *f, uint8_t *buf, size_t max_len, hdlc_frame_fn fn, void *ctx)
 {
@@ -78,19 +79,16 @@ static void end_of_frame(struct hdlc_framer *f)
 		frame_done(f, HDLC_OK);
 }
 
-/* Eight bytes at a time on little-endian hosts, inside a frame that is
- * copied: special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
+/* Eight bytes at a time on little-endian hosts (the word is stored into
+ * the frame as it was loaded), inside a frame that is copied: special_mask() sets bit 7 of each byte lane holding 0x7E or 0x7D
  * (the lowest set lane is exact; lanes above it may be false alarms, which
  * the byte path sorts out); byte_sum() adds the eight bytes modulo 256. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#if BYTES_NATIVE_LE
 #define HDLC_WORDS 1
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
 static inline uint64_t special_mask(uint64_t w)
 {
-	uint64_t a = w ^ (SONDE_FLAG * ONES), b = w ^ (SONDE_ESC * ONES);
-	return (((a - ONES) & ~a) | ((b - ONES) & ~b)) & HIGHS;
+	return bytes_word_has(w, SONDE_FLAG) | bytes_word_has(w, SONDE_ESC);
 }
 
 static inline uint8_t byte_sum(uint64_t w)
@@ -137,12 +135,11 @@ static inline size_t feed(struct hdlc_framer *f, const uint8_t *data, size_t n, 
 			/* ordinary bytes of a frame that has room */
 #if HDLC_WORDS
 			while (i + 8 <= n && len + 8 <= max) {
-				uint64_t w;
-				memcpy(&w, data + i, 8);
+				uint64_t w = bytes_word(data + i);
 				uint64_t m = special_mask(w);
 				memcpy(buf + len, &w, 8); /* only the bytes counted below are kept */
 				if (m) {
-					unsigned k = (unsigned)__builtin_ctzll(m) >> 3; /* plain bytes before it */
+					unsigned k = bytes_first_lane(m); /* plain bytes before it */
 					sum = (uint8_t)(sum + byte_sum(w & ((1ull << (8 * k)) - 1)));
 					len += k;
 					i += k;

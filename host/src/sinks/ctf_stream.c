@@ -9,22 +9,7 @@
 #include "ctf_meta.h"
 #include "ctf_stream.h"
 #include "core/msg.h"
-
-/* Little-endian stores at any address. */
-static void le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "util/bytes.h"
 
 static void ctf_fail(struct ctf_streams *ss, const char *what, const char *name)
 {
@@ -116,14 +101,14 @@ void ctf_packet_flush(struct ctf_streams *ss, struct ctf_stream *s, int empty)
 	}
 	p[0] = (uint8_t)CTF_MAGIC, p[1] = (uint8_t)(CTF_MAGIC >> 8);
 	p[2] = (uint8_t)(CTF_MAGIC >> 16), p[3] = (uint8_t)(CTF_MAGIC >> 24);
-	memset(p + 4, 0, 4);                            /* stream_id */
-	le64(p + 8, bits);                              /* packet_size */
-	le64(p + 16, bits);                             /* content_size */
+	memset(p + 4, 0, 4); /* stream_id */
+	bytes_put_le(p + 8, bits, 8); /* packet_size */
+	bytes_put_le(p + 16, bits, 8); /* content_size */
 	/* timestamp_begin: the first event's */
-	le64(p + 24, s->nevents ? get_le64(p + CTF_PACKET_PREFIX + 2) : s->last_ts);
-	le64(p + 32, s->last_ts);                       /* timestamp_end */
-	le64(p + 40, s->discarded);                     /* events_discarded */
-	le64(p + 48, s->seq_num++);                     /* packet_seq_num */
+	bytes_put_le(p + 24, s->nevents ? bytes_le64(p + CTF_PACKET_PREFIX + 2) : s->last_ts, 8);
+	bytes_put_le(p + 32, s->last_ts, 8); /* timestamp_end */
+	bytes_put_le(p + 40, s->discarded, 8); /* events_discarded */
+	bytes_put_le(p + 48, s->seq_num++, 8); /* packet_seq_num */
 	for (int i = 0; i < 4; i++)                     /* cpu_id */
 		p[56 + i] = (uint8_t)(s->core >> (8 * i));
 	errno = 0;
@@ -144,7 +129,7 @@ void ctf_ev_begin(struct ctf_streams *ss, struct ctf_stream *s, uint16_t id, int
 		/* the first time of this stream: the untimed events before it
 		 * (still in this packet) take it */
 		for (uint32_t i = 0; i < s->nuntimed; i++)
-			le64(s->buf + s->untimed[i], ts);
+			bytes_put_le(s->buf + s->untimed[i], ts, 8);
 		s->nuntimed = 0;
 		s->have_ts = 1;
 		s->last_ts = ts;
@@ -199,7 +184,7 @@ void ctf_put_u32(struct ctf_stream *s, uint32_t v)
 void ctf_put_u64(struct ctf_stream *s, uint64_t v)
 {
 	uint8_t b[8];
-	le64(b, v);
+	bytes_put_le(b, v, 8);
 	ctf_put(s, b, 8);
 }
 

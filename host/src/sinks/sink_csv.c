@@ -49,10 +49,9 @@ static void put_field(struct sbuf *b, const char *s, size_t n)
 	int quote = 0;
 	size_t i = 0;
 	for (; i + 8 <= n && !quote; i += 8) { /* eight at a time: most fields need no quotes */
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		quote = (sbuf_word_has(w, ',') | sbuf_word_has(w, '"') | sbuf_word_has(w, '\r') |
-			 sbuf_word_has(w, '\n')) != 0;
+		uint64_t w = bytes_word(s + i);
+		quote = (bytes_word_has(w, ',') | bytes_word_has(w, '"') | bytes_word_has(w, '\r') |
+			 bytes_word_has(w, '\n')) != 0;
 	}
 	for (; i < n && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';

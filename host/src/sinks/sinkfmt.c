@@ -112,9 +112,8 @@ static int clean_name(const char *s, size_t n)
 {
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		if (sbuf_word_below(w, 0x20) | sbuf_word_has(w, 0x7F))
+		uint64_t w = bytes_word(s + i);
+		if (bytes_word_below(w, 0x20) | bytes_word_has(w, 0x7F))
 			return 0;
 	}
 	for (; i < n; i++)
@@ -156,10 +155,9 @@ static size_t plain_prefix(const char *s, size_t n)
 {
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		if ((w & SBUF_HIGHS) | sbuf_word_below(w, 0x20) | sbuf_word_has(w, 0x7F) | sbuf_word_has(w, '"') |
-		    sbuf_word_has(w, '\\'))
+		uint64_t w = bytes_word(s + i);
+		if (bytes_word_high(w) | bytes_word_below(w, 0x20) | bytes_word_has(w, 0x7F) | bytes_word_has(w, '"') |
+		    bytes_word_has(w, '\\'))
 			break;
 	}
 	while (i < n && plain_ascii((unsigned char)s[i]))

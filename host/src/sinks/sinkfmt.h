@@ -13,6 +13,7 @@
 
 #include "core/numfmt.h"
 #include "event.h"
+#include "util/bytes.h"
 
 struct sbuf {
 	char *p;
@@ -33,18 +34,7 @@ static inline void sbuf_put(struct sbuf *b, const char *s, size_t n)
 {
 	if (n == 0 || (b->n + n > b->cap && sbuf_grow(b, n) != 0))
 		return;
-	char *d = b->p + b->n;
-	/* Most pieces are a few bytes (a key, a name): two overlapping
-	 * fixed-size copies instead of a call to memcpy. */
-	if (n >= 8 && n <= 16) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		memcpy(d, s, n);
-	}
+	bytes_copy_short(b->p + b->n, s, n);
 	b->n += n;
 }
 
@@ -86,23 +76,6 @@ static inline char *sbuf_cat(char *o, const char *s)
 	memcpy(o, s, n);
 	return o + n;
 }
-/* Eight bytes at a time: bit 7 of each byte lane of the result flags a
- * byte equal to c (sbuf_word_has) or below c (sbuf_word_below, c <= 0x80).
- * The result is non-zero exactly when some byte is one; the lowest flagged
- * lane is exact, lanes above it may be flagged by a borrow. */
-#define SBUF_ONES 0x0101010101010101ull
-#define SBUF_HIGHS 0x8080808080808080ull
-static inline uint64_t sbuf_word_has(uint64_t w, unsigned char c)
-{
-	uint64_t x = w ^ (c * SBUF_ONES);
-	return (x - SBUF_ONES) & ~x & SBUF_HIGHS;
-}
-
-static inline uint64_t sbuf_word_below(uint64_t w, unsigned char c)
-{
-	return (w - c * SBUF_ONES) & ~w & SBUF_HIGHS;
-}
-
 /* Numbers are written straight into the buffer (core/numfmt.h): every
  * event has several. */
 static inline void sbuf_u64(struct sbuf *b, uint64_t v)

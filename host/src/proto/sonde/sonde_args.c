@@ -7,6 +7,7 @@
 
 #include "sonde_args.h"
 #include "sonde_proto.h"
+#include "util/bytes.h"
 
 /* Value size of the fixed-size types, 0 for the others. */
 static size_t fixed_size(uint8_t type, unsigned addr_size)
@@ -86,7 +87,7 @@ size_t sargs_decode(const uint8_t *p, size_t n, unsigned addr_size, struct sonde
 			snprintf(why, whylen, "argument %zu: needs %zu bytes, %zu left", k + 1, sz, left);
 			return k;
 		}
-		uint64_t v = sargs_le(p + i, sz);
+		uint64_t v = bytes_le(p + i, sz);
 		switch (type) {
 		case SONDE_ARG_I8: case SONDE_ARG_I16: case SONDE_ARG_I32: case SONDE_ARG_I64:
 			a->v.i = sign_extend(v, sz);

@@ -20,13 +20,4 @@
 size_t sargs_decode(const uint8_t *p, size_t n, unsigned addr_size, struct sonde_arg *out, size_t max,
 		    size_t *bad, char *why, size_t whylen);
 
-/* Little-endian readers (the wire is little-endian on every CPU). */
-static inline uint64_t sargs_le(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-	for (size_t i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
 #endif /* SONDE_ARGS_H */

@@ -31,6 +31,7 @@
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 #include "core/msg.h"
+#include "util/bytes.h"
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
  * nesting state and, for a sequence gap (its first frame at host index
@@ -277,7 +278,7 @@ static void submit_frame(struct sdec *d, const uint8_t *b, size_t len, uint64_t 
 			return;
 		}
 		if (shold_count(&d->hold))
-			release_synced(d, sargs_le(p, 8), (uint32_t)sargs_le(p + 8, 4), d->brk);
+			release_synced(d, bytes_le(p, 8), (uint32_t)bytes_le(p + 8, 4), d->brk);
 		srec_process(d, &f);
 		d->t_known = 1;
 		d->brk = 0;

@@ -21,6 +21,7 @@
 #include "event_desc.h"
 #include "sonde_dec.h"
 #include "sonde_proto.h"
+#include "util/bytes.h"
 
 /* The fields of the record being processed: fields[0..n), at DATA index
  * off (for the offsets of diagnostics). */
@@ -30,16 +31,6 @@ struct fields {
 };
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)sargs_le(p, 4);
-}
 
 /* Name of an object id: its own kind first, then the generic OBJECT kind
  * (all objects share one id space, protocol §4). */
@@ -158,9 +149,9 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 	s->big_endian = (flags & SONDE_INFO_F_BIG_ENDIAN) != 0;
 	s->addr_size = asz;
 	s->buffer_mode = p[3];
-	s->ts_freq = le32(p + 6);
-	s->buffer_size = le32(p + 10);
-	s->build_id = le32(p + 14);
+	s->ts_freq = bytes_le32(p + 6);
+	s->buffer_size = bytes_le32(p + 10);
+	s->build_id = bytes_le32(p + 14);
 
 	srec_ev_init(d, &ev, f, SONDE_EV_INFO, "TARGET_INFO");
 	srec_add_arg(d, &ev, "version", SONDE_A_U8, p[0]);
@@ -192,13 +183,13 @@ static void drops(struct sdec *d, const struct sdec_frame *f, const struct field
 			     SONDE_DROPS_BYTES, SONDE_DROPS_BYTES_V2);
 		return;
 	}
-	struct sloss_totals t = { .overwritten = le32(q), .refused = le32(q + 4) };
+	struct sloss_totals t = { .overwritten = bytes_le32(q), .refused = bytes_le32(q + 4) };
 	if (d->version != 1)
 		t.resets = q[8];
 	if (fl->n >= SONDE_DROPS_BYTES) {
-		t.stopped = le32(q + 9);
-		t.frame = le32(q + 13);
-		t.oldest = le32(q + 17);
+		t.stopped = bytes_le32(q + 9);
+		t.frame = bytes_le32(q + 13);
+		t.oldest = bytes_le32(q + 17);
 		t.has_frames = 1;
 	}
 	srec_ev_init(d, &ev, f, SONDE_EV_DROPS, "DROPS");
@@ -240,9 +231,9 @@ static void drops(struct sdec *d, const struct sdec_frame *f, const struct field
 static void time_sync(struct sdec *d, const struct sdec_frame *f)
 {
 	const uint8_t *p = f->b + 2;
-	uint32_t since = le32(p + 8);
+	uint32_t since = bytes_le32(p + 8);
 	struct sonde_event ev;
-	d->T = sargs_le(p, 8);
+	d->T = bytes_le(p, 8);
 	d->tflags = SONDE_TS_VALID;
 	d->t_known = 1;
 	srec_ev_init(d, &ev, f, SONDE_EV_TIME_SYNC, "TIME_SYNC");
@@ -258,7 +249,7 @@ static void dict(struct sdec *d, const struct sdec_frame *f)
 	const uint8_t *p = f->b + 2;
 	size_t dlen = f->len - 3;
 	unsigned kind = p[0];
-	uint32_t id = le32(p + 1);
+	uint32_t id = bytes_le32(p + 1);
 	const char *kname = kind ? sdict_kind_name(kind) : NULL;
 	if (!kname) {
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2, 1, "DICT: unknown kind %u", kind);
@@ -295,7 +286,7 @@ static void dict(struct sdec *d, const struct sdec_frame *f)
 static void log_record(struct sdec *d, const struct fields *fl, struct sonde_event *ev)
 {
 	const uint8_t *q = fl->p;
-	uint16_t fmt_id = le16(q + 1);
+	uint16_t fmt_id = bytes_le16(q + 1);
 	ev->level = q[0];
 	ev->obj = fmt_id;
 	size_t n = take_args(d, fl, 3, ev);
@@ -329,7 +320,7 @@ static void counter(struct sdec *d, const struct fields *fl, struct sonde_event 
 {
 	const uint8_t *q = fl->p;
 	size_t n = fl->n - 1;
-	uint64_t v = sargs_le(q + 1, n);
+	uint64_t v = bytes_le(q + 1, n);
 	unsigned shift = (unsigned)(64 - 8 * n);
 	ev->obj = q[0];
 	ev->obj_name = obj_name(d, SONDE_DICT_COUNTER, q[0]);
@@ -359,7 +350,7 @@ static void reply(struct sdec *d, const struct sdec_frame *f, const struct field
 		ev->text = cmd_status_name(q[2]);
 		break;
 	case SONDE_REC_PEEK_DATA: {
-		srec_add_arg(d, ev, "addr", SONDE_A_HEX, sargs_le(q, a));
+		srec_add_arg(d, ev, "addr", SONDE_A_HEX, bytes_le(q, a));
 		srec_add_arg(d, ev, "n", SONDE_A_U8, q[a]);
 		struct sonde_arg *m = srec_add_arg(d, ev, "data", SONDE_A_MEM, 0);
 		m->v.mem.p = q + 1 + a;
@@ -372,12 +363,12 @@ static void reply(struct sdec *d, const struct sdec_frame *f, const struct field
 		break;
 	}
 	default:
-		srec_add_arg(d, ev, "records", SONDE_A_U32, le32(q));
-		srec_add_arg(d, ev, "overwritten", SONDE_A_U32, le32(q + 4));
-		srec_add_arg(d, ev, "refused", SONDE_A_U32, le32(q + 8));
-		srec_add_arg(d, ev, "bytes", SONDE_A_U32, le32(q + 12));
+		srec_add_arg(d, ev, "records", SONDE_A_U32, bytes_le32(q));
+		srec_add_arg(d, ev, "overwritten", SONDE_A_U32, bytes_le32(q + 4));
+		srec_add_arg(d, ev, "refused", SONDE_A_U32, bytes_le32(q + 8));
+		srec_add_arg(d, ev, "bytes", SONDE_A_U32, bytes_le32(q + 12));
 		if (n >= SONDE_STATS_BYTES)
-			srec_add_arg(d, ev, "stopped", SONDE_A_U32, le32(q + 16));
+			srec_add_arg(d, ev, "stopped", SONDE_A_U32, bytes_le32(q + 16));
 		break;
 	}
 }
@@ -426,10 +417,10 @@ void srec_tally_simple(struct sdec *d, uint8_t id, const uint8_t *q)
 		sstk_idle(&d->stk);
 		break;
 	case SONDE_REC_FUNC_ENTER:
-		sstk_func_enter(&d->stk, le16(q), 0);
+		sstk_func_enter(&d->stk, bytes_le16(q), 0);
 		break;
 	case SONDE_REC_FUNC_ENTER_A:
-		sstk_func_enter(&d->stk, sargs_le(q, d->addr_size), 1);
+		sstk_func_enter(&d->stk, bytes_le(q, d->addr_size), 1);
 		break;
 	case SONDE_REC_FUNC_EXIT:
 		sstk_func_exit(&d->stk, &call, &known);
@@ -665,12 +656,12 @@ void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const u
 		counter(d, &fl, &ev);
 		break;
 	case SONDE_REC_FUNC_ENTER:
-		ev.obj = le16(q);
+		ev.obj = bytes_le16(q);
 		ev.obj_name = func_name(d, ev.obj);
 		ev.value = sstk_func_enter(&d->stk, ev.obj, 0);
 		break;
 	case SONDE_REC_FUNC_ENTER_A:
-		ev.obj = sargs_le(q, d->addr_size);
+		ev.obj = bytes_le(q, d->addr_size);
 		ev.obj_name = func_name(d, ev.obj);
 		ev.flags |= SONDE_EVF_ADDR;
 		ev.value = sstk_func_enter(&d->stk, ev.obj, 1);

@@ -25,15 +25,7 @@
 #include "rtos_desc.h"
 #include "sonde_dec.h"
 #include "sonde_proto.h"
-
-static uint32_t le(const uint8_t *p, size_t n)
-{
-	uint32_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
+#include "util/bytes.h"
 
 static void str_arg(struct sdec *d, struct sonde_event *ev, const char *name, const char *s)
 {
@@ -106,7 +98,7 @@ static void obj_create(struct sdec *d, const struct sdec_frame *f, const uint8_t
 	struct srtos *r = &d->rtos;
 	uint8_t id = p[0], kind = p[1] & 0x7Fu;
 	int announced = (p[1] & SONDE_OBJK_ANNOUNCED) != 0;
-	uint32_t cap = le(p + 2, n - 2);
+	uint32_t cap = (uint32_t)bytes_le(p + 2, n - 2);
 	struct sonde_event ev;
 
 	if (kind == 0 || kind >= SONDE_OBJK_COUNT)
@@ -168,7 +160,7 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 {
 	struct srtos *r = &d->rtos;
 	uint8_t op = p[0], id = p[1], base = op & SONDE_OP_MASK;
-	uint32_t v = le(p + 2, n - 2);
+	uint32_t v = (uint32_t)bytes_le(p + 2, n - 2);
 	struct srtos_obj *o = &r->obj[id];
 	struct sonde_event ev;
 

@@ -19,6 +19,7 @@
 
 #if defined(__x86_64__)
 #include <nmmintrin.h>
+#include "util/bytes.h"
 #define CRC_X86 1
 #else
 #define CRC_X86 0
@@ -43,11 +44,6 @@ __attribute__((constructor)) static void build_tables(void)
 			tab[k][b] = (tab[k - 1][b] >> 8) ^ tab[0][tab[k - 1][b] & 0xFFu];
 }
 
-static inline uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static inline uint32_t sw_byte(uint32_t crc, uint8_t b)
 {
 	return tab[0][(crc ^ b) & 0xFFu] ^ (crc >> 8);
@@ -56,7 +52,7 @@ static inline uint32_t sw_byte(uint32_t crc, uint8_t b)
 uint32_t syst_crc_update_sw(uint32_t crc, const uint8_t *p, size_t n)
 {
 	for (; n >= 8; n -= 8, p += 8) {
-		uint32_t lo = crc ^ le32(p), hi = le32(p + 4);
+		uint32_t lo = crc ^ bytes_le32(p), hi = bytes_le32(p + 4);
 		crc = tab[7][lo & 0xFFu] ^ tab[6][(lo >> 8) & 0xFFu] ^ tab[5][(lo >> 16) & 0xFFu] ^
 		      tab[4][lo >> 24] ^ tab[3][hi & 0xFFu] ^ tab[2][(hi >> 8) & 0xFFu] ^
 		      tab[1][(hi >> 16) & 0xFFu] ^ tab[0][hi >> 24];
@@ -72,7 +68,7 @@ size_t syst_crc_find_end_sw(const uint8_t *p, size_t from, size_t n)
 		return 0;
 	uint32_t crc = syst_crc_update_sw(SYST_CRC_INIT, p, from);
 	for (size_t e = from; e + 4 <= n; e++) {
-		if (syst_crc_final(crc) == le32(p + e))
+		if (syst_crc_final(crc) == bytes_le32(p + e))
 			return e + 4;
 		crc = sw_byte(crc, p[e]);
 	}
@@ -84,13 +80,11 @@ __attribute__((target("sse4.2"))) static uint32_t hw_update(uint32_t crc, const 
 {
 	uint64_t c = crc;
 	for (; n >= 8; n -= 8, p += 8) {
-		uint64_t w;
-		__builtin_memcpy(&w, p, 8); /* x86 is little-endian, unaligned loads are fine */
-		c = _mm_crc32_u64(c, w);
+		c = _mm_crc32_u64(c, bytes_word(p));
 	}
 	crc = (uint32_t)c;
 	if (n >= 4) {
-		crc = _mm_crc32_u32(crc, le32(p));
+		crc = _mm_crc32_u32(crc, bytes_le32(p));
 		p += 4;
 		n -= 4;
 	}
@@ -111,18 +105,16 @@ __attribute__((target("sse4.2"))) static size_t hw_find_end(const uint8_t *p, si
 	uint32_t crc = hw_update(SYST_CRC_INIT, p, from);
 	size_t e = from;
 	for (; e + 8 + 4 <= n; e += 8) {
-		uint64_t w;
-		__builtin_memcpy(&w, p + e, 8);
-		uint32_t next = (uint32_t)_mm_crc32_u64(crc, w);
+		uint32_t next = (uint32_t)_mm_crc32_u64(crc, bytes_word(p + e));
 		for (int k = 0; k < 8; k++) {
-			if (syst_crc_final(crc) == le32(p + e + k))
+			if (syst_crc_final(crc) == bytes_le32(p + e + k))
 				return e + (size_t)k + 4;
 			crc = _mm_crc32_u8(crc, p[e + k]);
 		}
 		crc = next;
 	}
 	for (; e + 4 <= n; e++) {
-		if (syst_crc_final(crc) == le32(p + e))
+		if (syst_crc_final(crc) == bytes_le32(p + e))
 			return e + 4;
 		crc = _mm_crc32_u8(crc, p[e]);
 	}

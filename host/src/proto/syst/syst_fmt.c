@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include "util/bytes.h"
 
 enum { F_MINUS = 1, F_PLUS = 2, F_SPACE = 4, F_HASH = 8, F_ZERO = 16, F_QUOTE = 32 };
 
@@ -48,7 +49,7 @@ static int take(struct reader *r, unsigned size, uint64_t *v)
 	if (r->in->nargs_bytes - r->pos < size)
 		return 0;
 	const uint8_t *p = r->in->args + r->pos;
-	*v = size == 8 ? syst_get64(p) : syst_get32(p);
+	*v = size == 8 ? bytes_le64(p) : bytes_le32(p);
 	r->pos += size;
 	return 1;
 }

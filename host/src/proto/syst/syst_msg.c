@@ -13,6 +13,7 @@
 
 #include "syst_crc.h"
 #include "syst_fmt.h"
+#include "util/bytes.h"
 
 size_t syst_short_size(uint32_t hdr)
 {
@@ -50,18 +51,18 @@ static void parse_loc(struct syst_msg *m, const uint8_t *p)
 	m->loc_fmt = p[0] & 3u;
 	switch (m->loc_fmt) {
 	case SYST_LOC_FILE16:
-		m->loc_file = syst_get16(p + 1);
-		m->loc_line = syst_get16(p + 3);
+		m->loc_file = bytes_le16(p + 1);
+		m->loc_line = bytes_le16(p + 3);
 		break;
 	case SYST_LOC_FILE32:
-		m->loc_file = syst_get32(p + 1);
-		m->loc_line = syst_get32(p + 5);
+		m->loc_file = bytes_le32(p + 1);
+		m->loc_line = bytes_le32(p + 5);
 		break;
 	case SYST_LOC_ADDR32:
-		m->loc_addr = syst_get32(p + 1);
+		m->loc_addr = bytes_le32(p + 1);
 		break;
 	default:
-		m->loc_addr = syst_get64(p + 1);
+		m->loc_addr = bytes_le64(p + 1);
 		break;
 	}
 }
@@ -132,7 +133,7 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 		fail(m, SYST_TOO_SHORT, "shorter than a message header");
 		return;
 	}
-	uint32_t h = syst_get32(p);
+	uint32_t h = bytes_le32(p);
 	m->hdr = h;
 	m->type = syst_h_type(h);
 	m->subtype = syst_h_subtype(h);
@@ -146,7 +147,7 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 			fail(m, SYST_TOO_SHORT, "short message cut off");
 			return;
 		}
-		m->short_bits = ssz == 4 ? syst_get32(p) : syst_get64(p);
+		m->short_bits = ssz == 4 ? bytes_le32(p) : bytes_le64(p);
 		if (n > ssz)
 			fail(m, SYST_TOO_LONG, "bytes after a short message");
 		return;
@@ -161,7 +162,7 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 			return;
 		}
 		end = n - 4;
-		m->crc = syst_get32(p + end);
+		m->crc = bytes_le32(p + end);
 	}
 	if (h & SYST_H_GUID) {
 		if (end - pos < 16) {
@@ -193,7 +194,7 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 			return;
 		}
 		m->has_len = 1;
-		m->len = syst_get16(p + pos);
+		m->len = bytes_le16(p + pos);
 		pos += 2;
 	}
 	if (h & SYST_H_TS) {
@@ -202,7 +203,7 @@ void syst_msg_parse(struct syst_msg *m, const uint8_t *p, size_t n)
 			return;
 		}
 		m->has_ts = 1;
-		m->ts = syst_get64(p + pos);
+		m->ts = bytes_le64(p + pos);
 		pos += 8;
 	}
 	m->payload = p + pos;
@@ -231,7 +232,7 @@ long syst_msg_size(const uint8_t *p, size_t n, size_t *need)
 		*need = 4;
 		return 0;
 	}
-	uint32_t h = syst_get32(p);
+	uint32_t h = bytes_le32(p);
 	size_t ssz = syst_short_size(h);
 	if (ssz)
 		return (long)ssz;
@@ -251,7 +252,7 @@ long syst_msg_size(const uint8_t *p, size_t n, size_t *need)
 		*need = pos + 2;
 		return 0;
 	}
-	size_t len = syst_get16(p + pos);
+	size_t len = bytes_le16(p + pos);
 	pos += 2 + len;
 	if (h & SYST_H_TS)
 		pos += 8;
@@ -269,7 +270,7 @@ size_t syst_msg_extent(const uint8_t *p, size_t n)
 	if (sz == 0)
 		return 0;
 	/* no LEN: where the fields before the payload end */
-	uint32_t h = syst_get32(p);
+	uint32_t h = bytes_le32(p);
 	size_t pos = 4 + ((h & SYST_H_GUID) ? 16 : 0);
 	if (h & SYST_H_LOC) {
 		if (n <= pos)

@@ -106,21 +106,6 @@ struct syst_msg {
 	const char *why;     /* detail for a status other than OK, else NULL */
 };
 
-static inline uint16_t syst_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t syst_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t syst_get64(const uint8_t *p)
-{
-	return (uint64_t)syst_get32(p) | (uint64_t)syst_get32(p + 4) << 32;
-}
-
 /* 4 or 8 for a short message header (TYPE 1/7, BUILD subtype 0/1), else 0. */
 size_t syst_short_size(uint32_t hdr);
 

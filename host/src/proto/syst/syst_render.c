@@ -20,6 +20,7 @@
 #include "syst_dec.h"
 #include "syst_fmt.h"
 #include "syst_msg.h"
+#include "util/bytes.h"
 
 void syst_diag(struct syst_dec *d, enum sonde_diag_code code, uint64_t off, uint64_t count,
 	       const char *fmt, ...)
@@ -195,7 +196,7 @@ static void render_short(struct syst_dec *d, struct render *r)
 static void render_build(struct syst_dec *d, struct render *r)
 {
 	const struct syst_msg *m = &r->m;
-	uint64_t id = syst_get64(m->payload);
+	uint64_t id = bytes_le64(m->payload);
 	const uint8_t *t = m->payload + 8;
 	size_t tn = m->plen - 8;
 	const uint8_t *nul = memchr(t, 0, tn);
@@ -253,7 +254,7 @@ static void render_catalog(struct syst_dec *d, struct render *r)
 	int id64 = m->subtype == SYST_CAT_ID64P32 || m->subtype == SYST_CAT_ID64P64;
 	unsigned long_size = m->subtype >= SYST_CAT_ID32P64 ? 8 : 4;
 	size_t idn = id64 ? 8 : 4;
-	uint64_t id = id64 ? syst_get64(m->payload) : syst_get32(m->payload);
+	uint64_t id = id64 ? bytes_le64(m->payload) : bytes_le32(m->payload);
 	set_type(d, &names[m->subtype]);
 	r->ev.value = (int64_t)id; /* rec_id stays the message type */
 	if (!r->cl) {
@@ -296,7 +297,7 @@ static void render_raw(struct syst_dec *d, struct render *r)
 static void render_clock(struct syst_dec *d, struct render *r)
 {
 	const struct syst_msg *m = &r->m;
-	uint64_t clock = syst_get64(m->payload), freq = syst_get64(m->payload + 8);
+	uint64_t clock = bytes_le64(m->payload), freq = bytes_le64(m->payload + 8);
 	static const struct syst_name t = TYPE("CLOCK:SYNC");
 	set_type(d, &t);
 	syst_sb_puts(&d->tsb, "clock ");
@@ -320,7 +321,7 @@ static void render_sbd(struct syst_dec *d, struct render *r)
 	unsigned st = m->subtype, idn = (st & SYST_SBD_ID64) ? 8 : 4;
 	unsigned an = addr_bytes[(st >> SYST_SBD_ADDR_SHIFT) & 3u];
 	const uint8_t *p = m->payload, *end = m->payload + m->plen;
-	uint64_t id = idn == 8 ? syst_get64(p) : syst_get32(p);
+	uint64_t id = idn == 8 ? bytes_le64(p) : bytes_le32(p);
 	p += idn;
 	static const struct syst_name t32 = TYPE("SBD:ID32"), t64 = TYPE("SBD:ID64");
 	set_type(d, idn == 8 ? &t64 : &t32);
@@ -369,13 +370,10 @@ static unsigned client_word(const struct syst_msg *m)
  * by one from that word on). */
 static size_t plain_run(const char *s, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		uint64_t q = w ^ (ones * '"'), l = w ^ (ones * '\n');
-		if (((q - ones) & ~q & highs) | ((l - ones) & ~l & highs))
+		uint64_t w = bytes_word(s + i);
+		if (bytes_word_has(w, '"') | bytes_word_has(w, '\n'))
 			break;
 	}
 	while (i < n && s[i] != '"' && s[i] != '\n')

@@ -7,15 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The long pieces (texts): memcpy, out of line, where gcc does not see it
- * beside the short string literals the inline copy is also given (it would
- * warn of a memcpy of 17 bytes or more from them in a branch that their
- * length never takes). */
-void syst_sb_copy_long(char *d, const char *s, size_t n)
-{
-	memcpy(d, s, n);
-}
-
 void syst_sb_init(struct syst_sb *sb, char *buf, size_t cap)
 {
 	sb->buf = buf;

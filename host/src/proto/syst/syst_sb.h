@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/numfmt.h"
+#include "util/bytes.h"
 
 struct syst_sb {
 	char *buf;
@@ -41,36 +42,6 @@ SYST_SB_INLINE size_t syst_sb_room(const struct syst_sb *sb)
 	return sb->cap ? sb->cap - 1 - sb->len : 0;
 }
 
-/* Copy n bytes.  A row is made of many short pieces (1-20 bytes), and a
- * call to memcpy with a length unknown at compile time costs more than
- * such a copy: up to 16 bytes are moved inline, as two fixed-size moves
- * that overlap in the middle (both loaded before either is stored). */
-void syst_sb_copy_long(char *d, const char *s, size_t n);
-
-SYST_SB_INLINE void syst_sb_copy(char *d, const char *s, size_t n)
-{
-	if (n > 16) {
-		syst_sb_copy_long(d, s, n);
-	} else if (n >= 8) {
-		uint64_t a, b;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + n - 4, &b, 4);
-	} else if (n) {
-		char a = s[0], b = s[n / 2], c = s[n - 1];
-		d[0] = a;
-		d[n / 2] = b;
-		d[n - 1] = c;
-	}
-}
-
 SYST_SB_INLINE void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
 {
 	size_t room = syst_sb_room(sb);
@@ -78,7 +49,7 @@ SYST_SB_INLINE void syst_sb_put(struct syst_sb *sb, const char *s, size_t n)
 		n = room;
 		sb->full = 1;
 	}
-	syst_sb_copy(sb->buf + sb->len, s, n);
+	bytes_copy_short(sb->buf + sb->len, s, n);
 	sb->len += n;
 	if (sb->cap)
 		sb->buf[sb->len] = '\0';

@@ -18,6 +18,7 @@
 #include "syst_crc.h"
 #include "syst_dec.h"
 #include "syst_msg.h"
+#include "util/bytes.h"
 
 #define PREFIX_LEN (sizeof(SYST_HEX_PREFIX) - 1)
 
@@ -32,7 +33,7 @@ static int fits(const uint8_t *p, size_t avail, size_t size, int check_crc)
 {
 	if (avail < 4)
 		return -1;
-	uint32_t h = syst_get32(p);
+	uint32_t h = bytes_le32(p);
 	if (!syst_hdr_plausible(h))
 		return 0;
 	size_t ssz = syst_short_size(h);
@@ -58,7 +59,7 @@ static int fits(const uint8_t *p, size_t avail, size_t size, int check_crc)
 			score = 2;
 	}
 	if (check_crc && (h & SYST_H_CHK) && avail >= size) {
-		if (syst_crc32c(p, size - 4) != syst_get32(p + size - 4))
+		if (syst_crc32c(p, size - 4) != bytes_le32(p + size - 4))
 			return 0;
 		score = 2;
 	}
@@ -72,7 +73,7 @@ static int walk_len(const uint8_t *p, size_t n)
 {
 	size_t pos = 0, good = 0, bad = 0, confirmed = 0;
 	while (n - pos >= 8) {
-		uint32_t len = syst_get32(p + pos);
+		uint32_t len = bytes_le32(p + pos);
 		if (len > SYST_MSG_MAX)
 			return 0;
 		size_t avail = n - pos - 4 < len ? n - pos - 4 : len;
@@ -117,7 +118,7 @@ static int walk_raw(const uint8_t *p, size_t n)
 		int f = fits(p + pos, (size_t)sz, (size_t)sz, 1);
 		if (f <= 0)
 			bad++;
-		else if (!syst_short_size(syst_get32(p + pos))) { /* short ones prove little */
+		else if (!syst_short_size(bytes_le32(p + pos))) { /* short ones prove little */
 			good++;
 			confirmed += f == 2;
 		}
@@ -212,7 +213,7 @@ static int record_starts(const uint8_t *q, size_t k, int final)
 {
 	if (k < 8)
 		return -1;
-	uint32_t len = syst_get32(q);
+	uint32_t len = bytes_le32(q);
 	if (len < 4 || len > SYST_MSG_MAX)
 		return 0;
 	if (k - 4 < len && !final)
@@ -257,7 +258,7 @@ static long oversized(struct syst_dec *d, const uint8_t *p, size_t n, uint32_t l
 	 * line: a message with a LEN field or a CRC is then reported by its
 	 * parser (TOO_LONG, CHECKSUM_ERROR); a string's surplus is not, so it
 	 * is said here. */
-	if (!(syst_get32(p + 4) & (SYST_H_LEN | SYST_H_CHK)))
+	if (!(bytes_le32(p + 4) & (SYST_H_LEN | SYST_H_CHK)))
 		syst_diag(d, SONDE_D_MALFORMED, at + 4 + ext, len - ext,
 			  "the message ends after %zu bytes, its container after %lu: the last %lu bytes are not part of it",
 			  ext, (unsigned long)len, (unsigned long)(len - ext));
@@ -268,7 +269,7 @@ static size_t process_len(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 {
 	size_t pos = 0;
 	while (n - pos >= 4) {
-		uint32_t len = syst_get32(p + pos);
+		uint32_t len = bytes_le32(p + pos);
 		uint64_t at = d->off + pos;
 		/* a length below 4 still delimits a message (reported as too
 		 * short); only while resynchronising must a length fit a header */
@@ -318,7 +319,7 @@ static size_t process_raw(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 		long sz = syst_msg_size(p + pos, n - pos, &need);
 		if (d->skip_count && sz != 0) {
 			/* resynchronising: only a plausible non-short header will do */
-			uint32_t h = syst_get32(p + pos);
+			uint32_t h = bytes_le32(p + pos);
 			if (sz < 0 || syst_short_size(h) || !syst_hdr_plausible(h)) {
 				skip_byte(d, at);
 				pos++;
@@ -330,7 +331,7 @@ static size_t process_raw(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 		if (sz < 0) {
 			syst_diag(d, SONDE_D_MALFORMED, at, 1,
 				  "message without LEN bit (header 0x%08X) cannot be delimited in a raw stream",
-				  syst_get32(p + pos));
+				  bytes_le32(p + pos));
 			skip_byte(d, at);
 			pos++;
 			continue;
@@ -456,7 +457,7 @@ static size_t still_needed(const struct syst_dec *d, const uint8_t *p, size_t n)
 {
 	size_t need = 0;
 	if (d->mode == SYST_C_LEN && !d->skip_count) {
-		need = d->blen < 4 ? 4 : 4 + (size_t)syst_get32(d->buf);
+		need = d->blen < 4 ? 4 : 4 + (size_t)bytes_le32(d->buf);
 	} else if (d->mode == SYST_C_RAW && !d->skip_count) {
 		long sz = syst_msg_size(d->buf, d->blen, &need);
 		if (sz > 0)

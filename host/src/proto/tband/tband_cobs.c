@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tband_cobs.h"
+#include "util/bytes.h"
 
 long tband_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t *bad)
 {
@@ -41,28 +42,13 @@ long tband_cobs_decode(const uint8_t *in, size_t n, uint8_t *out, size_t *bad)
 	return (long)o;
 }
 
-/* n bytes from src to dst: a frame is a dozen bytes, and two overlapping
- * copies of a fixed size are cheaper than a call to memcpy. */
-static void tband_cobs_copy(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	if (n >= 8 && n <= 16) {
-		memcpy(dst, src, 8);
-		memcpy(dst + n - 8, src + n - 8, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(dst, src, 4);
-		memcpy(dst + n - 4, src + n - 4, 4);
-	} else {
-		memcpy(dst, src, n);
-	}
-}
-
 long tband_cobs_decode_nz(const uint8_t *in, size_t n, uint8_t *out, size_t *bad)
 {
 	size_t i = 0;
 
 	if (n == 0)
 		return 0;
-	tband_cobs_copy(out, in + 1, n - 1);
+	bytes_copy_short(out, in + 1, n - 1);
 	while (i < n) {
 		size_t code = in[i];
 

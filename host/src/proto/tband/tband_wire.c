@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tband_wire.h"
+#include "util/bytes.h"
 
 #define F(n, t, r) { n, TBAND_F_##t, TBAND_REF_##r }
 #define NOF { 0, 0, 0 }
@@ -170,15 +171,13 @@ const char *tband_queue_kind_name(uint64_t kind)
 static inline int tband_varlen_word(const uint8_t *p, size_t n, size_t *pos,
 				    unsigned bits, uint64_t *out)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t w, stop, x;
+	uint64_t w = bytes_word(p + *pos), stop, x;
 	unsigned len;
 
-	memcpy(&w, p + *pos, 8);
-	stop = ~w & 0x8080808080808080ull;
+	stop = bytes_word_high(~w);
 	if (!stop)
 		return 0;
-	len = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+	len = bytes_first_lane(stop) + 1;
 	if ((bits == 32 && len > 4) || *pos + len > n)
 		return 0;
 	x = w & (~0ull >> (64 - 8 * len)) & 0x7F7F7F7F7F7F7F7Full;
@@ -188,10 +187,6 @@ static inline int tband_varlen_word(const uint8_t *p, size_t n, size_t *pos,
 	*out = x;
 	*pos += len;
 	return 1;
-#else
-	(void)p, (void)n, (void)pos, (void)bits, (void)out;
-	return 0;
-#endif
 }
 
 /* tband_parse's copy is inlined: it runs for every field of every frame.
@@ -294,10 +289,7 @@ size_t tband_utf8_check(const uint8_t *s, size_t n)
 
 		/* ASCII (most strings are) eight bytes at a time */
 		if (i + 8 <= n) {
-			uint64_t w;
-
-			memcpy(&w, s + i, 8);
-			if (!(w & 0x8080808080808080ull)) {
+			if (!bytes_word_high(bytes_word(s + i))) {
 				i += 8;
 				continue;
 			}
