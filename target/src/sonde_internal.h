@@ -6,7 +6,8 @@
  * timestamp is the ticks since the previous timed frame, 1 to 4 bytes with
  * its width in the top bits of its last byte, so every gap below 2^28 ticks
  * is written the same way.  The fast path (a record function in
- * sonde_record.c or sonde_user.c built from the pieces below) is what an
+ * sonde_record.c, or sonde_build.c's word-by-word framing, built from the
+ * pieces below) is what an
  * ISR pays per record:
  *
  *   critical section -> one clock reading -> one compare of wp against a

@@ -8,7 +8,8 @@
  * diagnostics through a struct sonde_out.  A sink receives events and
  * diagnostics and writes them somewhere.  Decoders live in
  * host/src/proto/<name>/ and export `const struct sonde_decoder_ops
- * sonde_decoder_<name>`; sinks live in host/src/sinks/sink_<name>.c and export
+ * sonde_decoder_<name>`; sinks live in host/src/sinks/sink_<name>.c (or, for a protocol's own
+ * output such as QSPY's text, host/src/proto/<name>/sink_<format>.c) and export
  * `const struct sonde_sink_ops sonde_sink_<name>`.  The build generates the
  * registry of both from the file tree, so adding one touches one folder.
  */

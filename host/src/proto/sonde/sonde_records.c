@@ -380,7 +380,7 @@ static const char *reason_name(unsigned r)
 }
 
 /* The name of user record USER_FIRST + k: from its dictionary entry
- * without the field list (sfields.h), or USER_0xNN.  Worked out again only
+ * without the field list (sonde_fields.h), or USER_0xNN.  Worked out again only
  * when the dictionary changed (its generation). */
 static const char *user_name(struct sdec *d, unsigned k)
 {
