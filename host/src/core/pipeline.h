@@ -16,6 +16,7 @@
 #ifndef SONDE_PIPELINE_H
 #define SONDE_PIPELINE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +84,18 @@ struct sonde_out {
 	uint32_t tally_kinds;
 	struct sonde_tally *tally;
 };
+
+/* A decoder's diagnostic handed to its output (nothing when out->diag is
+ * NULL): msg as it is, or formatted (cut at SONDE_DIAG_MSG_MAX - 1 bytes).
+ * Every decoder reports through these, so a diagnostic is built one way
+ * (core/diag.c). */
+#define SONDE_DIAG_MSG_MAX 512
+void sonde_diag_put(const struct sonde_out *out, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
+		    uint64_t count, const char *msg);
+void sonde_diagf(const struct sonde_out *out, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
+		 uint64_t count, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void sonde_vdiagf(const struct sonde_out *out, enum sonde_diag_code code, uint64_t offset, uint64_t frame,
+		  uint64_t count, const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 
 struct sonde_decoder_ops {
 	const char *name;  /* --proto NAME */

@@ -161,11 +161,9 @@ static void emit_func(struct mp_calls *c, enum sonde_ev_kind kind, const struct 
  * message is in c->msg), then delivered as a RECORD without a time. */
 static void emit_untimed(struct mp_calls *c, const struct call *k, enum sonde_diag_code code)
 {
-	struct sonde_diag d = { code, k->offset, k->frame, 1, c->msg };
 	struct sonde_event ev;
 
-	if (c->out.diag)
-		c->out.diag(c->out.ctx, &d);
+	sonde_diag_put(&c->out, code, k->offset, k->frame, 1, c->msg);
 	ev_init(&ev, SONDE_EV_RECORD, k);
 	arg_u(&c->args[0], "func", SONDE_A_FUNC, k->addr);
 	arg_u(&c->args[1], "entry_us", SONDE_A_U32, k->entry_raw);

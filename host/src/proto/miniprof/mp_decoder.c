@@ -40,10 +40,7 @@ struct mp_dec {
 
 static void dec_diag(struct mp_dec *d, enum sonde_diag_code code, uint64_t off, uint64_t frame)
 {
-	struct sonde_diag g = { code, off, frame, 1, d->msg };
-
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &g);
+	sonde_diag_put(&d->out, code, off, frame, 1, d->msg);
 }
 
 static void ev_init(struct sonde_event *ev, enum sonde_ev_kind kind, const struct mp_packet *pk)

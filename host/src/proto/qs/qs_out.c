@@ -17,21 +17,16 @@
 void qs_diag(struct qs_dec *d, enum sonde_diag_code code, size_t idx, uint64_t count,
 	     const char *fmt, ...)
 {
-	char msg[512];
+	uint64_t offset = d->fr.offset, frame = d->frames;
 	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	struct sonde_diag dg = { .code = code, .count = count, .msg = msg };
+
 	if (d->fr_cur) {
-		dg.offset = hdlc_offset_of(d->fr_cur->offset, d->fr_cur->esc, d->fr_cur->nesc, idx);
-		dg.frame = d->fr_cur->number;
-	} else {
-		dg.offset = d->fr.offset;
-		dg.frame = d->frames;
+		offset = hdlc_offset_of(d->fr_cur->offset, d->fr_cur->esc, d->fr_cur->nesc, idx);
+		frame = d->fr_cur->number;
 	}
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &dg);
+	va_start(ap, fmt);
+	sonde_vdiagf(&d->out, code, offset, frame, count, fmt, ap);
+	va_end(ap);
 }
 
 void qs_note_ao(struct qs_dec *d, uint64_t obj, const struct sonde_event *cause)

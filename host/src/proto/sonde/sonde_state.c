@@ -9,22 +9,12 @@
 #include "sonde_dec.h"
 #include "sonde_proto.h"
 
-static void vdiag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
-		  const char *fmt, va_list ap)
-{
-	char msg[320];
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	struct sonde_diag g = { code, offset, frame, count, msg };
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &g);
-}
-
 void sdec_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
 	       const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vdiag(d, code, offset, frame, count, fmt, ap);
+	sonde_vdiagf(&d->out, code, offset, frame, count, fmt, ap);
 	va_end(ap);
 }
 
@@ -33,7 +23,7 @@ void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_
 	const struct sdec_frame *f = d->cur;
 	va_list ap;
 	va_start(ap, fmt);
-	vdiag(d, code, hdlc_offset_of(f->offset, f->esc, f->nesc, idx), f->frame, count, fmt, ap);
+	sonde_vdiagf(&d->out, code, hdlc_offset_of(f->offset, f->esc, f->nesc, idx), f->frame, count, fmt, ap);
 	va_end(ap);
 }
 

@@ -25,14 +25,11 @@
 void syst_diag(struct syst_dec *d, enum sonde_diag_code code, uint64_t off, uint64_t count,
 	       const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sonde_vdiagf(&d->out, code, off, d->msgno, count, fmt, ap);
 	va_end(ap);
-	struct sonde_diag dg = { code, off, d->msgno, count, msg };
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &dg);
 }
 
 /* SyS-T severity -> SONDE_LVL_*.  MAX ("no severity, bypass filtering")

@@ -8,10 +8,7 @@
 void tband_diag(struct tband_dec *d, enum sonde_diag_code code,
 		uint64_t offset, uint64_t frame, uint64_t count)
 {
-	struct sonde_diag g = { code, offset, frame, count, d->msg };
-
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &g);
+	sonde_diag_put(&d->out, code, offset, frame, count, d->msg);
 }
 
 /* Report an error in the current frame at encoded index 'at'. */
