@@ -301,7 +301,7 @@ expect_rc 2 "$SONDE" decode "${args[@]}"
 expect_line "$ERR" "sonde decode: too many inputs (at most 16)"
 # tband takes cores 0..3
 expect_rc 2 "$SONDE" decode --proto tband "$S1" "$S1@4"
-expect_has "$ERR" "core=4: expected 0..3"
+expect_has "$ERR" "-o core=4: expected a number from 0 to 3"
 # the output cannot be written
 expect_rc 3 "$SONDE" decode a.bin b.bin --output /dev/full
 expect_has "$ERR" "write error"

@@ -109,7 +109,7 @@ expect_rc 2 "$SONDE" miniprof --link /dev/ttyS0 capture --format nope
 grep -qx "sonde miniprof: unknown format 'nope' for option '--format' (known:.* text.*)" "$ERR" \
 	|| mp_fail "unknown format message: $(cat "$ERR")"
 expect_rc 2 "$SONDE" miniprof --link /dev/ttyS0 -o miniprof.crc=middle status
-expect_line "$ERR" "sonde miniprof: miniprof.crc=middle: expected le or be (the CRC field's byte order)"
+expect_line "$ERR" "sonde miniprof: -o miniprof.crc=middle: expected le or be"
 expect_rc 3 "$SONDE" miniprof --link "$W/no-such-tty" status
 grep -qx "sonde miniprof: no such device '$W/no-such-tty' (serial ports found: .*)" "$ERR" ||
 	mp_fail "missing device message: $(cat "$ERR")"

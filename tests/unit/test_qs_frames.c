@@ -22,6 +22,7 @@
 #include "framers/framer_hdlc.h"
 #include "pipeline.h"
 #include "sonde_proto.h"
+#include "core/msg.h"
 
 extern const struct sonde_decoder_ops sonde_decoder_qs;
 extern const struct sonde_sink_ops sonde_sink_qspy;
@@ -698,18 +699,35 @@ static void test_options(void **state)
 	assert_int_equal(c.sess.addr_size, 8);
 	free(c.text);
 
+	/* a bad option is a usage error, said once as the tool's message
+	 * (core/opts.h); a dictionary that cannot be read is a finding */
 	static const char *const bad[][2] = {
-		{ "qs.obj=3", "Invalid option qs.obj=3: 1, 2, 4 or 8 bytes" },
-		{ "qs.T=8", "Invalid option qs.T=8: 1, 2 or 4 bytes" },
-		{ "qs.eqc=two", "Invalid option qs.eqc=two: 1, 2 or 4 bytes" },
-		{ "qs.max_record=5", "Invalid option qs.max_record=5: 16..65535 bytes" },
-		{ "qs.dic=/nonexistent/x.dic", "Cannot open dictionary file /nonexistent/x.dic: No such file or directory" },
+		{ "qs.obj=3", "sonde: -o qs.obj=3: expected 1, 2, 4 or 8 bytes\n" },
+		{ "qs.T=8", "sonde: -o qs.T=8: expected 1, 2 or 4 bytes\n" },
+		{ "qs.eqc=two", "sonde: -o qs.eqc=two: expected 1, 2 or 4 bytes\n" },
+		{ "qs.max_record=5", "sonde: -o qs.max_record=5: expected a number from 16 to 65535\n" },
+		{ "qs.version=-1", "sonde: -o qs.version=-1: expected a number from 0 to 9999\n" },
+		{ "qs.dic=/nonexistent/x.dic", "" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *opts[] = { bad[i][0], NULL };
+		char *said = NULL;
+		size_t said_len = 0;
+		FILE *err = open_memstream(&said, &said_len);
+		assert_non_null(err);
+		sonde_msg_to(err);
 		assert_int_equal(decode_opts(&c, s->b, s->n, 0, opts), -1);
-		assert_int_equal(c.nd, 1);
-		assert_string_equal(c.msg[0], bad[i][1]);
+		sonde_msg_to(NULL);
+		fclose(err);
+		assert_string_equal(said, bad[i][1]);
+		free(said);
+		if (bad[i][1][0]) {
+			assert_int_equal(c.nd, 0);
+		} else {
+			assert_int_equal(c.nd, 1);
+			assert_string_equal(c.msg[0],
+					    "Cannot open dictionary file /nonexistent/x.dic: No such file or directory");
+		}
 		free(c.text);
 	}
 

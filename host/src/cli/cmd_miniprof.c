@@ -431,10 +431,8 @@ static int mp_run(int argc, char **argv)
 	}
 	if (!live && link_config(&a, &lcfg) != 0)
 		return SONDE_EXIT_USAGE;
-	if (mp_opts_read(&o, a.c.kv, err, sizeof(err)) != 0) {
-		fprintf(stderr, "sonde miniprof: %s\n", err);
+	if (mp_opts_read(&o, a.c.kv) != 0)
 		return SONDE_EXIT_USAGE;
-	}
 	if (a.raw) {
 		raw = fopen(a.raw, "wb");
 		if (!raw) {

@@ -350,16 +350,11 @@ static int mrun_loop(struct mrun *r, uint8_t *buf)
 
 static int mrun_config(struct mrun *r, struct sonde_merge_config *cfg)
 {
-	const char *v = sonde_opt_get(r->d->kv, "merge.max_queue");
-	uint32_t n;
+	uint64_t n = 0;
 	memset(cfg, 0, sizeof(*cfg));
-	if (!v)
-		return 0;
-	if (parse_u32(v, &n) != 0 || n == 0 || n > 10000000) {
-		sonde_err("-o merge.max_queue=%s: expected a number from 1 to 10000000", v);
+	if (sonde_opt_uint(r->d->kv, "merge.max_queue", 1, 10000000, &n) < 0)
 		return -1;
-	}
-	cfg->max_events = n;
+	cfg->max_events = (size_t)n;
 	return 0;
 }
 

@@ -7,6 +7,12 @@
 #include "msg.h"
 
 static char prog[48] = "sonde";
+static FILE *dest;
+
+void sonde_msg_to(FILE *f)
+{
+	dest = f;
+}
 
 void sonde_msg_command(const char *cmd)
 {
@@ -35,5 +41,7 @@ void sonde_err(const char *fmt, ...)
 	if (len > sizeof(line) - 2)
 		len = sizeof(line) - 2;
 	line[len++] = '\n';
-	fwrite(line, 1, len, stderr);
+	fwrite(line, 1, len, dest ? dest : stderr);
+	if (dest)
+		fflush(dest);
 }

@@ -15,10 +15,14 @@
 #ifndef SONDE_MSG_H
 #define SONDE_MSG_H
 
+#include <stdio.h>
+
 /* The running command ("decode"), NULL for none. */
 void sonde_msg_command(const char *cmd);
 /* "sonde decode" (or "sonde"): for messages printed by other means. */
 const char *sonde_msg_prog(void);
+/* Where the messages go: stderr (NULL), or f (the unit tests read them). */
+void sonde_msg_to(FILE *f);
 /* Print "sonde CMD: " and the formatted text and a newline on stderr. */
 void sonde_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -29,6 +29,7 @@
 #include "trackmap.h"
 #include "utf8text.h"
 #include "core/msg.h"
+#include "core/opts.h"
 
 extern const char sonde_report_template[], sonde_report_css[], sonde_report_js[];
 
@@ -97,24 +98,17 @@ static void sink_html_destroy(void *vs)
 static void *sink_html_create(FILE *out, sonde_opts opts)
 {
 	struct sink_html *s = calloc(1, sizeof(*s));
-	const char *mi = sonde_opt_get(opts, "report.max_items");
-	uint32_t max_items = 0;
+	uint64_t max_items = 0;
 	if (!s)
 		return NULL;
-	if (mi) {
-		char *end;
-		unsigned long v = strtoul(mi, &end, 10);
-		if (!*mi || *end || v < 1000 || v > 50000000) {
-			sonde_err("-o report.max_items=%s: expected a number from 1000 to 50000000", mi);
-			free(s);
-			return NULL;
-		}
-		max_items = (uint32_t)v;
+	if (sonde_opt_uint(opts, "report.max_items", 1000, 50000000, &max_items) < 0) {
+		free(s);
+		return NULL;
 	}
 	s->out = out;
 	s->title = sonde_opt_get(opts, "report.title");
 	struct an_config cfg = { 0, 400, 10 };
-	s->tl = rtl_new(max_items);
+	s->tl = rtl_new((uint32_t)max_items);
 	s->tm = s->tl ? tmap_new(&rtl_ops, s->tl, NULL) : NULL;
 	s->search = rsearch_new(0, 0);
 	s->an = an_new(&cfg);

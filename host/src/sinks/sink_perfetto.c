@@ -16,6 +16,7 @@
 #include "perfetto_writer.h"
 #include "pipeline.h"
 #include "trackmap.h"
+#include "core/opts.h"
 
 struct sink_perfetto {
 	struct pfw *w;
@@ -41,8 +42,8 @@ static void *sink_perfetto_create(FILE *out, sonde_opts opts)
 
 	if (tmap_config_from_opts(&cfg, opts, "perfetto") < 0)
 		return NULL;
-	pcfg.sched = tmap_opt_bool(opts, "perfetto.sched", 1);
-	pcfg.intern = tmap_opt_bool(opts, "perfetto.intern", 1);
+	pcfg.sched = sonde_opt_bool(opts, "perfetto.sched", 1);
+	pcfg.intern = sonde_opt_bool(opts, "perfetto.intern", 1);
 	if (pcfg.sched < 0 || pcfg.intern < 0)
 		return NULL;
 	s = calloc(1, sizeof(*s));

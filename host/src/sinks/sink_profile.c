@@ -16,6 +16,7 @@
 #include "profile_model.h"
 #include "profile_text.h"
 #include "core/msg.h"
+#include "core/opts.h"
 
 enum psink_sort { PSORT_SELF, PSORT_INCL, PSORT_CALLS, PSORT_NAME };
 
@@ -186,7 +187,7 @@ static int psort_cmp(const void *a, const void *b, void *arg)
 	return c;
 }
 
-static const char *const psort_names[] = { "self", "incl", "calls", "name" };
+static const char *const psort_names[] = { "self", "incl", "calls", "name", NULL };
 
 static int psink_functions(struct psink *p, uint64_t total, uint64_t freq, unsigned *flags_seen)
 {
@@ -416,7 +417,6 @@ static void psink_legend(FILE *out, unsigned flags)
 
 static void *psink_create(FILE *out, sonde_opts opts)
 {
-	const char *sort = sonde_opt_get(opts, "profile.sort");
 	struct psink *p = calloc(1, sizeof(*p));
 
 	if (!p) {
@@ -425,19 +425,12 @@ static void *psink_create(FILE *out, sonde_opts opts)
 	}
 	p->out = out;
 	p->sort = PSORT_SELF;
-	if (sort) {
-		size_t i;
-
-		for (i = 0; i < 4; i++)
-			if (strcmp(sort, psort_names[i]) == 0)
-				break;
-		if (i == 4) {
-			sonde_err("profile: -o profile.sort=%s: expected self, incl, calls or name", sort);
-			free(p);
-			return NULL;
-		}
-		p->sort = (enum psink_sort)i;
+	int sort = sonde_opt_word(opts, "profile.sort", psort_names, PSORT_SELF);
+	if (sort < 0) {
+		free(p);
+		return NULL;
 	}
+	p->sort = (enum psink_sort)sort;
 	p->m = prof_create_from_opts(opts, "profile", 0);
 	if (!p->m) {
 		free(p);

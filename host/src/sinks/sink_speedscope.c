@@ -20,6 +20,7 @@
 #include "pipeline.h"
 #include "speedscope_writer.h"
 #include "trackmap.h"
+#include "core/opts.h"
 
 enum { ORD_TASK, ORD_NOTASK, ORD_ISR, ORD_IDLE }; /* profiles in the file in this order */
 
@@ -203,10 +204,10 @@ static void *sink_ss_create(FILE *out, sonde_opts opts)
 {
 	struct tmap_config cfg;
 	struct sink_ss *s;
-	int idle = tmap_opt_bool(opts, "speedscope.idle", -2);
+	int idle = sonde_opt_bool(opts, "speedscope.idle", -2);
 
 	if (idle == -2)
-		idle = tmap_opt_bool(opts, "idle", 0);
+		idle = sonde_opt_bool(opts, "idle", 0);
 	if (idle < 0 || tmap_config_from_opts(&cfg, opts, "speedscope") < 0)
 		return NULL;
 	s = calloc(1, sizeof(*s));

@@ -110,7 +110,6 @@ struct tmap_config {
 int tmap_config_from_opts(struct tmap_config *cfg, sonde_opts opts, const char *prefix);
 
 /* A yes/no option: def if absent, -1 (with a message on stderr) if malformed. */
-int tmap_opt_bool(sonde_opts opts, const char *key, int def);
 
 struct tmap;
 

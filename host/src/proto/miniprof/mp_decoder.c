@@ -215,8 +215,7 @@ static void *mp_create(const struct sonde_out *out, sonde_opts opts)
 	if (!d)
 		return NULL;
 	d->out = *out;
-	if (mp_opts_read(&o, opts, d->msg, sizeof(d->msg)) != 0) {
-		dec_diag(d, SONDE_D_OTHER, 0, 0);
+	if (mp_opts_read(&o, opts) != 0) {
 		free(d);
 		return NULL;
 	}

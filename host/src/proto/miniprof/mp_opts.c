@@ -7,56 +7,22 @@
 
 #include "mp_calls.h"
 #include "mp_opts.h"
+#include "core/opts.h"
 
-static int parse_u64(const char *s, uint64_t *v)
+int mp_opts_read(struct mp_opts *o, sonde_opts opts)
 {
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	*v = strtoull(s, &end, 10);
-	return *end ? -1 : 0;
-}
-
-/* "a" -> 0, "b" -> 1, anything else -1. */
-static int either(const char *s, const char *a, const char *b)
-{
-	return !strcmp(s, a) ? 0 : !strcmp(s, b) ? 1 : -1;
-}
-
-int mp_opts_read(struct mp_opts *o, sonde_opts opts, char *err, size_t errlen)
-{
-	const char *hdr = sonde_opt_get(opts, "miniprof.header");
-	const char *crc = sonde_opt_get(opts, "miniprof.crc");
-	const char *win = sonde_opt_get(opts, "miniprof.window");
-	const char *freq = sonde_opt_get(opts, "miniprof.ts_freq");
-	uint64_t v;
+	static const char *const headers[] = { "aa55", "55aa", NULL }, *const crcs[] = { "le", "be", NULL };
+	uint64_t window = MP_CALLS_DEFAULT_WINDOW;
 
 	memset(o, 0, sizeof(*o));
-	o->window = MP_CALLS_DEFAULT_WINDOW;
 	o->ts_freq = MP_DEFAULT_TS_FREQ;
-	if (hdr && (o->wire.header_55aa = either(hdr, "aa55", "55aa")) < 0) {
-		snprintf(err, errlen, "miniprof.header=%s: expected aa55 or 55aa (the header's bytes in wire order)",
-			 hdr);
+	/* the header's bytes in wire order; the CRC field's byte order */
+	o->wire.header_55aa = sonde_opt_word(opts, "miniprof.header", headers, 0);
+	o->wire.crc_be = sonde_opt_word(opts, "miniprof.crc", crcs, 0);
+	if (o->wire.header_55aa < 0 || o->wire.crc_be < 0 ||
+	    sonde_opt_uint(opts, "miniprof.window", 1, MP_CALLS_MAX_WINDOW, &window) < 0 ||
+	    sonde_opt_uint(opts, "miniprof.ts_freq", 1, UINT32_MAX, &o->ts_freq) < 0) /* Hz */
 		return -1;
-	}
-	if (crc && (o->wire.crc_be = either(crc, "le", "be")) < 0) {
-		snprintf(err, errlen, "miniprof.crc=%s: expected le or be (the CRC field's byte order)", crc);
-		return -1;
-	}
-	if (win) {
-		if (parse_u64(win, &v) || v < 1 || v > MP_CALLS_MAX_WINDOW) {
-			snprintf(err, errlen, "miniprof.window=%s: expected 1 to %u calls", win, MP_CALLS_MAX_WINDOW);
-			return -1;
-		}
-		o->window = (size_t)v;
-	}
-	if (freq) {
-		if (parse_u64(freq, &v) || v < 1 || v > UINT32_MAX) {
-			snprintf(err, errlen, "miniprof.ts_freq=%s: expected a frequency in Hz (1 to 4294967295)", freq);
-			return -1;
-		}
-		o->ts_freq = v;
-	}
+	o->window = (size_t)window;
 	return 0;
 }

@@ -19,7 +19,8 @@ struct mp_opts {
 	uint64_t ts_freq;        /* miniprof.ts_freq=HZ: unit of the record times */
 };
 
-/* Defaults, then what opts says.  0, or -1 with a message in err. */
-int mp_opts_read(struct mp_opts *o, sonde_opts opts, char *err, size_t errlen);
+/* Defaults, then what opts says.  0, or -1 when an option is bad (said:
+ * core/opts.h). */
+int mp_opts_read(struct mp_opts *o, sonde_opts opts);
 
 #endif /* MP_OPTS_H */

@@ -20,6 +20,7 @@
 #include "qs.h"
 #include "qs_render.h"
 #include "sonde_proto.h"
+#include "core/opts.h"
 
 #define QS_DIC_FILE_MAX (16u << 20)
 
@@ -114,22 +115,6 @@ static const struct {
 	{ "qs.mpc", "qs.P", 'P' }, { "qs.mps", "qs.B", 'B' }, { "qs.tec", "qs.C", 'C' },
 };
 
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		return -1;
-	*v = strtoull(s, &end, 0);
-	return errno || *end || *v > max ? -1 : 0;
-}
-
-static int bad_option(struct qs_dec *d, const char *key, const char *val, const char *why)
-{
-	qs_diag(d, SONDE_D_OTHER, 0, 0, "Invalid option %s=%s: %s", key, val ? val : "", why);
-	return -1;
-}
-
 static int read_dic_file(struct qs_dec *d, const char *path)
 {
 	FILE *fp = fopen(path, "rb");
@@ -173,43 +158,35 @@ static int read_dic_file(struct qs_dec *d, const char *path)
  * applied after the .dic file's header. */
 static int apply_options(struct qs_dec *d, sonde_opts opts, struct qs_sizes *given)
 {
-	unsigned long long v;
-	const char *s;
-	if ((s = sonde_opt_get(opts, "qs.max_record"))) {
-		if (parse_uint(s, QS_RECORD_SIZE_LIMIT, &v) != 0 || v < 16)
-			return bad_option(d, "qs.max_record", s, "16..65535 bytes");
-		d->max_rec = (size_t)v;
-	}
-	if ((s = sonde_opt_get(opts, "qs.version"))) {
-		if (parse_uint(s, 9999, &v) != 0)
-			return bad_option(d, "qs.version", s, "a QP version such as 740");
-		d->version = (unsigned)v;
-	}
-	if ((s = sonde_opt_get(opts, "qs.ts_freq"))) {
-		if (parse_uint(s, ~0ull, &v) != 0)
-			return bad_option(d, "qs.ts_freq", s, "ticks per second");
-		d->session->ts_freq = v;
-	}
+	uint64_t v = d->max_rec;
+	if (sonde_opt_uint(opts, "qs.max_record", 16, QS_RECORD_SIZE_LIMIT, &v) < 0)
+		return -1;
+	d->max_rec = (size_t)v;
+	v = d->version;
+	if (sonde_opt_uint(opts, "qs.version", 0, 9999, &v) < 0) /* a QP version such as 740 */
+		return -1;
+	d->version = (unsigned)v;
+	if (sonde_opt_uint(opts, "qs.ts_freq", 0, UINT64_MAX, &d->session->ts_freq) < 0)
+		return -1;
 	/* explicit sizes win over the .dic header; TARGET_INFO wins over both */
 	for (size_t i = 0; i < sizeof(size_opts) / sizeof(size_opts[0]); i++) {
-		const char *key = size_opts[i].key;
-		s = sonde_opt_get(opts, key);
+		const char *key = size_opts[i].key, *s = sonde_opt_get(opts, key);
 		if (!s) {
 			key = size_opts[i].alias;
 			s = sonde_opt_get(opts, key);
 		}
-		if (!s)
-			continue;
-		if (parse_uint(s, 8, &v) != 0 || qs_set_size(given, size_opts[i].letter, (unsigned)v) != 0)
-			return bad_option(d, key, s,
-					  strchr("OF", size_opts[i].letter) ? "1, 2, 4 or 8 bytes" : "1, 2 or 4 bytes");
+		if (s && (sonde_opt_parse_uint(s, &v) != 0 || v > 8 ||
+			  qs_set_size(given, size_opts[i].letter, (unsigned)v) != 0))
+			return sonde_opt_bad(key, s, "%s",
+					     strchr("OF", size_opts[i].letter) ? "1, 2, 4 or 8 bytes" : "1, 2 or 4 bytes");
 	}
 	/* QSPY's key sizes come from -O/-F, then from the .dic file's sections */
 	if (given->obj)
 		d->key_obj = d->key_sig = given->obj;
 	if (given->fun)
 		d->key_fun = given->fun;
-	if ((s = sonde_opt_get(opts, "qs.dic")) && read_dic_file(d, s) != 0)
+	const char *s = sonde_opt_get(opts, "qs.dic");
+	if (s && read_dic_file(d, s) != 0)
 		return -1;
 	return 0;
 }

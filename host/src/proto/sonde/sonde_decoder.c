@@ -32,6 +32,7 @@
 #include "sonde_proto.h"
 #include "core/msg.h"
 #include "util/bytes.h"
+#include "core/opts.h"
 
 /* A diagnostic that marks a loss, on the processing side: it resets the
  * nesting state and, for a sequence gap (its first frame at host index
@@ -448,27 +449,11 @@ static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t le
 
 /* ---- the decoder ops ------------------------------------------------------ */
 
-static int opt_uint(sonde_opts opts, const char *key, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-	const char *v = sonde_opt_get(opts, key);
-	if (!v)
-		return 0;
-	char *end;
-	unsigned long long x = strtoull(v, &end, 0);
-	if (!*v || *end || x < lo || x > hi || *v == '-') {
-		sonde_err("-o %s=%s: expected a number from %llu to %llu", key, v,
-			(unsigned long long)lo, (unsigned long long)hi);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
 static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 {
 	uint64_t freq = 0, asz = 4, version = SONDE_PROTO_VERSION;
-	if (opt_uint(opts, "ts_freq", 1, UINT32_MAX, &freq) < 0 || opt_uint(opts, "addr_size", 1, 8, &asz) < 0 ||
-	    opt_uint(opts, "version", SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, &version) < 0)
+	if (sonde_opt_uint(opts, "ts_freq", 1, UINT32_MAX, &freq) < 0 || sonde_opt_uint(opts, "addr_size", 1, 8, &asz) < 0 ||
+	    sonde_opt_uint(opts, "version", SONDE_PROTO_VERSION_1, SONDE_PROTO_VERSION, &version) < 0)
 		return NULL;
 	struct sdec *d = calloc(1, sizeof(*d));
 	if (!d)

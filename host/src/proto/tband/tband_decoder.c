@@ -17,20 +17,9 @@
 
 #include "tband_cobs.h"
 #include "tband_dec.h"
+#include "core/opts.h"
 #include "tband_json.h"
 #include "tband_probe.h"
-
-/* ---- options ------------------------------------------------------------ */
-
-static int tband_parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	*v = strtoull(s, &end, 10);
-	return *end ? -1 : 0;
-}
 
 /* ---- one frame ------------------------------------------------------------ */
 
@@ -135,41 +124,21 @@ static void tband_frame(struct tband_dec *d)
 
 static void *tband_create(const struct sonde_out *out, sonde_opts opts)
 {
-	const char *mode = sonde_opt_get(opts, "tband.mode");
-	const char *core = sonde_opt_get(opts, "core");
-	const char *res = sonde_opt_get(opts, "tband.ns_per_ts");
+	static const char *const modes[] = { "freertos", "free-rtos", "baremetal", "bare-metal", NULL };
+	int mode = sonde_opt_word(opts, "tband.mode", modes, 0);
+	uint64_t core = 0, ns_per_ts = 1;
 	struct tband_dec *d;
-	uint64_t v;
 
+	if (mode < 0 || sonde_opt_uint(opts, "core", 0, TBAND_CORES - 1, &core) < 0 ||
+	    sonde_opt_uint(opts, "tband.ns_per_ts", 1, UINT64_MAX, &ns_per_ts) < 0)
+		return NULL;
 	d = calloc(1, sizeof(*d) + tband_json_size(sizeof(d->str) - 1));
 	if (!d)
 		return NULL;
 	d->out = *out;
-	d->mode = TBAND_MODE_FREERTOS;
-	d->ns_per_ts = 1;
-	if (mode && (!strcmp(mode, "baremetal") || !strcmp(mode, "bare-metal"))) {
-		d->mode = TBAND_MODE_BAREMETAL;
-	} else if (mode && strcmp(mode, "freertos") && strcmp(mode, "free-rtos")) {
-		snprintf(d->msg, sizeof(d->msg),
-			 "tband.mode=%s: expected baremetal or freertos", mode);
-		goto bad_option;
-	}
-	if (core) {
-		if (tband_parse_u64(core, &v) || v >= TBAND_CORES) {
-			snprintf(d->msg, sizeof(d->msg), "core=%s: expected 0..%d", core,
-				 TBAND_CORES - 1);
-			goto bad_option;
-		}
-		d->core = (uint32_t)v;
-	}
-	if (res) {
-		if (tband_parse_u64(res, &v) || v == 0) {
-			snprintf(d->msg, sizeof(d->msg),
-				 "tband.ns_per_ts=%s: expected a whole number of ns > 0", res);
-			goto bad_option;
-		}
-		d->ns_per_ts = v;
-	}
+	d->mode = mode >= 2 ? TBAND_MODE_BAREMETAL : TBAND_MODE_FREERTOS;
+	d->core = (uint32_t)core;
+	d->ns_per_ts = ns_per_ts;
 	if (tband_dict_init(&d->dict, TBAND_DICT_LOG2)) {
 		free(d);
 		return NULL;
@@ -183,11 +152,6 @@ static void *tband_create(const struct sonde_out *out, sonde_opts opts)
 	if (d->out.session)
 		d->out.session->names_gen = d->names_gen;
 	return d;
-
-bad_option:
-	tband_diag(d, SONDE_D_OTHER, 0, 0, 0);
-	free(d);
-	return NULL;
 }
 
 static void tband_feed(void *p, const uint8_t *buf, size_t n)
