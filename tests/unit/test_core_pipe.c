@@ -317,8 +317,16 @@ static void test_text_only_when_read(void **state)
 	tb_free(&s.wire);
 }
 
+static int native_only(struct sonde_pipe *p)
+{
+	struct sonde_needs n = sonde_pipe_needs(p);
+	/* detail is left out only where the native lines are printed */
+	assert_false((n.omit & SONDE_OMIT_DETAIL) && (n.omit & SONDE_OMIT_NATIVE));
+	return (n.omit & SONDE_OMIT_DETAIL) != 0;
+}
+
 /* Native lines only: the decoders may leave out of the events what nobody
- * reads (sonde_out.native_only) -- but only when nobody reads it. */
+ * reads (SONDE_OMIT_DETAIL in sonde_pipe_needs) -- but only when nobody reads it. */
 static void test_native_only_rule(void **state)
 {
 	struct sonde_pipe p;
@@ -328,26 +336,26 @@ static void test_native_only_rule(void **state)
 	(void)state;
 	assert_non_null(out);
 	sonde_pipe_init(&p, NULL);
-	assert_int_equal(sonde_pipe_native_only(&p), 0); /* no sink at all */
+	assert_int_equal(native_only(&p), 0); /* no sink at all */
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("qspy"), out), 0);
-	assert_int_equal(sonde_pipe_native_only(&p), 1);
+	assert_int_equal(native_only(&p), 1);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("tband-jsonl"), out), 0);
-	assert_int_equal(sonde_pipe_native_only(&p), 1);
+	assert_int_equal(native_only(&p), 1);
 	sonde_select_init(&sel);
 	assert_int_equal(sonde_select_option(&sel, "filter", "name=X", err, sizeof(err)), 0);
 	p.select = &sel;
-	assert_int_equal(sonde_pipe_native_only(&p), 0); /* the selection reads names */
+	assert_int_equal(native_only(&p), 0); /* the selection reads names */
 	p.select = NULL;
 	struct text_seen t;
 	struct sonde_listener l = { .event = text_event, .ctx = &t };
 	assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
-	assert_int_equal(sonde_pipe_native_only(&p), 0); /* a listener reads events */
+	assert_int_equal(native_only(&p), 0); /* a listener reads events */
 	sonde_pipe_destroy(&p);
 	sonde_select_free(&sel);
 	sonde_pipe_init(&p, NULL);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("syst-csv"), out), 0);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
-	assert_int_equal(sonde_pipe_native_only(&p), 0); /* jsonl prints the fields */
+	assert_int_equal(native_only(&p), 0); /* jsonl prints the fields */
 	sonde_pipe_destroy(&p);
 	fclose(out);
 }
@@ -376,7 +384,7 @@ static char *native_of(const char *file, const char *proto, const char *format, 
 	struct sonde_listener l = { .event = count_args };
 	if (listen)
 		assert_int_equal(sonde_pipe_add_listener(&p, &l), 0);
-	assert_int_equal(sonde_pipe_native_only(&p), !listen);
+	assert_int_equal(native_only(&p), !listen);
 	struct sonde_source src;
 	assert_int_equal(sonde_source_open_file(&src, file), 0);
 	sonde_pipe_run(&p, &src, proto);

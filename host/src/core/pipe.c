@@ -63,12 +63,27 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 	return 0;
 }
 
-int sonde_pipe_native_only(const struct sonde_pipe *p)
+struct sonde_needs sonde_pipe_needs(struct sonde_pipe *p)
 {
-	int only = p->nsinks && !p->nlisteners && !p->select && !p->symbols;
+	struct sonde_needs n = { 0, 0, NULL };
+	/* only the native lines are read: every sink prints only them, and no
+	 * selection, symbolizer or listener sees the events */
+	int native_only = p->nsinks && !p->nlisteners && !p->select && !p->symbols;
 	for (size_t i = 0; i < p->nsinks; i++)
-		only &= p->sinks[i].ops->native;
-	return only;
+		native_only &= p->sinks[i].ops->native;
+	if (!p->native)
+		n.omit |= SONDE_OMIT_NATIVE;
+	if (!p->text && !p->select)
+		n.omit |= SONDE_OMIT_TEXT;
+	if (native_only)
+		n.omit |= SONDE_OMIT_DETAIL;
+	/* Events of a kind that no sink, selection or symbolizer sees and no
+	 * listener wants need not be built: the decoder may tally them. */
+	n.tally_kinds = p->nsinks || p->select || p->symbols ? 0 : SONDE_KINDS_ALL;
+	for (size_t i = 0; i < p->nlisteners; i++)
+		n.tally_kinds &= p->listeners[i].tally_kinds;
+	n.tally = n.tally_kinds ? &p->tally : NULL;
+	return n;
 }
 
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l)
@@ -227,16 +242,9 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 		return p->io_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
 	}
 	p->session.proto = p->dec->name;
-	/* Events of a kind that no sink, selection or symbolizer sees and no
-	 * listener wants need not be built: the decoder may tally them. */
-	uint32_t tally_kinds = p->nsinks || p->select || p->symbols ? 0 : SONDE_KINDS_ALL;
-	for (size_t i = 0; i < p->nlisteners; i++)
-		tally_kinds &= p->listeners[i].tally_kinds;
-	p->session.tally = tally_kinds ? &p->tally : NULL;
 	struct sonde_out out = { .event = pipe_event, .diag = pipe_diag, .ctx = p, .session = &p->session,
-				 .skip_native = !p->native, .skip_text = !p->text && !p->select,
-				 .native_only = sonde_pipe_native_only(p),
-				 .tally_kinds = tally_kinds, .tally = tally_kinds ? &p->tally : NULL };
+				 .needs = sonde_pipe_needs(p) };
+	p->session.tally = out.needs.tally;
 	p->dec_state = p->dec->create(&out, p->opts);
 	if (!p->dec_state) {
 		sonde_err("cannot start the '%s' decoder (see the message above)", p->dec->name);

@@ -36,7 +36,7 @@ struct sonde_listener {
 	void (*event)(void *ctx, const struct sonde_event *ev, const struct sonde_session *s);
 	void (*diag)(void *ctx, const struct sonde_diag *d, const struct sonde_session *s);
 	void *ctx;
-	int no_text; /* 1: never reads sonde_event.text (see sonde_out.skip_text) */
+	int no_text; /* 1: never reads sonde_event.text (SONDE_OMIT_TEXT) */
 	/* Kinds of events this listener does without: it reads what it needs
 	 * of them from the session's tally (struct sonde_tally).  0: it wants
 	 * every event. */
@@ -105,10 +105,9 @@ void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
  * stderr. */
 int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, FILE *out);
 
-/* 1 when the decoders' native lines are all that anyone reads: every sink
- * prints only them, and no selection, symbolizer or listener sees the
- * events (sonde_out.native_only). */
-int sonde_pipe_native_only(const struct sonde_pipe *p);
+/* What the readers of the run need of the decoder (struct sonde_needs, in
+ * pipeline.h): the one place it is worked out.  tally points into p. */
+struct sonde_needs sonde_pipe_needs(struct sonde_pipe *p);
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
 
 /* Pick the decoder: a registered name, or "auto"/NULL to probe head[0..n).

@@ -54,35 +54,53 @@ struct sonde_diag {
 typedef const char *const *sonde_opts;
 const char *sonde_opt_get(sonde_opts opts, const char *key);
 
+/* What the readers of a run need of the decoder, worked out once for the
+ * run by sonde_pipe_needs() (core/pipe.c) from its sinks, selection,
+ * symbolizer and listeners.  Every field's zero -- the default of an
+ * initialiser that leaves `needs` out -- means "everything": a decoder that
+ * honours none of it is right, only slower.  Which decoder honours what
+ * (docs/hacking.md keeps the same table):
+ *
+ *   decoder    OMIT_NATIVE  OMIT_TEXT  OMIT_DETAIL  tally
+ *   sonde      -            yes        -            yes
+ *   qs         yes          -          yes          -
+ *   syst       yes          -          -            -
+ *   tband      yes          -          yes          -
+ *   miniprof   passed on to its call matcher (neither renders much)
+ */
+enum {
+	/* Nobody prints the events' native lines (sonde_event.native): a
+	 * decoder may leave them NULL and save rendering them. */
+	SONDE_OMIT_NATIVE = 1u << 0,
+	/* Nobody reads the events' text (a LOG record's formatted message,
+	 * sonde_event.text): a decoder may leave it NULL and save formatting
+	 * it; its arguments are still decoded and checked. */
+	SONDE_OMIT_TEXT = 1u << 1,
+	/* The native lines are all anyone reads (every sink prints only them;
+	 * no selection, symbolizer or listener sees the events): a decoder may
+	 * leave out of an event that has its native line whatever else it
+	 * would cost to fill in (arguments, operand names).  Never set with
+	 * SONDE_OMIT_NATIVE. */
+	SONDE_OMIT_DETAIL = 1u << 2,
+};
+
+struct sonde_needs {
+	unsigned omit; /* SONDE_OMIT_* */
+	/* Kinds of events nobody needs delivered (sonde_kind_bit): a decoder
+	 * may count such records in *tally instead of building their events,
+	 * under the rules of struct sonde_tally; tally is NULL when
+	 * tally_kinds is 0. */
+	uint32_t tally_kinds;
+	struct sonde_tally *tally;
+};
+
 /* Where a decoder delivers its output. */
 struct sonde_out {
 	void (*event)(void *ctx, const struct sonde_event *ev);
 	void (*diag)(void *ctx, const struct sonde_diag *d);
 	void *ctx;
 	struct sonde_session *session; /* the decoder fills it in as it learns */
-	/* 1: nobody prints the events' native lines (struct sonde_event), so
-	 * a decoder may leave 'native' NULL and save rendering it.  0 (the
-	 * default of an initialiser that omits it): render them. */
-	int skip_native;
-	/* 1: nobody reads the events' text (a LOG record's formatted message,
-	 * sonde_event.text), so a decoder may leave it NULL and save formatting
-	 * it; its arguments are still decoded and checked.  0 (the default of
-	 * an initialiser that omits it): format it. */
-	int skip_text;
-	/* 1: the events' native lines are all that anyone reads (every sink
-	 * prints only them; no selection, symbolizer or listener sees the
-	 * events), so a decoder may leave out of an event that has its
-	 * native line whatever else it would cost to fill in (arguments,
-	 * operand names).  0 (the default of an initialiser that omits it):
-	 * fill in everything. */
-	int native_only;
-	/* Kinds of events nobody needs delivered (sonde_kind_bit): a decoder
-	 * may count such records in *tally instead of building their events,
-	 * under the rules of struct sonde_tally.  0 (the default of an
-	 * initialiser that omits it): deliver every event; tally is then
-	 * NULL. */
-	uint32_t tally_kinds;
-	struct sonde_tally *tally;
+	struct sonde_needs needs; /* what the readers of this run need */
 };
 
 /* A decoder's diagnostic handed to its output (nothing when out->diag is

@@ -222,7 +222,7 @@ static void *mp_create(const struct sonde_out *out, sonde_opts opts)
 	d->ts_freq = o.ts_freq;
 	struct mp_parser_cb cb = { on_packet, on_diag, d };
 	struct sonde_out cout = { .event = out->event, .diag = out->diag, .ctx = out->ctx, .session = NULL,
-				  .skip_native = out->skip_native, .skip_text = out->skip_text };
+				  .needs.omit = out->needs.omit & (SONDE_OMIT_NATIVE | SONDE_OMIT_TEXT) };
 	d->parser = mp_parser_new(&o.wire, &cb);
 	d->calls = mp_calls_new(&cout, o.window);
 	if (!d->parser || !d->calls) {

@@ -246,7 +246,7 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 		qs_destroy(d);
 		return NULL;
 	}
-	if (d->out.native_only) {
+	if ((d->out.needs.omit & SONDE_OMIT_DETAIL)) {
 		/* nobody reads an event's arguments: none are made (qs_arg
 		 * gives no slot, which every caller allows for) */
 		d->max_args = 0;

@@ -549,7 +549,7 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	char *line = l->buf;
 	unsigned named = 0; /* the fields whose names the rendering found */
 	fl.line = line;
-	if (!d->out.skip_native || has_text) {
+	if (!(d->out.needs.omit & SONDE_OMIT_NATIVE) || has_text) {
 		named = rc->named;
 		/* room: QS_TMPL_MAX + f->len (qs_create) */
 		char *o = has_ts ? qs_put_prefix(line, 1, raw_ts) : line;
@@ -561,7 +561,7 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 			tag = keep_tag(d, line + QS_TAG_AT, fl.tag_end);
 		}
 		/* with bytes left over QSPY prints the error instead of the line */
-		if (!d->out.skip_native && r.pos == r.n) {
+		if (!(d->out.needs.omit & SONDE_OMIT_NATIVE) && r.pos == r.n) {
 			ev.native = line;
 			ev.native_len = l->len;
 		}
@@ -573,7 +573,7 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	ev.rec_name = tag;
 	if (r.pos < r.n)
 		ev.flags |= SONDE_EVF_MALFORMED;
-	if (!d->out.native_only) /* else nobody reads what it fills in */
+	if (!(d->out.needs.omit & SONDE_OMIT_DETAIL)) /* else nobody reads what it fills in */
 		fill_event(d, rw, named, &fl, &ev);
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);

@@ -241,7 +241,7 @@ static inline int srec_may_tally(const struct sdec *d, uint8_t id)
 /* Tallied: */
 static inline void srec_tally(struct sdec *d, uint8_t id)
 {
-	struct sonde_tally *t = d->out.tally;
+	struct sonde_tally *t = d->out.needs.tally;
 	uint64_t T = d->T;
 	t->n++;
 	t->count[id]++;

@@ -290,7 +290,7 @@ static void log_record(struct sdec *d, const struct fields *fl, struct sonde_eve
 	ev->level = q[0];
 	ev->obj = fmt_id;
 	size_t n = take_args(d, fl, 3, ev);
-	if (d->out.skip_text)
+	if ((d->out.needs.omit & SONDE_OMIT_TEXT))
 		return; /* nobody reads the message (sonde stats) */
 	const char *fmt = sdict_get(&d->dict, SONDE_DICT_FORMAT, fmt_id);
 	if (fmt) {
@@ -444,18 +444,18 @@ static const enum sonde_ev_kind rec_kinds[SONDE_REC_LOG + 1] = {
 };
 
 /* Which records may be tallied, and how (SREC_TALLY_*), for the kinds of
- * events out->tally_kinds says nobody needs. */
+ * events out->needs.tally_kinds says nobody needs. */
 void srec_set_tally(struct sdec *d)
 {
 	memset(d->tally_id, 0, sizeof(d->tally_id));
-	if (!d->out.tally)
+	if (!d->out.needs.tally)
 		return;
-	if (d->out.tally_kinds & sonde_kind_bit(SONDE_EV_RECORD)) /* names as they come (user_name) */
+	if (d->out.needs.tally_kinds & sonde_kind_bit(SONDE_EV_RECORD)) /* names as they come (user_name) */
 		memset(d->tally_id + SONDE_REC_USER_FIRST, SREC_TALLY_RECORD, SONDE_REC_USER_LAST - SONDE_REC_USER_FIRST + 1);
 	for (unsigned id = SONDE_REC_ISR_ENTER; id <= SONDE_REC_LOG; id++) {
-		if (d->out.tally_kinds & sonde_kind_bit(rec_kinds[id]))
+		if (d->out.needs.tally_kinds & sonde_kind_bit(rec_kinds[id]))
 			d->tally_id[id] = id == SONDE_REC_LOG ? SREC_TALLY_RECORD : SREC_TALLY_SIMPLE;
-		d->out.tally->name[id] = srec_layout((uint8_t)id)->name;
+		d->out.needs.tally->name[id] = srec_layout((uint8_t)id)->name;
 	}
 }
 
@@ -596,7 +596,7 @@ void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const u
 		if (srec_may_tally(d, id) && name != sdict_get(&d->dict, SONDE_DICT_RECORD, id)) {
 			int bad;
 			check_args(d, &fl, 0, name, &bad);
-			d->out.tally->name[id] = name;
+			d->out.needs.tally->name[id] = name;
 			srec_tally(d, id);
 			return;
 		}

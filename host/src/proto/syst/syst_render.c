@@ -564,7 +564,7 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 		arg_mem(d, &r, SONDE_A_MEM, "raw", p, n);
 	}
 	r.ev.rec_name = d->type.s;
-	if (!d->out.skip_native) {
+	if (!(d->out.needs.omit & SONDE_OMIT_NATIVE)) {
 		put_row(d, &r);
 		r.ev.native = d->rsb.buf;
 		r.ev.native_len = d->rsb.len;

@@ -665,7 +665,7 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	ev.frame = d->frame_no;
 	if (!rec->desc->meta)
 		tband_time(d, rec, &ev);
-	if (!d->out.skip_native) {
+	if (!(d->out.needs.omit & SONDE_OMIT_NATIVE)) {
 		ev.native_len = tband_json_render(rec, d->native, tband_json_size(sizeof(d->str) - 1));
 		ev.native = d->native;
 	}
@@ -673,7 +673,7 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	/* after the mapping: it may have learnt the names the arguments show;
 	 * not made when nobody reads them (the mapping still runs: its state
 	 * and its diagnostics are the decoder's, whatever the output) */
-	if (!d->out.native_only) {
+	if (!(d->out.needs.omit & SONDE_OMIT_DETAIL)) {
 		tband_args(d, rec, slen, task);
 		ev.nargs = rec->desc->nfields;
 		ev.args = d->args;
