@@ -81,6 +81,21 @@
 #define SONDE_DRAIN_CHUNK 32u
 #endif
 
+/* SONDE_ASSERT(c): the ring's invariants (rp and wp inside the buffer, the
+ * fast path's limit leaving room for its worst case, room made when asked,
+ * a drain that takes only what was written) stated where they are relied
+ * on.  Off by default: nothing is compiled, the target pays no byte.  A
+ * port may define it (to a breakpoint, or a function that logs and halts);
+ * SONDE_CHECKS=1 (the project's Debug, sanitizer and fuzz builds of the
+ * host-side tests) makes it trap. */
+#ifndef SONDE_ASSERT
+#if defined(SONDE_CHECKS) && SONDE_CHECKS
+#define SONDE_ASSERT(c) ((c) ? (void)0 : __builtin_trap())
+#else
+#define SONDE_ASSERT(c) ((void)0)
+#endif
+#endif
+
 /* Removed in protocol version 2: every gap below 2^28 ticks is written by
  * the fast path, so it needs no tick hook (sonde_tick() is optional). */
 #ifdef SONDE_CFG_TICK_HOOK

@@ -111,6 +111,7 @@ void sonde_fix(size_t len)
 	if (extra == 0u)
 		return;
 	dst = src + extra;
+	SONDE_ASSERT(dst < g->end); /* inside the worst case that wlim keeps free */
 	*dst = SONDE_FLAG;
 	g->wp = dst + 1;
 	while (dst > src) {

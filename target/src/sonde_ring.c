@@ -33,6 +33,7 @@ void sonde_ring_relimit(void)
 		g->wlim = 0;
 		return;
 	}
+	SONDE_ASSERT(g->rp >= g->buf && g->rp < g->end && g->wp >= g->buf && g->wp < g->end);
 	hard = (uintptr_t)(g->rp > g->wp ? g->rp : g->end) - 1u;
 	g->wlim = hard - (uintptr_t)g->wp >= SONDE_FAST_WORST ? hard - SONDE_FAST_WORST : 0u;
 }
@@ -91,6 +92,7 @@ int sonde_ring_make_room(size_t need)
 		g->buf[fold(q + i)] = g->buf[fold(rp + i)];
 	g->rp = g->buf + q;
 	g->flags |= SONDE_F_DROPS;
+	SONDE_ASSERT(sonde_ring_free() >= need);
 	return 1;
 }
 
@@ -142,6 +144,7 @@ static size_t drain_chunk(uint8_t *dst, size_t max)
 		n = (size_t)((g->wp >= g->rp ? g->wp : g->end) - g->rp);
 		if (n > max)
 			n = max;
+		SONDE_ASSERT(n <= sonde_ring_used() && g->rp + n <= g->end);
 		if (n > 0) {
 			g->removed += drain_copy(dst, g->rp, n);
 			g->rp += n;

@@ -14,6 +14,7 @@
 #include "core/numfmt.h"
 #include "event.h"
 #include "util/bytes.h"
+#include "util/check.h"
 
 struct sbuf {
 	char *p;
@@ -65,6 +66,7 @@ static inline char *sbuf_reserve(struct sbuf *b, size_t more)
 
 static inline void sbuf_commit(struct sbuf *b, const char *end)
 {
+	SONDE_ASSERT(end >= b->p + b->n && end <= b->p + b->cap); /* within what was reserved */
 	b->n = (size_t)(end - b->p);
 }
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "util/check.h"
 
 struct qs_line {
 	char *buf;    /* cap bytes, always NUL-terminated */
@@ -38,6 +39,8 @@ static inline void qs_line_reset(struct qs_line *l)
  * caller gave room for). */
 static inline void qs_line_end(struct qs_line *l, char *o)
 {
+	/* the renderers write without a room check: the room is qs_create's */
+	SONDE_ASSERT(o >= l->buf && o < l->buf + l->cap);
 	l->len = (size_t)(o - l->buf);
 	*o = '\0';
 }

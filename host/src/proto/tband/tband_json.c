@@ -11,6 +11,7 @@
 
 #include "core/numfmt.h"
 #include "tband_json.h"
+#include "util/check.h"
 
 /* The line is written through a cursor with no check per piece: the
  * caller's buffer holds tband_json_size(str_len) bytes, which covers the
@@ -235,6 +236,8 @@ size_t tband_json_render(const struct tband_rec *rec, char *buf, size_t cap)
 	k++;
 	memcpy(o, f->piece[k], TBAND_JPIECE);
 	o += f->len[k];
+	/* written without a room check: tband_json_size() is the room */
+	SONDE_ASSERT((size_t)(o - buf) < tband_json_size(rec->str_len));
 	*o = 0;
 	return (size_t)(o - buf);
 }
