@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
-#include "sinks/elf_symbols.h"
+#include "util/elf_symbols.h"
 
 extern const struct sonde_sink_ops sonde_sink_profile;
 extern const struct sonde_sink_ops sonde_sink_folded;

@@ -10,7 +10,7 @@
 
 #include "an.h"
 #include "core/event.h"
-#include "sinks/utf8text.h"
+#include "util/utf8text.h"
 
 const char *an_label(const struct an_ent *e, char *buf, size_t n)
 {

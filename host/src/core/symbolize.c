@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sinks/elf_symbols.h"
+#include "util/elf_symbols.h"
 #include "symbolize.h"
 
 int sonde_symbolizer_open(struct sonde_symbolizer *z, const char *path, char *err, size_t errlen)

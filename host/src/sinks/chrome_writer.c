@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "core/numfmt.h"
-#include "utf8text.h"
+#include "util/utf8text.h"
 
 /* A thread's slices, to find the busiest. */
 struct cjw_thread {

@@ -23,12 +23,6 @@ if(SONDE_BUILD_TESTS OR SONDE_FUZZ)
   target_link_libraries(sonde_perfetto_pb PUBLIC PkgConfig::PROTOBUFC)
 endif()
 
-# The profile sinks (elf_symbols.c) read function symbols with elfutils'
-# libelf.  Added here because this is the one deps file of src/sinks/; its
-# owner is the profile sink's author.
-pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
-list(APPEND SONDE_HOST_LIBS PkgConfig::LIBELF)
-
 # The HTML report (sink_html.c): its page is made of real files in report/,
 # embedded as C strings at build time by report/embed.cmake.
 set(_rp_dir ${CMAKE_CURRENT_LIST_DIR}/report)

@@ -31,7 +31,7 @@
 #include "core/numfmt.h"
 #include "core/varint.h"
 #include "namepool.h"
-#include "utf8text.h"
+#include "util/utf8text.h"
 
 #define PFW_NAMES_MAX   65536u      /* interned strings per table */
 #define PFW_NAMES_BYTES (8u << 20)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_symbols.h"
+#include "util/elf_symbols.h"
 #include "profile_map.h"
 #include "core/msg.h"
 

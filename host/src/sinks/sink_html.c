@@ -27,7 +27,7 @@
 #include "report_search.h"
 #include "report_tl.h"
 #include "trackmap.h"
-#include "utf8text.h"
+#include "util/utf8text.h"
 #include "core/msg.h"
 #include "core/opts.h"
 

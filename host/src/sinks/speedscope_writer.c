@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "namepool.h"
-#include "utf8text.h"
+#include "util/utf8text.h"
 #include "core/msg.h"
 
 #define SW_EVENT_BYTES 13 /* type, frame (u32), at (u64) */
