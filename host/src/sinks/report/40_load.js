@@ -28,6 +28,7 @@ var Load = (function () {
       }
     }
     start[n] = k;
+    colsMemo = null;
     series = [];
     D.lanes.forEach(function (ln, i) { if (KINDS[ln.kind]) series.push(i); });
     /* per core, the union of its ISRs' depth-0 slices: [t0, t1, t0, t1, ...] */
@@ -95,7 +96,10 @@ var Load = (function () {
   }
   /* the columns of every series over [v0, v1] from the overview, the ISRs'
    * time taken out of the other lanes of their core in proportion */
+  var colsMemo = null; /* the last window's columns: the window statistics ask once per lane */
   function overviewCols(v0, v1, ncol) {
+    var m = colsMemo;
+    if (m && m.v0 === v0 && m.v1 === v1 && m.ncol === ncol) return m.cols;
     var cols = series.map(function (l) { return fromOverview(l, v0, v1, ncol); }), cw = (v1 - v0) / ncol, cores = {};
     series.forEach(function (l) { cores[D.lanes[l].core] = 1; });
     Object.keys(cores).forEach(function (core) {
@@ -109,6 +113,7 @@ var Load = (function () {
         if (f < 1) series.forEach(function (l, i) { if (String(D.lanes[l].core) === core && D.lanes[l].kind !== "isr") cols[i][c] *= f; });
       }
     });
+    colsMemo = { v0: v0, v1: v1, ncol: ncol, cols: cols };
     return cols;
   }
   /* CPU time of lane l in [v0, v1] (window statistics): from the items, or
@@ -159,7 +164,8 @@ var Load = (function () {
     if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
     var v0 = Math.max(0, a), v1 = Math.max(v0 + 1, b);
     var W = cv.clientWidth || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
-    cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px";
+    /* resizing clears and reallocates the canvas: only when its size changed */
+    if (cv.width !== Math.floor(W * dpr) || cv.height !== Math.floor(H * dpr)) { cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px"; }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
     ctx.font = "11px system-ui, sans-serif";
