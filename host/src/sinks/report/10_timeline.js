@@ -117,8 +117,9 @@ var TL = (function () {
    * counted, counters' min and max.  Zoomed out past level 0's bin a frame
    * reads the pyramid level whose bin is just narrower than a pixel, so its
    * cost follows the pixels, not the items; the slices that are wide at such
-   * zooms (few: they cannot overlap within a strip) are kept in a list to be
-   * drawn solid with their labels. ---- */
+   * zooms (few: they cannot overlap within a strip) are kept in lists by
+   * length (wide[j]: at least 2^(j+1) level-0 bins), to be drawn solid with
+   * their labels. ---- */
   var B0 = 0, bw0 = 1, lodCov = [], lodInst = [], lodBad = [], lodNest = [], lodMin = [], lodMax = [], wide = [];
   function lodOff(L) { return 2 * B0 - (2 * B0 >> L); } /* level L's first bin */
   function buildLod() {
@@ -128,6 +129,7 @@ var TL = (function () {
     B0 = 1; while (B0 * 2 <= cap) B0 *= 2;
     bw0 = end / B0;
     lodCov = []; lodInst = []; lodBad = []; lodNest = []; lodMin = []; lodMax = []; wide = [];
+    for (var wl = 0; (B0 >> wl) >= 1; wl++) wide.push([]);
     for (var i = 0; i < ns; i++) { lodCov.push(null); lodInst.push(null); lodBad.push(null); lodNest.push(null); }
     function covArr(s) { return lodCov[s] || (lodCov[s] = new Float32Array(2 * B0 * 4)); }
     rows.forEach(function (r) {
@@ -163,7 +165,7 @@ var TL = (function () {
           if (it[1] !== 0 || it[3] <= 0) continue;
           var c = isState ? rgb(STATE_COL[names[it[5]]] || "#bbb") : sliceRgb(it, lanes[lane]), arr = covArr(s);
           var t0 = it[2], t1 = it[2] + it[3];
-          if (it[3] >= 2 * bw0 && !isState) wide.push(k);
+          if (it[3] >= 2 * bw0 && !isState) wide[Math.min(wide.length - 1, Math.floor(Math.log2(it[3] / (2 * bw0))))].push(k);
           if (!isState && isNested(it)) (lodNest[s] || (lodNest[s] = new Uint8Array(2 * B0)))[Math.min(B0 - 1, Math.floor(t0 / bw0))] = 1;
           for (b = Math.floor(t0 / bw0); b < B0 && b * bw0 < t1; b++) {
             var w = Math.min(t1, (b + 1) * bw0) - Math.max(t0, b * bw0), q = b * 4;
@@ -184,7 +186,7 @@ var TL = (function () {
         }
       }
     }
-    wide.sort(function (a, b) { return a - b; });
+    wide.forEach(function (w) { w.sort(function (a, b) { return a - b; }); });
   }
   /* the level whose bins are at most a pixel wide, -1 when items are cheaper */
   function lodLevel() {
@@ -345,8 +347,8 @@ var TL = (function () {
   /* ---- drawing ---- */
   var nVisible = 0;
   /* the work of the last frame, for the tests (TL.work()): pyramid bins and
-   * detail items read, coverage columns written */
-  var work = { bins: 0, items: 0, cols: 0 };
+   * detail items read, coverage columns written, slices drawn solid */
+  var work = { bins: 0, items: 0, cols: 0, solid: 0 };
   function lowerBound(l, t0) { /* first item of lane l starting at or after t0 */
     var lo = start[l], hi = start[l + 1];
     while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < t0) lo = m + 1; else hi = m; }
@@ -395,6 +397,7 @@ var TL = (function () {
   /* one slice at least SOLID_PX wide: solid, labelled, nesting noted */
   function drawSolid(r, l, it, x0, x1, nested) {
     var yy = r.sy + it[4] * ROW, a = Math.max(LABEL_W, x0), b = Math.min(W, x1);
+    work.solid++;
     ctx.fillStyle = sliceColor(it, l);
     ctx.fillRect(a, yy, b - a, ROW - 2);
     if (isNested(it)) nested.push([r, it, a, b]);
@@ -428,14 +431,18 @@ var TL = (function () {
     var l = lanes[r.lane], fromOv = drawOverview(r);
     nVisible += lowerBound(r.lane, v1) - first(r.lane, v0);
     for (var d = 0; d <= maxDepth[r.lane]; d++) drawLod(r.s0 + d, L, fromOv && d === 0);
-    /* the wide slices of the lane that can reach the view (wide holds item
-     * indexes in order: by lane, then start) */
-    var lo = 0, hi = wide.length, from = first(r.lane, v0);
-    while (lo < hi) { var m = (lo + hi) >> 1; if (wide[m] < from) lo = m + 1; else hi = m; }
-    for (var i = lo; i < wide.length && wide[i] < start[r.lane + 1] && items[wide[i]][2] <= v1; i++) {
-      var it = items[wide[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
-      work.items++;
-      if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
+    /* the wide slices of the lane that can reach the view: from the lists
+     * of the slices at least two of this level's bins long (narrower ones are
+     * under SOLID_PX here), so at most about a slice per pixel and strip */
+    var from = first(r.lane, v0);
+    for (var wl = L; wl < wide.length; wl++) {
+      var wk = wide[wl], lo = 0, hi = wk.length;
+      while (lo < hi) { var m = (lo + hi) >> 1; if (wk[m] < from) lo = m + 1; else hi = m; }
+      for (var i = lo; i < wk.length && wk[i] < start[r.lane + 1] && items[wk[i]][2] <= v1; i++) {
+        var it = items[wk[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
+        work.items++;
+        if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
+      }
     }
   }
   /* nested ISR activations: a dark top edge on them, the interrupted
@@ -518,7 +525,7 @@ var TL = (function () {
     ticks.forEach(function (tk) { ctx.fillRect(Math.round(x(tk[1])), 0, 1, H); });
     covReset(strips.length);
     var L = lodLevel(), nested = [];
-    nVisible = 0; work.bins = work.items = work.cols = 0;
+    nVisible = 0; work.bins = work.items = work.cols = work.solid = 0;
     rows.forEach(function (r) {
       var l = lanes[r.lane], hy = r.y;
       for (var j = r.heads.length - 1; j >= 0; j--) {
@@ -727,7 +734,9 @@ var TL = (function () {
     onView: function (fn) { viewFns.push(fn); },
     ruler: function () { return lastRuler || rulerTicks(); },
     minAlpha: MIN_ALPHA, lastFrameMs: function () { return lastMs; },
-    work: function () { return { bins: work.bins, items: work.items, cols: work.cols, level: lodLevel(), px: PW, strips: nStrips, wide: wide.length }; }, frames: function () { return frames.slice(); },
+    work: function () {
+      return { bins: work.bins, items: work.items, cols: work.cols, solid: work.solid, level: lodLevel(), px: PW, strips: nStrips };
+    }, frames: function () { return frames.slice(); },
     /* for the tests: where a lane is drawn (CSS px in the canvas) */
     laneBox: function (l, depth) {
       var r = laneRow[l];
