@@ -181,20 +181,23 @@ var Load = (function () {
     for (var c = 0; c < ncol; c++) maxWork = Math.max(maxWork, work[c] / (cw * cores));
     /* y range: 0-100 %, or 0 to the busiest column (idle left out) */
     var top = scale ? Math.min(100, nice(Math.max(0.001, maxWork * 100))) : 100;
-    var xw = PW / ncol;
+    var xw = PW / ncol, base = new Float64Array(ncol).fill(PAD_T + PH);
     ctx.fillStyle = "#fff"; ctx.fillRect(PAD_L, PAD_T, PW, PH);
-    for (c = 0; c < ncol; c++) {
-      /* whole pixels: fractional edges leave seams between columns */
-      var y = PAD_T + PH, xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
-      for (var i = 0; i < series.length; i++) {
-        var ln = D.lanes[series[i]];
-        if (scale && ln.kind === "idle") continue;
+    /* one path and one fill per series (a frame's worth of columns), bottom
+     * up: a column's stack is drawn in the same order as column by column */
+    for (var i = 0; i < series.length; i++) {
+      if (scale && D.lanes[series[i]].kind === "idle") continue;
+      ctx.beginPath();
+      for (c = 0; c < ncol; c++) {
+        /* whole pixels: fractional edges leave seams between columns */
+        var y = base[c], xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
         var h = cols[i][c] / (cw * cores) * 100 / top * PH;
         if (h <= 0) continue;
         if (y - h < PAD_T) h = y - PAD_T;
-        ctx.fillStyle = colour(series[i]);
-        ctx.fillRect(xa, y - h, xb - xa, h); y -= h;
+        ctx.rect(xa, y - h, xb - xa, h); base[c] = y - h;
       }
+      ctx.fillStyle = colour(series[i]);
+      ctx.fill();
     }
     /* axes: y in %, x in the window's times */
     ctx.strokeStyle = "#888"; ctx.fillStyle = "#444"; ctx.beginPath();
