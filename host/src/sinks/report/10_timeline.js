@@ -536,9 +536,7 @@ var TL = (function () {
       if (l.kind === "task" || l.kind === "isr") { ctx.fillStyle = laneColor(l); ctx.fillRect(0, r.y, 4, r.h); }
       ctx.fillStyle = "#222"; ctx.fillText(l.name.slice(0, 26), 8, r.y + 12);
       ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, r.y, W - LABEL_W, r.h); ctx.clip();
-      if (r.state !== undefined) {
-        if (L >= 0) { drawLod(r.ss, L, false); nVisible += lowerBound(r.state, v1) - first(r.state, v0); } else drawStates(r);
-      }
+      if (r.state !== undefined) { if (L >= 0) drawLod(r.ss, L, false); else drawStates(r); }
       if (l.kind === "counter") drawCounter(r, L);
       else if (L >= 0) drawLaneLod(r, L, nested);
       else drawLane(r, nested);
