@@ -16,6 +16,12 @@
 #    the view to a record appended past the end (live mode);
 #  - a selected slice has its outline; its start and duration print to the
 #    clock's 40 ns, equal to the ticks of `sonde decode`;
+#  - a frame's work follows the pixels, not the records: over zooms from
+#    the whole trace to 10 ns, the canvas calls that draw (fillRect,
+#    fillText, drawImage ..., counted by wrapping the 2D context) stay within
+#    a few per row, strip, ruler label and solid slice, lines within 3 per
+#    pixel column of a counter, and zoomed out (the bin pyramid) the bins
+#    and items read within two per pixel column and strip (TL.work());
 #  - the frame time is measured (browser/timeline_frames.js: printed, not
 #    asserted).
 # The screenshot is kept in the build directory (test-artifacts/).
@@ -55,6 +61,24 @@ cat >"$TMP/check.js" <<'JS'
     }
     return sum / n / 255;
   }
+  /* the work of each frame of a zoom from the whole trace to 10 ns */
+  var P = CanvasRenderingContext2D.prototype, calls = {}, saved = {};
+  ["fillRect", "fillText", "strokeRect", "drawImage", "putImageData", "lineTo"].forEach(function (m) {
+    saved[m] = P[m]; P[m] = function () { calls[m] = (calls[m] || 0) + 1; return saved[m].apply(this, arguments); };
+  });
+  res.work = [];
+  for (var zi = 0; zi < 40; zi++) {
+    var zw = E / Math.pow(1.6, zi), zc = E * 0.41;
+    calls = {};
+    TL.zoom(zc - zw / 2, zc + zw / 2);
+    var wk = TL.work(), R = TL.ruler();
+    wk.fills = (calls.fillRect || 0) + (calls.fillText || 0) + (calls.strokeRect || 0) + (calls.drawImage || 0) + (calls.putImageData || 0);
+    wk.lineTo = calls.lineTo || 0; wk.ruler = R.rel.length + R.target.length; wk.rows = TL.rows.length;
+    wk.counters = TL.rows.filter(function (r) { return D.lanes[r.lane].kind === "counter"; }).length;
+    wk.view = TL.view();
+    res.work.push(wk);
+  }
+  Object.keys(saved).forEach(function (m) { P[m] = saved[m]; });
   /* rulers after zooms: whole, 20 ms, 50 µs, 400 ns */
   /* the legend: each task state's swatch is the colour drawn in the state
    * strips -- read at the middle of that state's longest slice, zoomed so
@@ -247,6 +271,20 @@ if sorted(lg) != ["Blocked", "Ready", "Running"]:
 for st, c in lg.items():
     if not c["legend"] or c["drawn"][3] < 250 or any(abs(a - b) > 3 for a, b in zip(c["drawn"], c["legend"])):
         fails.append(f"state {st}: drawn {c['drawn']} in {c['lane']}, legend says {c['legend']}")
+# a frame's work: bounded by rows, strips, pixels and solid slices
+lod = 0
+for w in page["work"]:
+    fills_max = 6 * w["rows"] + 4 * w["strips"] + 3 * w["ruler"] + 4 * w["solid"] + 16
+    if w["fills"] > fills_max:
+        fails.append(f"{w['fills']} canvas fills in a frame of {w['view']} (bound {fills_max}): {w}")
+    if w["lineTo"] > 3 * (w["px"] + 2) * w["counters"]:
+        fails.append(f"{w['lineTo']} lines for {w['counters']} counters in {w['px']} px: {w}")
+    if w["level"] >= 0:
+        lod += 1
+        if w["bins"] > (2 * w["px"] + 4) * (w["strips"] + w["rows"]) or w["items"] > w["px"] * w["strips"]:
+            fails.append(f"zoomed out, {w['bins']} bins and {w['items']} items read for {w['px']} px x {w['strips']} strips: {w}")
+if not lod or lod == len(page["work"]):
+    fails.append(f"the zooms did not cover both the bin pyramid and the items ({lod} of {len(page['work'])} from the pyramid)")
 fo = page["follow"]
 if not (fo["view"][1] >= fo["newest"] and fo["view"][0] < fo["newest"] and abs(fo["view"][1] - fo["view"][0] - 1e7) < 1):
     fails.append(f"sonde.follow did not bring the newest record into view: {fo}")
@@ -254,7 +292,8 @@ if fails:
     sys.exit("\n".join(fails))
 print(f"ruler ok over {len(page['rulers'])} zooms (units {sorted(units)}); alpha ctrl {a['ctrl']:.3f} "
       f"(cpu {share['ctrl']:.4f}), Idle {a['Idle']:.3f} (idle {share['Idle']:.3f}), 50 % lane {a['half']:.3f}/{a['half_in']:.3f}; "
-      f"selected {s['detail'].splitlines()[2]}; legend = drawing for {sorted(lg)}")
+      f"selected {s['detail'].splitlines()[2]}; legend = drawing for {sorted(lg)}; "
+      f"frame work: at most {max(w['fills'] for w in page['work'])} fills, {max(w['bins'] for w in page['work'])} bins over {len(page['work'])} zooms")
 PY
 [[ $(head -c 8 "$ART/report-timeline.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no screenshot"
 

@@ -13,6 +13,10 @@
 // promise) and writes its value as JSON to OUT_JSON, then the screenshot.
 // Exits 1 on any JavaScript error or console error the page reported, on a
 // timeout, or when the check throws; every such message is printed.
+// With CDP_TRACE=FILE the check runs under Chromium's tracing of the page's
+// performance marks (blink.user_timing), whose events go to FILE as JSON:
+// each mark has its thread CPU time (tts), so a benchmark can tell the
+// page's own work from the time a loaded machine took it away.
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -58,9 +62,12 @@ async function run(wsUrl) {
   await new Promise((ok, ko) => { ws.onopen = ok; ws.onerror = ko; });
   let id = 0;
   const pending = new Map();
-  let sessionId;
+  let sessionId, traceDone = null;
+  const traceEvents = [];
   ws.onmessage = (m) => {
     const msg = JSON.parse(m.data);
+    if (msg.method === "Tracing.dataCollected") { traceEvents.push(...msg.params.value); return; }
+    if (msg.method === "Tracing.tracingComplete") { if (traceDone) traceDone(); return; }
     if (msg.id && pending.has(msg.id)) {
       const p = pending.get(msg.id);
       pending.delete(msg.id);
@@ -104,7 +111,15 @@ async function run(wsUrl) {
     await new Promise((r) => setTimeout(r, 100));
   }
   await evaluate("window.sondeCeilingMs = " + ceiling * 1000);
+  const trace = process.env.CDP_TRACE;
+  if (trace) await send("Tracing.start", { traceConfig: { includedCategories: ["blink.user_timing"] }, transferMode: "ReportEvents" }, null);
   const value = await evaluate(check);
+  if (trace) {
+    const complete = new Promise((ok) => { traceDone = ok; });
+    await send("Tracing.end", {}, null);
+    await complete;
+    fs.writeFileSync(trace, JSON.stringify(traceEvents));
+  }
   fs.writeFileSync(outJson, JSON.stringify(value, null, 1));
   if (shot) {
     const png = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: false });

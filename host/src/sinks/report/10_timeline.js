@@ -41,6 +41,7 @@ var TL = (function () {
   function load() {
     items = D.items; lanes = D.lanes; names = D.names; args = D.args;
     var nl = lanes.length;
+    sliceRgbMemo.clear();
     start = new Int32Array(nl + 1); maxDur = new Float64Array(nl); maxDepth = new Int32Array(nl);
     cLo = new Float64Array(nl).fill(Infinity); cHi = new Float64Array(nl).fill(-Infinity);
     var k = 0, e = 0, f = Infinity;
@@ -105,9 +106,9 @@ var TL = (function () {
     /* the strips of the coverage image: a task's state strip, then one per depth */
     strips = [];
     rows.forEach(function (r) {
-      if (r.state !== undefined) { r.ss = strips.length; strips.push({ y: r.y, h: STRIP - 1 }); }
+      if (r.state !== undefined) { r.ss = strips.length; strips.push({ y: r.y, h: STRIP - 1, diag: false }); }
       r.s0 = strips.length;
-      for (var d = 0; d <= maxDepth[r.lane]; d++) strips.push({ y: r.sy + d * ROW, h: ROW - 2 });
+      for (var d = 0; d <= maxDepth[r.lane]; d++) strips.push({ y: r.sy + d * ROW, h: ROW - 2, diag: lanes[r.lane].kind === "diag" });
     });
   }
 
@@ -116,8 +117,9 @@ var TL = (function () {
    * counted, counters' min and max.  Zoomed out past level 0's bin a frame
    * reads the pyramid level whose bin is just narrower than a pixel, so its
    * cost follows the pixels, not the items; the slices that are wide at such
-   * zooms (few: they cannot overlap within a strip) are kept in a list to be
-   * drawn solid with their labels. ---- */
+   * zooms (few: they cannot overlap within a strip) are kept in lists by
+   * length (wide[j]: at least 2^(j+1) level-0 bins), to be drawn solid with
+   * their labels. ---- */
   var B0 = 0, bw0 = 1, lodCov = [], lodInst = [], lodBad = [], lodNest = [], lodMin = [], lodMax = [], wide = [];
   function lodOff(L) { return 2 * B0 - (2 * B0 >> L); } /* level L's first bin */
   function buildLod() {
@@ -127,6 +129,7 @@ var TL = (function () {
     B0 = 1; while (B0 * 2 <= cap) B0 *= 2;
     bw0 = end / B0;
     lodCov = []; lodInst = []; lodBad = []; lodNest = []; lodMin = []; lodMax = []; wide = [];
+    for (var wl = 0; (B0 >> wl) >= 1; wl++) wide.push([]);
     for (var i = 0; i < ns; i++) { lodCov.push(null); lodInst.push(null); lodBad.push(null); lodNest.push(null); }
     function covArr(s) { return lodCov[s] || (lodCov[s] = new Float32Array(2 * B0 * 4)); }
     rows.forEach(function (r) {
@@ -160,9 +163,9 @@ var TL = (function () {
             continue;
           }
           if (it[1] !== 0 || it[3] <= 0) continue;
-          var c = rgb(isState ? STATE_COL[names[it[5]]] || "#bbb" : sliceColor(it, lanes[lane])), arr = covArr(s);
+          var c = isState ? rgb(STATE_COL[names[it[5]]] || "#bbb") : sliceRgb(it, lanes[lane]), arr = covArr(s);
           var t0 = it[2], t1 = it[2] + it[3];
-          if (it[3] >= 2 * bw0 && !isState) wide.push(k);
+          if (it[3] >= 2 * bw0 && !isState) wide[Math.min(wide.length - 1, Math.floor(Math.log2(it[3] / (2 * bw0))))].push(k);
           if (!isState && isNested(it)) (lodNest[s] || (lodNest[s] = new Uint8Array(2 * B0)))[Math.min(B0 - 1, Math.floor(t0 / bw0))] = 1;
           for (b = Math.floor(t0 / bw0); b < B0 && b * bw0 < t1; b++) {
             var w = Math.min(t1, (b + 1) * bw0) - Math.max(t0, b * bw0), q = b * 4;
@@ -183,7 +186,7 @@ var TL = (function () {
         }
       }
     }
-    wide.sort(function (a, b) { return a - b; });
+    wide.forEach(function (w) { w.sort(function (a, b) { return a - b; }); });
   }
   /* the level whose bins are at most a pixel wide, -1 when items are cheaper */
   function lodLevel() {
@@ -195,34 +198,25 @@ var TL = (function () {
   /* draw strip s (and its lane's instants) from level L */
   function drawLod(s, L, skipCov) {
     var bw = bw0 * (1 << L), o = lodOff(L), nb = B0 >> L, b0 = Math.max(0, Math.floor(v0 / bw)), b1 = Math.min(nb, Math.ceil(v1 / bw));
-    var a = lodCov[s], n = lodInst[s], bad = lodBad[s], nest = lodNest[s], st = strips[s], last = -1, b;
+    var a = lodCov[s], n = lodInst[s], bad = lodBad[s], nest = lodNest[s], b;
+    if (a || n || nest) work.bins += b1 - b0;
     if (a && !skipCov) for (b = b0; b < b1; b++) {
       var q = (o + b) * 4, w = a[q + 3];
       if (w > 0) covAddSums(s, b * bw, (b + 1) * bw, a[q], a[q + 1], a[q + 2], w);
     }
     if (n) for (b = b0; b < b1; b++) {
-      if (!n[o + b]) continue;
-      var px = Math.floor(x(b * bw));
-      if (px === last) continue;
-      last = px; nVisible += n[o + b];
-      if (bad && bad[o + b]) { ctx.fillStyle = COL_BAD; ctx.fillRect(px, st.y, 3, ROW - 2); }
-      else { ctx.fillStyle = COL_MARK; ctx.fillRect(px, st.y + ROW - 2 - TICK_H, 1, TICK_H); }
+      if (n[o + b]) markAdd(s, bad && bad[o + b] ? MK_BAD : MK_TICK, Math.floor(x(b * bw)));
     }
-    last = -1;
     if (nest) for (b = b0; b < b1; b++) { /* nested ISR activations: the dark notch */
-      if (!nest[o + b]) continue;
-      var nx = Math.floor(x(b * bw));
-      if (nx !== last) { last = nx; ctx.fillStyle = NEST_EDGE; ctx.fillRect(nx, st.y, 1, 2); }
+      if (nest[o + b]) markAdd(s, MK_NEST, Math.floor(x(b * bw)));
     }
   }
-  function drawCounterLod(r, L, py) {
+  function drawCounterLod(r, L, put) {
     var bw = bw0 * (1 << L), o = lodOff(L), nb = B0 >> L, b0 = Math.max(0, Math.floor(v0 / bw) - 1), b1 = Math.min(nb, Math.ceil(v1 / bw) + 1);
-    var mn = lodMin[r.lane], mx = lodMax[r.lane], started = false;
+    var mn = lodMin[r.lane], mx = lodMax[r.lane];
+    work.bins += Math.max(0, b1 - b0);
     for (var b = b0; b < b1; b++) {
-      if (mn[o + b] !== mn[o + b]) continue;
-      var px = Math.round(Math.max(LABEL_W, Math.min(W, x((b + 0.5) * bw))));
-      if (!started) { ctx.moveTo(px, py(mn[o + b])); started = true; }
-      ctx.lineTo(px, py(mn[o + b])); ctx.lineTo(px, py(mx[o + b]));
+      if (mn[o + b] === mn[o + b]) put(Math.round(Math.max(LABEL_W, Math.min(W, x((b + 0.5) * bw)))), mn[o + b], mx[o + b], mx[o + b]);
     }
   }
 
@@ -247,6 +241,15 @@ var TL = (function () {
     else { m = s.match(/[\d.]+/g); c = [+m[0], +m[1], +m[2]]; }
     return (rgbCache[css] = c);
   }
+  /* the bytes of an item's colour, memoised per lane, category, depth 0 or
+   * not and name (what sliceColor looks at): a frame of items asks for
+   * thousands; emptied by load() */
+  var sliceRgbMemo = new Map();
+  function sliceRgb(it, l) {
+    var key = ((it[0] * 16 + it[7]) * 2 + (it[4] === 0 ? 1 : 0)) * (names.length + 1) + it[5], c = sliceRgbMemo.get(key);
+    if (!c) { c = rgb(sliceColor(it, l)); sliceRgbMemo.set(key, c); }
+    return c;
+  }
   function sliceColor(it, l) {
     if (l.kind === "idle") return COLOR_IDLE;
     if (l.kind === "notask" && it[4] === 0) return COLOR_NOTASK;
@@ -254,13 +257,28 @@ var TL = (function () {
     return colorOf(names[it[5]] || "");
   }
   function isNested(it) { return CAT[it[7]] === "isr" && (it[8] >= 2 || it[4] >= 1); }
+  function rgba(css) { var c = rgb(css), m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(css); return [c[0], c[1], c[2], m ? Math.round(255 * +m[1]) : 255]; }
+  var MK_RGBA_TICK = rgba(COL_MARK), MK_RGBA_DIAG = rgba(COL_DIAG), MK_RGBA_BAD = rgba(COL_BAD), MK_RGBA_NEST = rgba(NEST_EDGE);
 
   /* ---- coverage: per strip (lane and depth, or a state strip) and pixel column,
    * the ns busy and the colour sums; one float quadruple per cell ---- */
   var cov = new Float32Array(0), nStrips = 0, PW = 0, nsPx = 1;
+  /* marks: per strip, three rows of pixel flags (instant ticks, losses,
+   * nesting notches), blitted with the coverage: a frame draws them with a
+   * few image copies, however many columns have one */
+  var MK_TICK = 0, MK_BAD = 1, MK_NEST = 2, MK_ROWS = 3, mk = new Uint8Array(0), mkUsed = new Uint8Array(0), covUsed = new Uint8Array(0);
   function covReset(n) {
     PW = Math.ceil(pw()); nStrips = n; nsPx = (v1 - v0) / pw();
     if (cov.length < n * PW * 4) cov = new Float32Array(n * PW * 4); else cov.fill(0, 0, n * PW * 4);
+    if (mk.length < n * MK_ROWS * PW) mk = new Uint8Array(n * MK_ROWS * PW); else mk.fill(0, 0, n * MK_ROWS * PW);
+    if (mkUsed.length < n * MK_ROWS) mkUsed = new Uint8Array(n * MK_ROWS); else mkUsed.fill(0);
+    if (covUsed.length < n) covUsed = new Uint8Array(n); else covUsed.fill(0);
+  }
+  /* a mark of kind k in canvas column px of strip s (a loss is 3 px wide) */
+  function markAdd(s, k, px) {
+    var col = px - LABEL_W, row = s * MK_ROWS + k, o = row * PW;
+    for (var e = Math.min(PW, col + (k === MK_BAD ? 3 : 1)); col < e; col++) if (col >= 0) mk[o + col] = 1;
+    mkUsed[row] = 1;
   }
   /* add [t0, t1) ns in colour c (bytes) times share f to strip s */
   function covAdd(s, t0, t1, c, f) {
@@ -269,6 +287,7 @@ var TL = (function () {
     if (a < 0) a = 0;
     if (b > PW) b = PW;
     var base = s * PW * 4;
+    covUsed[s] = 1; work.cols += Math.ceil(b) - Math.floor(a);
     for (var col = Math.floor(a); col < b; col++) {
       var w = (Math.min(b, col + 1) - Math.max(a, col)) * f, o = base + col * 4;
       cov[o] += w * c[0]; cov[o + 1] += w * c[1]; cov[o + 2] += w * c[2]; cov[o + 3] += w;
@@ -281,31 +300,55 @@ var TL = (function () {
     var k = 1 / (nsPx * span), base = s * PW * 4;
     if (a < 0) a = 0;
     if (b > PW) b = PW;
+    covUsed[s] = 1; work.cols += Math.ceil(b) - Math.floor(a);
     for (var col = Math.floor(a); col < b; col++) {
       var f = (Math.min(b, col + 1) - Math.max(a, col)) * k, o = base + col * 4;
       cov[o] += R * f; cov[o + 1] += G * f; cov[o + 2] += B * f; cov[o + 3] += w * f;
     }
   }
+  /* the coverage (row i: strip i) and the marks (rows nStrips + 3 i + k) as
+   * one image, each used row stretched to its place on the canvas */
   var img = null;
   function covBlit(strips) {
     if (!nStrips) return;
-    if (!img || img.width !== PW || img.height !== nStrips) {
-      oc.width = PW; oc.height = nStrips; img = octx.createImageData(PW, nStrips);
+    var rowsN = nStrips * (1 + MK_ROWS);
+    if (!img || img.width !== PW || img.height !== rowsN) {
+      oc.width = PW; oc.height = rowsN; img = octx.createImageData(PW, rowsN);
     }
-    var px = img.data, n = nStrips * PW;
-    for (var i = 0; i < n; i++) {
+    var px = img.data, n = nStrips * PW, i, s, k;
+    for (i = 0; i < n; i++) {
       var o = i * 4, w = cov[o + 3];
       if (w <= 0) { px[o + 3] = 0; continue; }
       px[o] = cov[o] / w; px[o + 1] = cov[o + 1] / w; px[o + 2] = cov[o + 2] / w;
       px[o + 3] = 255 * Math.min(1, Math.max(MIN_ALPHA, w));
     }
+    for (s = 0; s < nStrips; s++) for (k = 0; k < MK_ROWS; k++) {
+      var row = s * MK_ROWS + k;
+      if (!mkUsed[row]) continue;
+      var c = k === MK_BAD ? MK_RGBA_BAD : k === MK_NEST ? MK_RGBA_NEST : strips[s].diag ? MK_RGBA_DIAG : MK_RGBA_TICK;
+      for (i = 0; i < PW; i++) {
+        var q = ((nStrips + row) * PW + i) * 4, on = mk[row * PW + i];
+        px[q] = c[0]; px[q + 1] = c[1]; px[q + 2] = c[2]; px[q + 3] = on ? c[3] : 0;
+      }
+    }
     octx.putImageData(img, 0, 0);
     ctx.imageSmoothingEnabled = false;
-    strips.forEach(function (s, i) { ctx.drawImage(oc, 0, i, PW, 1, LABEL_W, s.y, PW, s.h); });
+    for (s = 0; s < nStrips; s++) {
+      var st = strips[s];
+      if (covUsed[s]) ctx.drawImage(oc, 0, s, PW, 1, LABEL_W, st.y, PW, st.h);
+      for (k = 0; k < MK_ROWS; k++) {
+        if (!mkUsed[s * MK_ROWS + k]) continue;
+        var y = k === MK_TICK ? st.y + st.h - TICK_H : st.y, h = k === MK_TICK ? TICK_H : k === MK_NEST ? 2 : st.h;
+        ctx.drawImage(oc, 0, nStrips + s * MK_ROWS + k, PW, 1, LABEL_W, y, PW, h);
+      }
+    }
   }
 
   /* ---- drawing ---- */
   var nVisible = 0;
+  /* the work of the last frame, for the tests (TL.work()): pyramid bins and
+   * detail items read, coverage columns written, slices drawn solid */
+  var work = { bins: 0, items: 0, cols: 0, solid: 0 };
   function lowerBound(l, t0) { /* first item of lane l starting at or after t0 */
     var lo = start[l], hi = start[l + 1];
     while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < t0) lo = m + 1; else hi = m; }
@@ -315,6 +358,7 @@ var TL = (function () {
     var sl = r.state, c;
     for (var k = first(sl, v0); k < start[sl + 1] && items[k][2] <= v1; k++) {
       var it = items[k];
+      work.items++;
       if (it[1] !== 0 || it[2] + it[3] < v0) continue;
       c = rgb(STATE_COL[names[it[5]]] || "#bbb");
       covAdd(r.ss, it[2], it[2] + it[3], c, 1);
@@ -339,18 +383,21 @@ var TL = (function () {
       b = Math.floor((ta + tb) / 2 / ov.bin);
       if (!busy[b]) continue;
       /* the part of the column outside the kept windows [k sp, k sp + win) */
-      var kept = 0;
-      for (var kk = Math.floor(ta / sp); kk * sp < tb; kk++) kept += Math.max(0, Math.min(tb, kk * sp + win) - Math.max(ta, kk * sp));
+      var kept = keptBefore(tb, sp, win) - keptBefore(ta, sp, win);
       if (kept < tb - ta) covAdd(r.s0, ta, tb, c, busy[b] / ov.bin * (1 - kept / (tb - ta)));
     }
     return false;
   }
+  /* the time in [0, t) inside the kept windows [k sp, k sp + win): O(1), a
+   * zoomed-out column spans many windows */
+  function keptBefore(t, sp, win) { var k = Math.floor(t / sp); return k * win + Math.min(win, t - k * sp); }
   function laneColor(l) {
     return l.kind === "idle" ? COLOR_IDLE : l.kind === "notask" ? COLOR_NOTASK : colorOf(l.name);
   }
   /* one slice at least SOLID_PX wide: solid, labelled, nesting noted */
   function drawSolid(r, l, it, x0, x1, nested) {
     var yy = r.sy + it[4] * ROW, a = Math.max(LABEL_W, x0), b = Math.min(W, x1);
+    work.solid++;
     ctx.fillStyle = sliceColor(it, l);
     ctx.fillRect(a, yy, b - a, ROW - 2);
     if (isNested(it)) nested.push([r, it, a, b]);
@@ -360,27 +407,23 @@ var TL = (function () {
     }
   }
   function drawLane(r, nested) {
-    var l = lanes[r.lane], fromOv = drawOverview(r), lastX = [], lastBad = [], notch = [];
+    var l = lanes[r.lane], fromOv = drawOverview(r);
     for (var k = first(r.lane, v0); k < start[r.lane + 1] && items[k][2] <= v1; k++) {
-      var it = items[k], d = it[4], yy = r.sy + d * ROW;
+      var it = items[k], d = it[4];
+      work.items++;
       if (it[2] + it[3] < v0) continue;
       nVisible++;
       var x0 = x(it[2]), x1 = x(it[2] + it[3]);
       if (it[1] === 1) { /* instant: a tick, one per pixel column; no duration, so short
-                          * (dense instants must not read as a busy lane); losses tall and red */
-        var px = Math.floor(x0), bad = CAT[it[7]] === "diag" || CAT[it[7]] === "drops";
-        /* a loss is drawn even where another instant took the column first */
-        if (lastX[d] === px && (!bad || lastBad[d] === px)) continue;
-        lastX[d] = px;
-        if (bad) lastBad[d] = px;
-        ctx.fillStyle = bad ? COL_BAD : l.kind === "diag" ? COL_DIAG : COL_MARK;
-        if (bad) ctx.fillRect(px, yy, 3, ROW - 2); else ctx.fillRect(px, yy + ROW - 2 - TICK_H, 1, TICK_H);
+                          * (dense instants must not read as a busy lane); losses tall and red,
+                          * drawn even where another instant took the column first */
+        markAdd(r.s0 + d, CAT[it[7]] === "diag" || CAT[it[7]] === "drops" ? MK_BAD : MK_TICK, Math.floor(x0));
         continue;
       }
       if (it[1] !== 0) continue;
       if (x1 - x0 >= SOLID_PX) { drawSolid(r, l, it, x0, x1, nested); continue; }
-      if (!(fromOv && d === 0)) covAdd(r.s0 + d, it[2], it[2] + it[3], rgb(sliceColor(it, l)), 1);
-      if (isNested(it)) { var nx = Math.floor(x0); if (notch[d] !== nx) { notch[d] = nx; nested.push([r, it, nx, nx + 1]); } }
+      if (!(fromOv && d === 0)) covAdd(r.s0 + d, it[2], it[2] + it[3], sliceRgb(it, l), 1);
+      if (isNested(it)) markAdd(r.s0 + d, MK_NEST, Math.floor(x0));
     }
   }
   /* zoomed out: the pyramid, then the wide slices of this lane on top */
@@ -388,11 +431,18 @@ var TL = (function () {
     var l = lanes[r.lane], fromOv = drawOverview(r);
     nVisible += lowerBound(r.lane, v1) - first(r.lane, v0);
     for (var d = 0; d <= maxDepth[r.lane]; d++) drawLod(r.s0 + d, L, fromOv && d === 0);
-    var lo = 0, hi = wide.length;
-    while (lo < hi) { var m = (lo + hi) >> 1; if (wide[m] < start[r.lane]) lo = m + 1; else hi = m; }
-    for (var i = lo; i < wide.length && wide[i] < start[r.lane + 1]; i++) {
-      var it = items[wide[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
-      if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
+    /* the wide slices of the lane that can reach the view: from the lists
+     * of the slices at least two of this level's bins long (narrower ones are
+     * under SOLID_PX here), so at most about a slice per pixel and strip */
+    var from = first(r.lane, v0);
+    for (var wl = L; wl < wide.length; wl++) {
+      var wk = wide[wl], lo = 0, hi = wk.length;
+      while (lo < hi) { var m = (lo + hi) >> 1; if (wk[m] < from) lo = m + 1; else hi = m; }
+      for (var i = lo; i < wk.length && wk[i] < start[r.lane + 1] && items[wk[i]][2] <= v1; i++) {
+        var it = items[wk[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
+        work.items++;
+        if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
+      }
     }
   }
   /* nested ISR activations: a dark top edge on them, the interrupted
@@ -423,23 +473,26 @@ var TL = (function () {
     function py(v) { return y + 2 + h - (v - lo) / span * h; }
     ctx.strokeStyle = colorOf(lanes[r.lane].name); ctx.beginPath();
     nVisible += lowerBound(r.lane, v1) - first(r.lane, v0);
-    if (L >= 0) drawCounterLod(r, L, py);
-    else {
-      /* one vertical stroke per pixel column (min..max) and lines between them */
-      var col = -1, mn = 0, mx = 0, last = 0, started = false;
-      var flush = function () {
-        if (col < 0) return;
-        if (!started) { ctx.moveTo(col, py(mn)); started = true; }
-        ctx.lineTo(col, py(mn)); ctx.lineTo(col, py(mx)); ctx.lineTo(col, py(last));
-      };
-      for (var k = Math.max(a, first(r.lane, v0) - 1); k < b; k++) {
-        var it = items[k], px = Math.round(Math.max(LABEL_W, Math.min(W, x(it[2])))), v = it[8];
-        if (px !== col) { flush(); col = px; mn = mx = v; } else { if (v < mn) mn = v; if (v > mx) mx = v; }
-        last = v;
-        if (it[2] > v1) break;
-      }
-      flush();
+    /* one vertical stroke per pixel column (min..max) and lines between them,
+     * from the values (or the pyramid's min and max) of the column */
+    var col = -1, mn = 0, mx = 0, last = 0, started = false;
+    var flush = function () {
+      if (col < 0) return;
+      if (!started) { ctx.moveTo(col, py(mn)); started = true; }
+      ctx.lineTo(col, py(mn)); ctx.lineTo(col, py(mx)); ctx.lineTo(col, py(last));
+    };
+    var put = function (px, lo, hi, end) {
+      if (px !== col) { flush(); col = px; mn = lo; mx = hi; } else { if (lo < mn) mn = lo; if (hi > mx) mx = hi; }
+      last = end;
+    };
+    if (L >= 0) drawCounterLod(r, L, put);
+    else for (var k = Math.max(a, first(r.lane, v0) - 1); k < b; k++) {
+      work.items++;
+      var it = items[k];
+      put(Math.round(Math.max(LABEL_W, Math.min(W, x(it[2])))), it[8], it[8], it[8]);
+      if (it[2] > v1) break;
     }
+    flush();
     ctx.stroke();
     ctx.fillStyle = "#555"; ctx.fillText(String(hi), LABEL_W + 2, y + 10); ctx.fillText(String(lo), LABEL_W + 2, y + r.h - 2);
   }
@@ -472,7 +525,7 @@ var TL = (function () {
     ticks.forEach(function (tk) { ctx.fillRect(Math.round(x(tk[1])), 0, 1, H); });
     covReset(strips.length);
     var L = lodLevel(), nested = [];
-    nVisible = 0;
+    nVisible = 0; work.bins = work.items = work.cols = work.solid = 0;
     rows.forEach(function (r) {
       var l = lanes[r.lane], hy = r.y;
       for (var j = r.heads.length - 1; j >= 0; j--) {
@@ -678,7 +731,10 @@ var TL = (function () {
     end: function () { return end; }, view: function () { return [v0, v1]; }, get rows() { return rows; },
     onView: function (fn) { viewFns.push(fn); },
     ruler: function () { return lastRuler || rulerTicks(); },
-    minAlpha: MIN_ALPHA, lastFrameMs: function () { return lastMs; }, frames: function () { return frames.slice(); },
+    minAlpha: MIN_ALPHA, lastFrameMs: function () { return lastMs; },
+    work: function () {
+      return { bins: work.bins, items: work.items, cols: work.cols, solid: work.solid, level: lodLevel(), px: PW, strips: nStrips };
+    }, frames: function () { return frames.slice(); },
     /* for the tests: where a lane is drawn (CSS px in the canvas) */
     laneBox: function (l, depth) {
       var r = laneRow[l];

@@ -28,6 +28,7 @@ var Load = (function () {
       }
     }
     start[n] = k;
+    colsMemo = null;
     series = [];
     D.lanes.forEach(function (ln, i) { if (KINDS[ln.kind]) series.push(i); });
     /* per core, the union of its ISRs' depth-0 slices: [t0, t1, t0, t1, ...] */
@@ -95,7 +96,10 @@ var Load = (function () {
   }
   /* the columns of every series over [v0, v1] from the overview, the ISRs'
    * time taken out of the other lanes of their core in proportion */
+  var colsMemo = null; /* the last window's columns: the window statistics ask once per lane */
   function overviewCols(v0, v1, ncol) {
+    var m = colsMemo;
+    if (m && m.v0 === v0 && m.v1 === v1 && m.ncol === ncol) return m.cols;
     var cols = series.map(function (l) { return fromOverview(l, v0, v1, ncol); }), cw = (v1 - v0) / ncol, cores = {};
     series.forEach(function (l) { cores[D.lanes[l].core] = 1; });
     Object.keys(cores).forEach(function (core) {
@@ -109,6 +113,7 @@ var Load = (function () {
         if (f < 1) series.forEach(function (l, i) { if (String(D.lanes[l].core) === core && D.lanes[l].kind !== "isr") cols[i][c] *= f; });
       }
     });
+    colsMemo = { v0: v0, v1: v1, ncol: ncol, cols: cols };
     return cols;
   }
   /* CPU time of lane l in [v0, v1] (window statistics): from the items, or
@@ -159,7 +164,8 @@ var Load = (function () {
     if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
     var v0 = Math.max(0, a), v1 = Math.max(v0 + 1, b);
     var W = cv.clientWidth || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
-    cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px";
+    /* resizing clears and reallocates the canvas: only when its size changed */
+    if (cv.width !== Math.floor(W * dpr) || cv.height !== Math.floor(H * dpr)) { cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px"; }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, W, H);
     ctx.font = "11px system-ui, sans-serif";
@@ -175,20 +181,23 @@ var Load = (function () {
     for (var c = 0; c < ncol; c++) maxWork = Math.max(maxWork, work[c] / (cw * cores));
     /* y range: 0-100 %, or 0 to the busiest column (idle left out) */
     var top = scale ? Math.min(100, nice(Math.max(0.001, maxWork * 100))) : 100;
-    var xw = PW / ncol;
+    var xw = PW / ncol, base = new Float64Array(ncol).fill(PAD_T + PH);
     ctx.fillStyle = "#fff"; ctx.fillRect(PAD_L, PAD_T, PW, PH);
-    for (c = 0; c < ncol; c++) {
-      /* whole pixels: fractional edges leave seams between columns */
-      var y = PAD_T + PH, xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
-      for (var i = 0; i < series.length; i++) {
-        var ln = D.lanes[series[i]];
-        if (scale && ln.kind === "idle") continue;
+    /* one path and one fill per series (a frame's worth of columns), bottom
+     * up: a column's stack is drawn in the same order as column by column */
+    for (var i = 0; i < series.length; i++) {
+      if (scale && D.lanes[series[i]].kind === "idle") continue;
+      ctx.beginPath();
+      for (c = 0; c < ncol; c++) {
+        /* whole pixels: fractional edges leave seams between columns */
+        var y = base[c], xa = Math.round(PAD_L + c * xw), xb = Math.max(xa + 1, Math.round(PAD_L + (c + 1) * xw));
         var h = cols[i][c] / (cw * cores) * 100 / top * PH;
         if (h <= 0) continue;
         if (y - h < PAD_T) h = y - PAD_T;
-        ctx.fillStyle = colour(series[i]);
-        ctx.fillRect(xa, y - h, xb - xa, h); y -= h;
+        ctx.rect(xa, y - h, xb - xa, h); base[c] = y - h;
       }
+      ctx.fillStyle = colour(series[i]);
+      ctx.fill();
     }
     /* axes: y in %, x in the window's times */
     ctx.strokeStyle = "#888"; ctx.fillStyle = "#444"; ctx.beginPath();

@@ -20,10 +20,18 @@ var WinStats = (function () {
     stateOf = {};
     D.lanes.forEach(function (ln, i) { if (ln.kind === "state") stateOf[ln.core + "\u0000" + ln.name.replace(/ state$/, "")] = i; });
   }
+  /* first item of lane l starting at or after t (a lane's items are in
+   * time order): a window reads its own items, not the lane's */
+  function lowerBound(l, t) {
+    var lo = start[l], hi = start[l + 1];
+    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < t) lo = m + 1; else hi = m; }
+    return lo;
+  }
   /* latency of the runs that start in the window: the Ready slice that ends where a Running one starts */
   function latency(st, v0, v1) {
-    var out = { n: 0, sum: 0, max: 0 }, prev = null;
-    for (var k = start[st]; k < start[st + 1]; k++) {
+    var out = { n: 0, sum: 0, max: 0 }, prev = null, k0 = lowerBound(st, v0), j;
+    for (j = k0 - 1; j >= start[st] && !prev; j--) if (D.items[j][1] === 0) prev = D.items[j];
+    for (var k = k0; k < start[st + 1] && D.items[k][2] < v1; k++) {
       var it = D.items[k];
       if (it[1] !== 0) continue;
       var nm = D.names[it[5]];
@@ -39,10 +47,10 @@ var WinStats = (function () {
     D.lanes.forEach(function (ln, l) {
       if (!KINDS[ln.kind]) return;
       var r = { lane: l, name: ln.name, kind: ln.kind, core: ln.core, run: 0, count: 0, sum: 0, max: 0, lat: null };
-      for (var k = start[l]; k < start[l + 1]; k++) {
+      for (var k = lowerBound(l, v0), e = lowerBound(l, v1); k < e; k++) {
         var it = D.items[k];
         if (it[1] !== 0 || it[4] !== 0) continue;
-        if (it[2] >= v0 && it[2] < v1) { r.count++; r.sum += it[3]; if (it[3] > r.max) r.max = it[3]; }
+        r.count++; r.sum += it[3]; if (it[3] > r.max) r.max = it[3];
       }
       r.run = Load.busy(l, v0, v1, thinned);
       var st = stateOf[ln.core + "\u0000" + ln.name];
