@@ -113,7 +113,9 @@ HOOK(h_queue_send, SONDE_FRTOS_QUEUE_SEND(q))
 HOOK(h_queue_receive, SONDE_FRTOS_QUEUE_RECEIVE(q))
 HOOK(h_give_from_isr, SONDE_FRTOS_QUEUE_SEND_FROM_ISR(mutex))
 HOOK(h_prio_inherit, SONDE_FRTOS_TASK_PRIORITY_INHERIT(tb, 4))
-HOOK(h_notify, TaskHandle_t xTaskToNotify = tb; SONDE_FRTOS_TASK_NOTIFY(0))
+/* the notify macros read the notify functions' parameters and result */
+HOOK(h_notify, TaskHandle_t xTaskToNotify = tb; eNotifyAction eAction = eIncrement; uint32_t ulValue = 0;
+     BaseType_t xReturn = pdPASS; SONDE_FRTOS_TASK_NOTIFY(0))
 HOOK(h_timer_expired, SONDE_FRTOS_TIMER_EXPIRED(timer))
 HOOK(h_event_set, SONDE_FRTOS_EVENT_GROUP_SET_BITS(evts, 1))
 HOOK(h_tick, SONDE_FRTOS_TASK_INCREMENT_TICK(0))
