@@ -305,6 +305,27 @@ static void test_levels(void **state)
 	tb_free(&s.wire);
 }
 
+/* After a loss, a new mutex's first give may be any give (the creation's,
+ * and the take before a later give, may be among the lost): it is one. */
+static void test_create_after_loss(void **state)
+{
+	struct tstream s;
+	struct trec r;
+
+	(void)state;
+	start(&s);
+	REC(&s, SONDE_REC_OBJ_CREATE, T0, 34, SONDE_OBJK_MUTEX, 1);
+	ts_skip_seq(&s, 2);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 5, SONDE_OP_SEND, 34, 0, 0);
+	t_decode(s.wire.p, s.wire.n, T_WHOLE, &r);
+	assert_int_equal(t_count_diags(&r, SONDE_D_SEQ_GAP), 1);
+	assert_int_equal(r.ev[r.nev - 1].ev.kind, SONDE_EV_OBJ_OP);
+	assert_int_equal(r.ev[r.nev - 1].ev.op, SONDE_OP_SEND);
+	assert_str_arg(&r.ev[r.nev - 1], "op", "give");
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
 /* Priorities, notifications, timers, deletion. */
 static void test_other_ops(void **state)
 {
@@ -561,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_idle_task),
 		cmocka_unit_test(test_obj_create),
 		cmocka_unit_test(test_levels),
+		cmocka_unit_test(test_create_after_loss),
 		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_malformed),
 	};

@@ -34,6 +34,14 @@ static inline void srtos_reset(struct srtos *r)
 	r->idle = -1;
 }
 
+/* Records were lost: a mutex's first give seen after it may be any give
+ * (the creation's, and the take before a give, may be among them). */
+static inline void srtos_loss(struct srtos *r)
+{
+	for (size_t i = 0; i < 256; i++)
+		r->obj[i].fresh = 0;
+}
+
 /* One RTOS record whose time is taken: fields[n] are its own fields (the
  * timestamp field split off, sonde_ts.h), of a length its layout accepted,
  * at DATA index off (for the byte offsets of diagnostics). */
