@@ -34,7 +34,8 @@ Checked, from the decoded events alone:
     cpu% equals the Cores line's idle%, and each object's puts, gets and
     peeks equal the application's;
   * with --chrome (the Chrome JSON export), each mutex's holder track ends
-    up named "<mutex> holder", and no counter is "<Kind> #id";
+    up named "<mutex> holder", no counter is "<Kind> #id", and the idle
+    task's thread has a Running slice per switch to it;
   * with --timer-wait, what the timer service task waits in: "receive"
     (from its command queue: kernels with the V11 API hooks) or
     "delayed" (V10).
@@ -228,7 +229,13 @@ def check_chrome(path, t, c, names):
     unnamed = sorted({e["name"] for e in evs if e.get("ph") == "C" and re.search(r"#\d+$", e.get("name", ""))})
     if unnamed:
         bad.append("chrome: counters without their object's name: %s" % unnamed)
-    print("chrome: holder tracks %s" % sorted(n for n in have if "holder" in n))
+    # the idle task is drawn as a task: a Running slice on its thread per switch to it
+    idle = names.get(c["idle"])
+    runs = sum(1 for e in evs if e.get("ph") in ("B", "X") and e.get("name") == "Running"
+               and final.get((e.get("pid"), e.get("tid"))) == idle)
+    if runs != c["in"][c["idle"]]:
+        bad.append("chrome: %d Running slices on thread %s, %d switches to it" % (runs, idle, c["in"][c["idle"]]))
+    print("chrome: holder tracks %s, %s runs %d" % (sorted(n for n in have if "holder" in n), idle, runs))
     return bad
 
 
