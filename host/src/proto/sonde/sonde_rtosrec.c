@@ -190,7 +190,7 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1,
 			     "OBJ_OP: unknown operation %u (shown as a number)", base);
 	o->fresh = 0;
-	if (base == SONDE_OP_TIMER_COMMAND) {
+	if (base == SONDE_OP_TIMER_COMMAND && rtos_timer_command_op(v) != SONDE_OP_TIMER_COMMAND) {
 		/* an older target: FreeRTOS's command code; its ISR and
 		 * failed flags are the op's already */
 		base = (uint8_t)rtos_timer_command_op(v);
@@ -228,19 +228,14 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 	ev.obj2 = o->kind;
 	ev.obj2_name = rtos_kind_name(o->kind);
 	ev.value = v;
+	if (init)
+		ev.op = SONDE_OP_INIT; /* its level is a give's */
 	if (rtos_op_on_task(base)) {
 		ev.obj_name = task_name(d, id);
 		ev.flags |= SONDE_EVF_REF;
 		ev.ref = id;
 		ev.ref_name = ev.obj_name;
-		base = 0;
-	} else if (init) {
-		ev.op = SONDE_OP_INIT;
-		base = SONDE_OP_SEND; /* its level, as a give's */
-	}
-	switch (base) {
-	case 0:
-		break;
+	} else switch (base) {
 	case SONDE_OP_SEND:
 	case SONDE_OP_RECEIVE:
 	case SONDE_OP_PEEK:
