@@ -11,7 +11,8 @@
  *   ctrl     4     every 10 ms: take tick_sem (given by the interrupt), take
  *                  and give the mutex bus, send to work_q (every 8th cycle a
  *                  burst that fills it: some sends fail, one waits), every
- *                  4th cycle set an event bit; ends the run: asks the other
+ *                  4th cycle set an event bit and notify sleeper with a
+ *                  value (overwrite); ends the run: asks the other
  *                  tasks to park (suspend themselves at the top of their
  *                  loop, where their counts are complete), then reports
  *   worker   3     receive from work_q, every 3rd item notify logger
@@ -81,7 +82,7 @@ struct obj_count {
 };
 static struct obj_count c_q, c_sem, c_bus;
 static volatile uint32_t c_inherit, c_disinherit, c_notify, c_notify_take, c_expired, c_resumes,
-	c_ev_set, c_ev_ok, c_ev_timeout;
+	c_ev_set, c_ev_ok, c_ev_timeout, c_notify_set, c_notify_set_sum, c_timer_start;
 
 /* The end of the run: ctrl sets stopping, each of the four looping tasks
  * parks once (parked counts them). */
@@ -205,6 +206,11 @@ static void ctrl_task(void *arg)
 		if (i % 4u == 3u) {
 			xEventGroupSetBits(evts, EV_TICK);
 			c_ev_set++;
+			/* a notification with a value: sleeper never waits
+			 * for one, so it only changes its notification value */
+			(void)xTaskNotify(t_sleeper, i, eSetValueWithOverwrite);
+			c_notify_set++;
+			c_notify_set_sum += i;
 		}
 	}
 	stopping = 1;
@@ -327,6 +333,7 @@ void app_start(uint32_t cycles)
 	must(xTaskCreate(logger_task, "logger", STACK, NULL, PRIO_LOGGER, &t_logger) == pdPASS);
 	must(xTaskCreate(oneshot_task, "oneshot", STACK, NULL, PRIO_ONESHOT, &t_oneshot) == pdPASS);
 	must(xTimerStart(blink, 0) == pdPASS);
+	c_timer_start++;
 }
 
 static void put_task(const struct task_count *t)
@@ -366,13 +373,17 @@ static void report(void)
 	sonde_stats_t st;
 	unsigned i;
 	const uint32_t run[] = { c_inherit, c_disinherit, c_notify, c_notify_take, c_expired,
-				 c_resumes, c_ev_set, c_ev_ok, c_ev_timeout };
+				 c_resumes, c_ev_set, c_ev_ok, c_ev_timeout, c_notify_set, c_notify_set_sum,
+				 c_timer_start };
 
 	taskENTER_CRITICAL();
 	port_drain(1);
 	/* the names again (TARGET_INFO, every object, the application's): a
 	 * buffer that overflowed has lost the first ones */
 	sonde_send_info();
+	/* and again: the names and the report together outgrow a 1 KiB
+	 * buffer (the overflow runs of the POSIX test) */
+	port_drain(1);
 	for (i = 0; i < MAX_TASKS && tasks[i].h != NULL; i++)
 		put_task(&tasks[i]);
 	put_obj(work_q, &c_q, uxQueueMessagesWaiting(work_q));

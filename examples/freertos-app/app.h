@@ -24,7 +24,9 @@
 			     * peek ok, peek failed, level at the end */
 #define APP_REC_RUN   0x72u /* U32 records, overwritten, refused, bytes (sonde_get_stats),
 			     * inherit, disinherit, notify, notify take, timer expired,
-			     * resumes, event sets, event waits ok, event waits timed out */
+			     * resumes, event sets, event waits ok, event waits timed out,
+			     * notifications with a value, the sum of those values,
+			     * timer starts */
 
 /* Create the objects and tasks (before vTaskStartScheduler()).  cycles:
  * how many control cycles (one per 10 ms) before the run ends. */

@@ -3,7 +3,8 @@
 application (examples/freertos-app) with what the application counted
 itself and reported at the end (records APP_TASK, APP_OBJ, APP_RUN).
 
-    check_freertos.py DECODED.jsonl [--states] [--lossy]
+    check_freertos.py DECODED.jsonl [--states] [--lossy] [--stats STATS.txt]
+                      [--chrome TRACE.json] [--timer-wait receive|delayed]
 
 DECODED.jsonl is `sonde decode --format jsonl` of the capture (Sonde's own
 protocol or Tonbandgeraet's: the decoders map both onto the same events).
@@ -14,9 +15,11 @@ Checked, from the decoded events alone:
     kernel's own eTaskGetState() at the switch;
   * per queue, semaphore and mutex: sends (gives), receives (takes) and
     peeks, succeeded and failed, and the fill level at the end;
-  * priority inheritance and disinheritance, notifications, timer
+  * priority inheritance and disinheritance, notifications by action
+    (increment; set value, with the sum of the values), timer starts and
     expiries, resumptions, event group sets and waits (a wait the kernel
     flags timed out may still have found its bits);
+  * a mutex's give inside its creation is one "create", not a give;
   * inheritance is visible: each inherit raises the holder to the priority
     of the running task, which then blocks on the mutex;
   * the target's own statistics: records and bytes written before the
@@ -25,11 +28,23 @@ Checked, from the decoded events alone:
   * names on request: the report begins with what the host's INFO command
     gets (TARGET_INFO and the dictionary callback), which must announce
     every task and object reported, with its kind and its name.
+  * idle: every switch to idle names the idle task (task, task_name);
+    with --stats (`sonde stats` of the capture), IDLE's runs in the Tasks
+    table equal its switches in the RTOS table and the decoded ones, its
+    cpu% equals the Cores line's idle%, and each object's puts, gets and
+    peeks equal the application's;
+  * with --chrome (the Chrome JSON export), each mutex's holder track ends
+    up named "<mutex> holder", no counter is "<Kind> #id", and the idle
+    task's thread has a Running slice per switch to it;
+  * with --timer-wait, what the timer service task waits in: "receive"
+    (from its command queue: kernels with the V11 API hooks) or
+    "delayed" (V10).
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
 import collections
 import json
+import re
 import sys
 
 READY, BLOCKED, SUSPENDED, DELETED = range(4)
@@ -106,7 +121,7 @@ def count(trace):
         elif k == "task_out":
             c["out"][ev["task"]][reason_class(ev.get("reason_name"))] += 1
             if pending_inherit and ev["task"] == pending_inherit[0]:
-                if ev.get("reason_name") != "waiting to receive":
+                if ev.get("reason_name") != "waiting to take":
                     c["inherit_bad"].append("task %s inherited to, then left %s, not waiting for the mutex"
                                             % (ev["task"], ev.get("reason_name")))
                 pending_inherit = None
@@ -121,12 +136,19 @@ def count(trace):
                     c["inherit_bad"].append("inherit at ts %s: holder %s raised to %s, the running task %s has %s"
                                             % (ev.get("ts"), ev["task"], ev["prio"], running, want))
                 pending_inherit = (running, ev["task"])
-        elif k == "obj_op" and started:
+        elif k == "obj_op":
+            # every operation counts, those before the scheduler started
+            # too: a mutex's give inside its creation is "create"
             op = named.get("op")
             failed = bool(named.get("failed"))
             c["ops"][(ev["object"], op, failed)] += 1
-            if op in ("notify", "notify take", "timer expired", "resume", "set bits", "wait bits") and not failed:
+            if op in ("notify take", "timer expired", "resume", "set bits", "wait bits", "timer start",
+                      "notify set value") and not failed:
                 c["run"][op] += 1
+            if op == "notify increment" and not failed:   # xTaskNotifyGive()
+                c["run"]["notify"] += 1
+            if op == "notify set value" and not failed:
+                c["run"]["notify set value sum"] += ev.get("value", 0)
             if op == "wait bits" and failed:
                 c["run"]["wait bits timed out"] += 1
         if k == "obj_op" and "value" in ev and named.get("op") in (
@@ -136,6 +158,99 @@ def count(trace):
     return c
 
 
+def check_idle(t, c):
+    """Every switch to idle names the idle task, as a switch to a task does."""
+    bad = []
+    idles = [ev for ev in t.events[:t.report_at] if ev["kind"] == "idle"]
+    unnamed = [ev for ev in idles if ev.get("task") != c["idle"] or not ev.get("task_name")]
+    if not idles or unnamed:
+        bad.append("idle: %d switches to idle, %d without the idle task's id and name" % (len(idles), len(unnamed)))
+    return bad
+
+
+def stats_tables(path):
+    """The rows of `sonde stats`' tables, by the table's first word."""
+    tables, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                cur = None
+            elif cur is None and line[0].isupper():
+                cur = tables.setdefault(" ".join(w[:2]).rstrip(":"), [])
+            elif cur is not None:
+                cur.append(w)
+    return tables
+
+
+def check_stats(path, t, c, names):
+    bad = []
+    tabs = stats_tables(path)
+    tasks = {r[0]: r for r in tabs.get("Tasks: CPU", [])}
+    rtos = {r[0]: r for r in tabs.get("RTOS tasks,", [])}
+    cores = tabs.get("Cores [us]", tabs.get("Cores [t]", []))
+    objs = {r[0]: r for r in tabs.get("RTOS objects,", [])}
+    idle = names.get(c["idle"])
+    if idle not in tasks or idle not in rtos or len(cores) < 2:
+        return ["stats: no %s row in the Tasks or RTOS tables, or no Cores line" % idle]
+    runs, cpu_pct, switches = int(tasks[idle][1]), tasks[idle][3], int(rtos[idle][5])
+    idle_pct = cores[1][4]
+    if not (runs == switches == c["in"][c["idle"]]):
+        bad.append("stats: %s runs %d (Tasks), switches %d (RTOS), decoded %d" % (idle, runs, switches,
+                                                                                 c["in"][c["idle"]]))
+    if cpu_pct != idle_pct:
+        bad.append("stats: %s cpu%% %s (Tasks), idle%% %s (Cores)" % (idle, cpu_pct, idle_pct))
+    for ev in t.report["APP_OBJ"]:
+        _, a = args_of(ev)
+        nm, counts = names.get(a[0]), a[1:7]
+        r = objs.get(nm)
+        got = [int(x) for col in (-11, -10, -9) for x in r[col].split("/")] if r else None  # kinds have spaces
+        if got != counts:
+            bad.append("stats: %s put, get, peek %s, the application's %s" % (nm, got, counts))
+    print("stats: %s runs %d, cpu%% %s, Cores idle%% %s" % (idle, runs, cpu_pct, idle_pct))
+    return bad
+
+
+def check_chrome(path, t, c, names):
+    with open(path) as f:
+        d = json.load(f)
+    evs = d["traceEvents"] if isinstance(d, dict) else d
+    final = {}
+    for e in evs:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            final[(e.get("pid"), e.get("tid"))] = e["args"]["name"]
+    want = ["%s holder" % names.get(args_of(ev)[1][0]) for ev in t.report["APP_OBJ"]
+            if c["kind"].get(args_of(ev)[1][0]) in ("mutex", "recursive mutex")]
+    have = set(final.values())
+    bad = ["chrome: no track %r (tracks: %s)" % (w, sorted(n for n in have if "holder" in n))
+           for w in want if w not in have]
+    # every object the application names is named before its first
+    # counter sample: no counter series "<Kind> #id" besides
+    unnamed = sorted({e["name"] for e in evs if e.get("ph") == "C" and re.search(r"#\d+$", e.get("name", ""))})
+    if unnamed:
+        bad.append("chrome: counters without their object's name: %s" % unnamed)
+    # the idle task is drawn as a task: a Running slice on its thread per switch to it
+    idle = names.get(c["idle"])
+    runs = sum(1 for e in evs if e.get("ph") in ("B", "X") and e.get("name") == "Running"
+               and final.get((e.get("pid"), e.get("tid"))) == idle)
+    if runs != c["in"][c["idle"]]:
+        bad.append("chrome: %d Running slices on thread %s, %d switches to it" % (runs, idle, c["in"][c["idle"]]))
+    print("chrome: holder tracks %s, %s runs %d" % (sorted(n for n in have if "holder" in n), idle, runs))
+    return bad
+
+
+def check_timer_wait(t, c, names, how):
+    want = "waiting to receive" if how == "receive" else "delayed"
+    tmr = [i for i, k in c["kind"].items() if k == "timer service task"]
+    outs = [ev for ev in t.events[:t.report_at] if ev["kind"] == "task_out" and ev["task"] in tmr]
+    badly = [ev for ev in outs if ev.get("reason_name") != want or
+             (how == "receive" and names.get(args_of(ev)[0].get("waits_on")) != "TmrQ")]
+    print("timer task: %d waits, %d not %s" % (len(outs), len(badly), want))
+    return ["timer task: %d of %d switch-outs not %s%s" % (len(badly), len(outs), want,
+                                                           " its command queue" if how == "receive" else "")
+            ] if not outs or badly else []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("decoded")
@@ -143,6 +258,10 @@ def main():
                     help="the application classified the switch-out states (POSIX port)")
     ap.add_argument("--lossy", action="store_true",
                     help="the buffer overflowed: check the loss totals only")
+    ap.add_argument("--stats", help="`sonde stats` of the capture: its tables must agree")
+    ap.add_argument("--chrome", help="the Chrome JSON export: the holder tracks' names")
+    ap.add_argument("--timer-wait", choices=["receive", "delayed"],
+                    help="how the timer service task waits for commands")
     opt = ap.parse_args()
 
     t = Trace(opt.decoded)
@@ -203,6 +322,10 @@ def main():
         _, a = args_of(ev)
         obj, counts, level = a[0], a[1:7], a[7]
         nm = names.get(obj, obj)
+        creates = c["ops"][(obj, "create", False)]
+        if creates != (1 if c["kind"].get(obj) in ("mutex", "recursive mutex") else 0):
+            bad.append("%s: %d creation gives (a mutex has one, inside its creation; no other object)"
+                       % (nm, creates))
         mutexlike = c["kind"].get(obj) in ("binary semaphore", "counting semaphore", "mutex", "recursive mutex")
         put, get = ("give", "take") if mutexlike else ("send", "receive")
         got = [c["ops"][(obj, put, False)], c["ops"][(obj, put, True)],
@@ -237,9 +360,10 @@ def main():
         print("INFO: %d objects announced, %d names" % (len(announced), len(named)))
 
     keys = ["priority inherit", "priority disinherit", "notify", "notify take", "timer expired",
-            "resume", "set bits", "wait bits", "wait bits timed out"]
+            "resume", "set bits", "wait bits", "wait bits timed out", "notify set value",
+            "notify set value sum", "timer start"]
     want = dict(zip(keys, run[4:]))
-    for key in keys[:-2]:
+    for key in keys[:7] + keys[9:]:
         if c["run"][key] != want[key]:
             bad.append("%s: %d, decoded %d" % (key, want[key], c["run"][key]))
     # An event-group wait that times out looks at the bits once more: the
@@ -254,6 +378,14 @@ def main():
     if want["priority inherit"] == 0:
         bad.append("no priority inheritance happened: the example should provoke it")
     bad.extend(c["inherit_bad"])
+
+    bad.extend(check_idle(t, c))
+    if opt.stats:
+        bad.extend(check_stats(opt.stats, t, c, names))
+    if opt.chrome:
+        bad.extend(check_chrome(opt.chrome, t, c, names))
+    if opt.timer_wait:
+        bad.extend(check_timer_wait(t, c, names, opt.timer_wait))
 
     for b in bad:
         print("MISMATCH:", b)

@@ -113,7 +113,11 @@ HOOK(h_queue_send, SONDE_FRTOS_QUEUE_SEND(q))
 HOOK(h_queue_receive, SONDE_FRTOS_QUEUE_RECEIVE(q))
 HOOK(h_give_from_isr, SONDE_FRTOS_QUEUE_SEND_FROM_ISR(mutex))
 HOOK(h_prio_inherit, SONDE_FRTOS_TASK_PRIORITY_INHERIT(tb, 4))
-HOOK(h_notify, TaskHandle_t xTaskToNotify = tb; SONDE_FRTOS_TASK_NOTIFY(0))
+/* the notify macros read the notify functions' parameters and result */
+HOOK(h_notify, TaskHandle_t xTaskToNotify = tb; eNotifyAction eAction = eIncrement; uint32_t ulValue = 0;
+     BaseType_t xReturn = pdPASS; SONDE_FRTOS_TASK_NOTIFY(0))
+HOOK(h_notify_value, TaskHandle_t xTaskToNotify = tb; eNotifyAction eAction = eSetValueWithOverwrite;
+     uint32_t ulValue = 0x1234; BaseType_t xReturn = pdPASS; SONDE_FRTOS_TASK_NOTIFY(0))
 HOOK(h_timer_expired, SONDE_FRTOS_TIMER_EXPIRED(timer))
 HOOK(h_event_set, SONDE_FRTOS_EVENT_GROUP_SET_BITS(evts, 1))
 HOOK(h_tick, SONDE_FRTOS_TASK_INCREMENT_TICK(0))
@@ -142,6 +146,7 @@ BENCH_LOOP(b_gk_queue_receive, h_queue_receive())
 BENCH_LOOP(b_gk_give_from_isr, h_give_from_isr())
 BENCH_LOOP(b_gk_prio_inherit, h_prio_inherit())
 BENCH_LOOP(b_gk_notify, h_notify())
+BENCH_LOOP(b_gk_notify_value, h_notify_value())
 BENCH_LOOP(b_gk_timer_expired, h_timer_expired())
 BENCH_LOOP(b_gk_event_set, h_event_set())
 BENCH_LOOP(b_gk_tick, h_tick())
@@ -162,7 +167,7 @@ static void fresh(void)
 /* Each case from an empty buffer. */
 static void (*const cases[])(void) = {
 	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
-	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify,
+	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify, b_gk_notify_value,
 	b_gk_timer_expired, b_gk_event_set, b_gk_tick,
 };
 

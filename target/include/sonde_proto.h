@@ -221,8 +221,24 @@
 #define SONDE_OP_PRIO_DISINHERIT 16u /* object: task; value: priority it returns to */
 #define SONDE_OP_RESUME        17u /* object: task, resumed from suspension */
 #define SONDE_OP_TIMER_EXPIRED 18u /* object: timer; its callback runs now */
-#define SONDE_OP_TIMER_COMMAND 19u /* object: timer; value: the RTOS's command code */
-#define SONDE_OP_COUNT         20u
+#define SONDE_OP_TIMER_COMMAND 19u /* object: timer; value: the RTOS's command code (FreeRTOS's:
+				     * older targets; newer ones send the ops below) */
+/* A notification with what it does to the task's value (index 0; an index
+ * other than 0 with a value to give is sent as NOTIFY).  Value: the index
+ * (NONE, INCREMENT), the bits or the value (SET_BITS, SET_VALUE*). */
+#define SONDE_OP_NOTIFY_NONE   20u /* the task is notified, its value unchanged */
+#define SONDE_OP_NOTIFY_SET_BITS 21u /* value: the bits or-ed into it */
+#define SONDE_OP_NOTIFY_INCREMENT 22u /* its value + 1 (a give) */
+#define SONDE_OP_NOTIFY_SET_VALUE 23u /* value: written, with overwrite */
+#define SONDE_OP_NOTIFY_SET_VALUE_KEEP 24u /* value: written unless one is pending (FAILED: was) */
+/* Timer commands sent to the timer service (FAILED: the command queue was
+ * full); the ISR flag for the ...FromISR forms. */
+#define SONDE_OP_TIMER_START   25u
+#define SONDE_OP_TIMER_RESET   26u
+#define SONDE_OP_TIMER_STOP    27u
+#define SONDE_OP_TIMER_CHANGE_PERIOD 28u /* value: the new period in RTOS ticks */
+#define SONDE_OP_TIMER_DELETE  29u
+#define SONDE_OP_COUNT         30u
 #define SONDE_OP_MASK          0x3Fu
 #define SONDE_OP_F_FAILED      0x40u /* did not succeed (full, empty, timed out) */
 #define SONDE_OP_F_ISR         0x80u /* called from an interrupt (the ...FromISR API) */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # freertos_lib.sh -- what the FreeRTOS example tests (test_freertos_*.sh)
 # share: the skip rules (no kernel tree in $FREERTOS_KERNEL_PATH, a tool
-# missing: exit 77 with the reason), the host tool, a work directory, fail.
+# missing: exit 77 with the reason), the host tool, a work directory, fail,
+# and frtos_check: the checker with every export it compares.
 # Sourced, not a test of its own.
 
 SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -35,4 +36,25 @@ frtos_setup() {
 	WORK=$(mktemp -d)
 	trap 'rm -rf "$WORK"' EXIT
 	echo "== kernel: $FREERTOS_KERNEL_PATH"
+}
+
+# How the kernel's timer service task waits for commands: on its command
+# queue when the kernel has the V11 API hooks around that wait
+# (traceENTER/RETURN_vQueueWaitForMessageRestricted), else as a delay.
+frtos_timer_wait() {
+	if grep -q traceRETURN_vQueueWaitForMessageRestricted "$FREERTOS_KERNEL_PATH/include/FreeRTOS.h"; then
+		echo receive
+	else
+		echo delayed
+	fi
+}
+
+# frtos_check CAPTURE JSONL CHECKER-OPTIONS...: the checker on the decoded
+# trace, `sonde stats` and the Chrome JSON export of the capture.
+frtos_check() {
+	local bin=$1 jsonl=$2
+	shift 2
+	"$SONDE" stats "$bin" >"$bin.stats" 2>&1 || { cat "$bin.stats"; fail "sonde stats failed"; }
+	"$SONDE" decode "$bin" --proto sonde --format chrome >"$bin.json" || fail "Chrome JSON export failed"
+	python3 "$CHECK" "$jsonl" --stats "$bin.stats" --chrome "$bin.json" --timer-wait "$(frtos_timer_wait)" "$@"
 }

@@ -9,7 +9,8 @@
 # clock (-icount shift=0) and checks the capture: zero decode diagnostics,
 # and decoded task switches, queue/semaphore/mutex operations and levels,
 # priority inheritance, notifications, timer, resumptions and event bits
-# equal the firmware's own counts (examples/freertos-app/check_freertos.py;
+# equal the firmware's own counts, and `sonde stats` and the Chrome export
+# agree with them (examples/freertos-app/check_freertos.py;
 # the switch-out states are checked by the POSIX test, where the kernel can
 # be asked for them).  Then live: UART0 on a TCP socket, `sonde live` on the
 # other end and `sonde send info` through its control socket while the
@@ -51,7 +52,8 @@ run() {
 	"$SONDE" decode "$build/trace.bin" --proto sonde --format jsonl >"$build/trace.jsonl" 2>"$build/err" || rc=$?
 	[ "$rc" -eq 0 ] && [ ! -s "$build/err" ] ||
 		{ cat "$build/err"; fail "$name: sonde decode reported problems (status $rc)"; }
-	python3 "$CHECK" "$build/trace.jsonl" || fail "$name: decoded trace and the firmware's counts differ"
+	frtos_check "$build/trace.bin" "$build/trace.jsonl" ||
+		fail "$name: decoded trace, stats or export and the firmware's counts differ"
 }
 
 run primask-Os CRIT=primask OPT=-Os

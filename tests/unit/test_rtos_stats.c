@@ -1,7 +1,8 @@
 /*
  * test_rtos_stats.c -- the RTOS figures of `sonde stats` (analysis/
  * rtos_stats.c) from hand-built events: time per task state, switches,
- * blocks, the idle task, waits attributed to the
+ * blocks, the idle task (announced, or named by IDLE), a mutex's
+ * creation, notifications, waits attributed to the
  * object waited on, mutex hold times, operation counts and levels, and a
  * sequence gap that stops time from being counted across a loss.
  */
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "analysis/rtos_stats.h"
+#include "core/rtos_desc.h" /* SONDE_OP_INIT */
 #include "sink_run.h" /* sink_ev */
 #include "sonde_proto.h"
 
@@ -173,6 +175,38 @@ static void test_loss(void **state)
 	assert_int_equal(obj(9)->waits, 0);
 }
 
+/* A mutex's creation (the kernel's give inside it) is no operation; a
+ * notification is the task's, not an object's; IDLE that names the idle
+ * task runs it without an OBJECT announcing it. */
+static void test_create_notify_idle(void **state)
+{
+	struct sonde_event e;
+
+	(void)state;
+	setup_run();
+	put_op(5, 7, "m", SONDE_OBJK_MUTEX, SONDE_OP_INIT, 1);
+	put(SONDE_EV_TASK_IN, 10, 1, "A", 0);
+	put_op(20, 7, "m", SONDE_OBJK_MUTEX, SONDE_OP_RECEIVE, 0);
+	put_op(30, 7, "m", SONDE_OBJK_MUTEX, SONDE_OP_SEND, 1);
+	e = sink_ev(SONDE_EV_OBJ_OP, 35, 1, "A");
+	e.op = SONDE_OP_NOTIFY_SET_VALUE;
+	e.value = 7;
+	send(&e);
+	e = sink_ev(SONDE_EV_IDLE, 40, 0, NULL);
+	e.flags = SONDE_EVF_REF;
+	e.ref = 3;
+	e.ref_name = "IDLE";
+	send(&e);
+	put(SONDE_EV_TASK_IN, 70, 1, "A", 0);
+	assert_int_equal(obj(7)->ops[0][0], 1); /* the give at 30 only */
+	assert_int_equal(obj(7)->ops[1][0], 1);
+	assert_int_equal(obj(7)->other_ops, 0);
+	assert_int_equal(obj(7)->max_level, 1);
+	assert_int_equal(rs.nobjs, 1);          /* the notification made no object */
+	assert_int_equal(task(3)->switches, 1);
+	assert_int_equal(task(3)->in_state[RTOS_ST_RUNNING], 30);
+}
+
 /* The report: both tables, names or numbers; nothing without RTOS events. */
 static void test_print(void **state)
 {
@@ -212,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_states_waits_holds),
 		cmocka_unit_test(test_loss),
+		cmocka_unit_test(test_create_notify_idle),
 		cmocka_unit_test(test_print),
 	};
 

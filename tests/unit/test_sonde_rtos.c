@@ -15,11 +15,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "sonde.h"
 #include "sonde_posix.h"
+#include "rtos_desc.h"
 #include "sonde_rtos.h"
 #include "test_sonde_helpers.h"
 
@@ -119,6 +121,20 @@ static void test_task_switch(void **state)
 	assert_string_equal(e->obj2_name, "preempted");
 	assert_int_equal(e->nargs, 0);
 	trec_free(&r);
+
+	/* waiting on a semaphore or mutex is waiting to take (or give) it;
+	 * the event says the object's kind */
+	REC(&s, SONDE_REC_OBJ_CREATE, T0 + 13, 33, SONDE_OBJK_MUTEX, 1);
+	REC(&s, SONDE_REC_TASK_SWITCH, T0 + 14, 41, SONDE_TASK_WAIT_RECV, 33, 40);
+	REC(&s, SONDE_REC_TASK_SWITCH, T0 + 15, 40, SONDE_TASK_WAIT_SEND, 33, 41);
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	e = &r.ev[r.nev - 4];
+	assert_int_equal(e->ev.kind, SONDE_EV_TASK_OUT);
+	assert_int_equal(e->ev.op, SONDE_OBJK_MUTEX);
+	assert_string_equal(e->obj2_name, "waiting to take");
+	assert_string_equal(r.ev[r.nev - 2].obj2_name, "waiting to give");
+	assert_int_equal(r.ev[FIRST + 3].ev.op, 0); /* work_q: kind not known here */
+	trec_free(&r);
 	tb_free(&s.wire);
 }
 
@@ -162,6 +178,10 @@ static void test_idle_task(void **state)
 	assert_string_equal(e->rec_name, "TASK_SWITCH");
 	assert_int_equal(arg(e, "task")->u, 50);
 	assert_string_equal(arg(e, "task")->resolved, "IDLE");
+	/* the idle task named as the event's ref: every output names it */
+	assert_true(e->ev.flags & SONDE_EVF_REF);
+	assert_int_equal(e->ev.ref, 50);
+	assert_string_equal(e->ref_name, "IDLE");
 	e = &r.ev[FIRST + 5];
 	assert_int_equal(e->ev.kind, SONDE_EV_TASK_IN);
 	assert_int_equal(e->ev.obj, 40);
@@ -236,8 +256,9 @@ static void test_levels(void **state)
 		{ 32, SONDE_OP_RECEIVE, 4, 3, "receive", 0, 0 },
 		{ 32, SONDE_OP_RECEIVE | SONDE_OP_F_FAILED | SONDE_OP_F_ISR, 0, 0, "receive", 1, 1 },
 		{ 32, SONDE_OP_PEEK, 3, 3, "peek", 0, 0 },
-		{ 34, SONDE_OP_SEND, 0, 1, "give", 0, 0 },
+		{ 34, SONDE_OP_SEND, 0, 1, "create", 0, 0 },   /* the kernel's give inside the creation */
 		{ 34, SONDE_OP_RECEIVE, 1, 0, "take", 0, 0 },
+		{ 34, SONDE_OP_SEND, 0, 1, "give", 0, 0 },
 		{ 35, SONDE_OP_SEND, 200, 200, "send", 0, 0 }, /* stream buffer: bytes after */
 		{ 36, SONDE_OP_SEND, 5, 6, "send", 0, 0 },     /* kind unknown (joined late) */
 	};
@@ -265,7 +286,7 @@ static void test_levels(void **state)
 
 		assert_int_equal(e->ev.kind, SONDE_EV_OBJ_OP);
 		assert_int_equal(e->ev.obj, cases[i].obj);
-		assert_int_equal(e->ev.op, cases[i].op);
+		assert_int_equal(e->ev.op, strcmp(cases[i].name, "create") ? cases[i].op : SONDE_OP_INIT);
 		assert_true(e->ev.flags & SONDE_EVF_LEVEL);
 		assert_int_equal(e->ev.value, cases[i].after);
 		assert_str_arg(e, "op", cases[i].name);
@@ -280,6 +301,27 @@ static void test_levels(void **state)
 		assert_true(e->ev.flags & SONDE_EVF_LEVEL);
 		assert_str_arg(e, "op", "reset");
 	}
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* After a loss, a new mutex's first give may be any give (the creation's,
+ * and the take before a later give, may be among the lost): it is one. */
+static void test_create_after_loss(void **state)
+{
+	struct tstream s;
+	struct trec r;
+
+	(void)state;
+	start(&s);
+	REC(&s, SONDE_REC_OBJ_CREATE, T0, 34, SONDE_OBJK_MUTEX, 1);
+	ts_skip_seq(&s, 2);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 5, SONDE_OP_SEND, 34, 0, 0);
+	t_decode(s.wire.p, s.wire.n, T_WHOLE, &r);
+	assert_int_equal(t_count_diags(&r, SONDE_D_SEQ_GAP), 1);
+	assert_int_equal(r.ev[r.nev - 1].ev.kind, SONDE_EV_OBJ_OP);
+	assert_int_equal(r.ev[r.nev - 1].ev.op, SONDE_OP_SEND);
+	assert_str_arg(&r.ev[r.nev - 1], "op", "give");
 	trec_free(&r);
 	tb_free(&s.wire);
 }
@@ -302,9 +344,16 @@ static void test_other_ops(void **state)
 	REC(&s, SONDE_REC_OBJ_OP, T0 + 5, SONDE_OP_SET_BITS, 38, 0x01, 0x00, 0x80, 0x00);
 	REC(&s, SONDE_REC_OBJ_OP, T0 + 6, SONDE_OP_DELETE, 37);
 	REC(&s, SONDE_REC_OBJ_OP, T0 + 7, SONDE_OP_TIMER_EXPIRED, 37);
+	/* notifications with their action and value; timer commands named,
+	 * an older target's (FreeRTOS's code in TIMER_COMMAND) too */
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 8, SONDE_OP_NOTIFY_SET_VALUE_KEEP | SONDE_OP_F_FAILED, 42, 0x78, 0x56, 0x34, 0x12);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 9, SONDE_OP_NOTIFY_INCREMENT | SONDE_OP_F_ISR, 42, 0);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 10, SONDE_OP_TIMER_CHANGE_PERIOD, 39, 50, 0, 0, 0);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 11, SONDE_OP_TIMER_COMMAND | SONDE_OP_F_ISR, 39, 8);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 12, SONDE_OP_TIMER_COMMAND, 39, 5);
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	assert_int_equal(r.ndg, 0);
-	assert_int_equal(r.nev, FIRST + 2 + 7);
+	assert_int_equal(r.nev, FIRST + 2 + 7 + 5);
 	e = &r.ev[FIRST + 2];
 	assert_int_equal(e->ev.kind, SONDE_EV_TASK_PRIO);
 	assert_int_equal(e->ev.obj, 42);
@@ -334,6 +383,24 @@ static void test_other_ops(void **state)
 	assert_int_equal(e->ev.obj2, SONDE_OBJK_TIMER);
 	assert_int_equal(e->ev.value, 25);
 	assert_int_equal(r.ev[FIRST + 8].ev.obj2, 0); /* forgotten */
+	e = &r.ev[FIRST + 9];
+	assert_int_equal(e->ev.ref, 42);
+	assert_string_equal(e->obj_name, "logger");
+	assert_int_equal(e->ev.value, 0x12345678);
+	assert_str_arg(e, "op", "notify set value no overwrite");
+	assert_non_null(arg(e, "failed"));
+	e = &r.ev[FIRST + 10];
+	assert_str_arg(e, "op", "notify increment");
+	assert_non_null(arg(e, "isr"));
+	e = &r.ev[FIRST + 11];
+	assert_str_arg(e, "op", "timer change period");
+	assert_int_equal(e->ev.value, 50);
+	e = &r.ev[FIRST + 12];
+	assert_int_equal(e->ev.op, SONDE_OP_TIMER_STOP | SONDE_OP_F_ISR);
+	assert_str_arg(e, "op", "timer stop");
+	assert_non_null(arg(e, "isr"));
+	assert_int_equal(r.ev[FIRST + 13].ev.op, SONDE_OP_TIMER_DELETE);
+	assert_str_arg(&r.ev[FIRST + 13], "op", "timer delete");
 	trec_free(&r);
 	tb_free(&s.wire);
 }
@@ -515,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_idle_task),
 		cmocka_unit_test(test_obj_create),
 		cmocka_unit_test(test_levels),
+		cmocka_unit_test(test_create_after_loss),
 		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_malformed),
 	};

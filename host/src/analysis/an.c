@@ -224,7 +224,7 @@ static void an_charge(struct an_model *m, struct an_core *c, uint64_t t)
 	if (who == AN_NONE)
 		return;
 	m->ent[who].cpu += dt;
-	c->by_kind[m->ent[who].kind] += dt;
+	c->by_kind[m->ent[who].idle_task ? AN_IDLE : m->ent[who].kind] += dt;
 	an_win_add(m, &m->ent[who], c->last, t);
 }
 
@@ -365,6 +365,22 @@ static void an_isr_event(struct an_model *m, struct an_core *c, const struct son
 	an_isr_pop(m, c, 1);
 }
 
+/* Idle: the idle task runs when the decoder names it (one row in the
+ * tasks' table, its time the core's idle time), else the core's idle. */
+static void an_idle(struct an_model *m, struct an_core *c, const struct sonde_event *ev, uint64_t t)
+{
+	uint32_t who = AN_NONE;
+
+	if (ev->flags & SONDE_EVF_REF)
+		who = an_find(m, AN_TASK, ev->ref, ev->ref_name, c->id);
+	if (who == AN_NONE)
+		who = an_pseudo(m, c, AN_IDLE);
+	else
+		m->ent[who].idle_task = 1;
+	if (who != AN_NONE && c->cur != who)
+		an_switch(m, c, who, t);
+}
+
 static void an_task_event(struct an_model *m, struct an_core *c, const struct sonde_event *ev, uint64_t t)
 {
 	uint32_t who = an_find(m, AN_TASK, ev->obj, ev->obj_name, c->id);
@@ -495,8 +511,7 @@ void an_event(struct an_model *m, const struct sonde_event *ev, const struct son
 			an_task_event(m, c, ev, t);
 			break;
 		case SONDE_EV_IDLE:
-			if (c->cur == AN_NONE || m->ent[c->cur].kind != AN_IDLE)
-				an_switch(m, c, an_pseudo(m, c, AN_IDLE), t);
+			an_idle(m, c, ev, t);
 			break;
 		default:
 			break;

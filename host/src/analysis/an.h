@@ -59,6 +59,8 @@ struct an_ent {
 	const char *seen;     /* the pointer of the name last seen, */
 	uint64_t seen_gen;    /*   under this names_gen (struct sonde_session) */
 	int32_t prio;         /* tasks: from TASK_CREATE, -1 unknown */
+	int idle_task;        /* the RTOS's idle task (IDLE named it): a task row whose time
+			       * is the core's idle time */
 	uint64_t cpu;         /* CPU time charged */
 	uint64_t count;       /* runs (switch-ins) or activations */
 	struct hist span;     /* run time / ISR duration of complete spans */

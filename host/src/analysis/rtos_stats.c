@@ -186,7 +186,7 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 	struct rtos_task *cur = running(rs, ev->core);
 
 	o = NULL;
-	if (base == SONDE_OP_NOTIFY || base == SONDE_OP_NOTIFY_TAKE || base == SONDE_OP_RESUME)
+	if (rtos_op_on_task(base))
 		return; /* operations on tasks: their states count them */
 	if ((o = obj_of(rs, ev, ev->obj, ev->obj_name)) == NULL)
 		return;
@@ -194,7 +194,7 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 		o->kind = ev->obj2;
 	if (base >= SONDE_OP_SEND && base <= SONDE_OP_PEEK)
 		o->ops[base - SONDE_OP_SEND][failed]++;
-	else
+	else if (ev->op != SONDE_OP_INIT) /* the level it starts with: no operation */
 		o->other_ops++;
 	if ((ev->flags & SONDE_EVF_LEVEL) && (!o->have_level || ev->value > o->max_level)) {
 		o->max_level = ev->value;
@@ -253,7 +253,9 @@ static void rtos_event(void *ctx, const struct sonde_event *ev, const struct son
 		task_in(rs, ev, ev->obj, ts);
 		break;
 	case SONDE_EV_IDLE: /* the idle task runs, if it is known */
-		if (ev->core < 8 && rs->idle[ev->core])
+		if (ev->flags & SONDE_EVF_REF)
+			task_in(rs, ev, ev->ref, ts);
+		else if (ev->core < 8 && rs->idle[ev->core])
 			task_in(rs, ev, rs->idle[ev->core] - 1, ts);
 		else
 			stop_running(rs, ev->core, NULL, ts);

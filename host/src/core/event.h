@@ -31,10 +31,12 @@ enum sonde_ev_kind {
 	SONDE_EV_TASK_IN,     /* obj = task id: starts running */
 	SONDE_EV_TASK_OUT,    /* obj = task id, obj2 = reason (SONDE_TASK_*: preempted, delayed, waiting
 			       * to receive ..., suspended, deleted), ref = the object it waits on
-			       * (SONDE_EVF_REF); also for a task that is not running when another
-			       * suspends or deletes it */
+			       * (SONDE_EVF_REF) and op its kind (SONDE_OBJK_*, 0 unknown: a wait on
+			       * a semaphore is a take); also for a task that is not running when
+			       * another suspends or deletes it */
 	SONDE_EV_TASK_READY,  /* obj = task id */
-	SONDE_EV_IDLE,        /* no task runs */
+	SONDE_EV_IDLE,        /* no task runs (but the idle task): ref = the idle task when the
+			       * decoder knows it (SONDE_EVF_REF), which then stands for idle */
 	SONDE_EV_MARK,        /* obj = marker id: instant */
 	SONDE_EV_MARK_BEGIN,  /* obj = marker id: span starts */
 	SONDE_EV_MARK_END,    /* obj = marker id: span ends */

@@ -14,7 +14,7 @@ static const struct sonde_ev_desc descs[SONDE_EV_KIND_COUNT] = {
 	[SONDE_EV_TASK_IN]     = { "task_in",     "task",    NULL,     NULL,                NULL,   0 },
 	[SONDE_EV_TASK_OUT]    = { "task_out",    "task",    "reason", NULL,                NULL,   0 },
 	[SONDE_EV_TASK_READY]  = { "task_ready",  "task",    NULL,     NULL,                NULL,   0 },
-	[SONDE_EV_IDLE]        = { "idle",        NULL,      NULL,     NULL,                NULL,   0 },
+	[SONDE_EV_IDLE]        = { "idle",        NULL,      NULL,     NULL,                NULL,   0, "task" },
 	[SONDE_EV_MARK]        = { "mark",        "marker",  NULL,     NULL,                NULL,   0 },
 	[SONDE_EV_MARK_BEGIN]  = { "mark_begin",  "marker",  NULL,     NULL,                NULL,   0 },
 	[SONDE_EV_MARK_END]    = { "mark_end",    "marker",  NULL,     NULL,                NULL,   0 },
@@ -30,7 +30,7 @@ static const struct sonde_ev_desc descs[SONDE_EV_KIND_COUNT] = {
 	[SONDE_EV_TASK_PRIO]   = { "task_prio",   "task",    "cause",  "prio",              NULL,   0 },
 };
 
-static const struct sonde_ev_desc unknown_desc = { "unknown", "obj", "obj2", "value", "text", 0 };
+static const struct sonde_ev_desc unknown_desc = { "unknown", "obj", "obj2", "value", "text", 0, NULL };
 
 const struct sonde_ev_desc *sonde_ev_desc(enum sonde_ev_kind kind)
 {

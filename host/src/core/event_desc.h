@@ -18,6 +18,7 @@ struct sonde_ev_desc {
 	const char *value_key; /* "depth": value */
 	const char *text_key;  /* "msg": text */
 	int has_level;         /* level is meaningful */
+	const char *ref_key;   /* "task": ref (+ ref_name) when SONDE_EVF_REF (JSONL) */
 };
 
 /* Descriptor of a kind; an out-of-range kind gets a neutral descriptor. */

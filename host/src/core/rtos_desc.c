@@ -8,6 +8,12 @@
 
 #include "sonde_proto.h"
 
+static int is_semaphore(uint64_t kind)
+{
+	return kind == SONDE_OBJK_COUNTING_SEM || kind == SONDE_OBJK_BINARY_SEM ||
+	       kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX;
+}
+
 static const char *const reasons[SONDE_TASK_STATE_COUNT] = {
 	[SONDE_TASK_PREEMPTED] = "preempted",
 	[SONDE_TASK_BLOCKED] = "blocked",
@@ -24,6 +30,26 @@ static const char *const reasons[SONDE_TASK_STATE_COUNT] = {
 const char *rtos_reason_name(uint64_t reason)
 {
 	return reason < SONDE_TASK_STATE_COUNT ? reasons[reason] : NULL;
+}
+
+const char *rtos_reason_name_k(uint64_t reason, uint64_t kind)
+{
+	if (is_semaphore(kind) && reason == SONDE_TASK_WAIT_RECV)
+		return "waiting to take";
+	if (is_semaphore(kind) && reason == SONDE_TASK_WAIT_SEND)
+		return "waiting to give";
+	return rtos_reason_name(reason);
+}
+
+const char *rtos_wait_verb(uint64_t reason, uint64_t kind)
+{
+	switch (reason) {
+	case SONDE_TASK_WAIT_RECV: return is_semaphore(kind) ? "take" : "receive";
+	case SONDE_TASK_WAIT_SEND: return is_semaphore(kind) ? "give" : "send";
+	case SONDE_TASK_WAIT_PEEK: return "peek";
+	case SONDE_TASK_WAIT_EVENT: return "event bits";
+	default: return NULL;
+	}
 }
 
 const char *rtos_reason_state(uint64_t reason)
@@ -73,12 +99,6 @@ int rtos_kind_counts_items(uint64_t kind)
 	return kind != SONDE_OBJK_STREAM_BUFFER && kind != SONDE_OBJK_MESSAGE_BUFFER;
 }
 
-static int is_semaphore(uint64_t kind)
-{
-	return kind == SONDE_OBJK_COUNTING_SEM || kind == SONDE_OBJK_BINARY_SEM ||
-	       kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX;
-}
-
 static const char *const ops[SONDE_OP_COUNT] = {
 	[SONDE_OP_SEND] = "send",
 	[SONDE_OP_RECEIVE] = "receive",
@@ -99,10 +119,46 @@ static const char *const ops[SONDE_OP_COUNT] = {
 	[SONDE_OP_RESUME] = "resume",
 	[SONDE_OP_TIMER_EXPIRED] = "timer expired",
 	[SONDE_OP_TIMER_COMMAND] = "timer command",
+	[SONDE_OP_NOTIFY_NONE] = "notify no action",
+	[SONDE_OP_NOTIFY_SET_BITS] = "notify set bits",
+	[SONDE_OP_NOTIFY_INCREMENT] = "notify increment",
+	[SONDE_OP_NOTIFY_SET_VALUE] = "notify set value",
+	[SONDE_OP_NOTIFY_SET_VALUE_KEEP] = "notify set value no overwrite",
+	[SONDE_OP_TIMER_START] = "timer start",
+	[SONDE_OP_TIMER_RESET] = "timer reset",
+	[SONDE_OP_TIMER_STOP] = "timer stop",
+	[SONDE_OP_TIMER_CHANGE_PERIOD] = "timer change period",
+	[SONDE_OP_TIMER_DELETE] = "timer delete",
 };
+
+int rtos_op_is_notify(uint32_t op)
+{
+	op &= SONDE_OP_MASK;
+	return op == SONDE_OP_NOTIFY || (op >= SONDE_OP_NOTIFY_NONE && op <= SONDE_OP_NOTIFY_SET_VALUE_KEEP);
+}
+
+int rtos_op_on_task(uint32_t op)
+{
+	op &= SONDE_OP_MASK;
+	return rtos_op_is_notify(op) || op == SONDE_OP_NOTIFY_TAKE || op == SONDE_OP_RESUME;
+}
+
+/* FreeRTOS's timer command codes (timers.h: tmrCOMMAND_*, the ISR forms
+ * from 6 on), which targets before the timer ops sent in TIMER_COMMAND. */
+uint32_t rtos_timer_command_op(uint64_t code)
+{
+	static const uint8_t map[6] = { SONDE_OP_TIMER_START, SONDE_OP_TIMER_START, SONDE_OP_TIMER_RESET,
+					SONDE_OP_TIMER_STOP, SONDE_OP_TIMER_CHANGE_PERIOD, SONDE_OP_TIMER_DELETE };
+
+	if (code >= 6 && code <= 9)
+		code -= 5;
+	return code < 6 ? map[code] : SONDE_OP_TIMER_COMMAND;
+}
 
 const char *rtos_op_name(uint32_t op, uint64_t kind)
 {
+	if (op == SONDE_OP_INIT)
+		return "create";
 	op &= SONDE_OP_MASK;
 	if (is_semaphore(kind) && op == SONDE_OP_SEND)
 		return "give";

@@ -11,8 +11,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An operation of the event model only, never on the wire: the level an
+ * object starts with, set by the kernel as it creates it (a mutex's give
+ * inside xSemaphoreCreateMutex()).  Named "create"; not a put. */
+#define SONDE_OP_INIT 0x100u /* beyond the wire's op byte */
+
 /* "preempted", "delayed", "waiting to receive", ...; NULL if unknown. */
 const char *rtos_reason_name(uint64_t reason);
+
+/* The same for a wait on an object of this kind: "waiting to take" and
+ * "waiting to give" on a semaphore or mutex. */
+const char *rtos_reason_name_k(uint64_t reason, uint64_t kind);
+
+/* What a task waiting on an object of this kind waits to do: "receive",
+ * "take", "send", "give", "peek", "event bits"; NULL for reasons without
+ * an object. */
+const char *rtos_wait_verb(uint64_t reason, uint64_t kind);
 
 /* The broad state a reason leaves a task in, for views with few states:
  * "Ready", "Blocked", "Suspended", "Deleted"; NULL if unknown. */
@@ -34,6 +48,17 @@ int rtos_kind_counts_items(uint64_t kind);
 /* The operation's name for an object of this kind (op's flag bits
  * ignored): "send", or "give" on a semaphore or mutex; NULL if unknown. */
 const char *rtos_op_name(uint32_t op, uint64_t kind);
+
+/* 1 for the notify operations (NOTIFY and those with an action). */
+int rtos_op_is_notify(uint32_t op);
+
+/* 1 for the operations whose object is a task (notifications, the end of
+ * a wait for one, resumption). */
+int rtos_op_on_task(uint32_t op);
+
+/* The timer operation of a FreeRTOS timer command code (TIMER_COMMAND's
+ * value; the ISR forms map onto the same), TIMER_COMMAND if unknown. */
+uint32_t rtos_timer_command_op(uint64_t code);
 
 /* The operation with its flags, e.g. "take (ISR, failed)", into buf. */
 const char *rtos_op_text(char *buf, size_t n, uint32_t op, uint64_t kind);

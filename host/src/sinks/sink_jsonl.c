@@ -167,6 +167,14 @@ static void jsonl_event(void *sink, const struct sonde_event *ev, const struct s
 		if (ev->flags & SONDE_EVF_ADDR)
 			sbuf_str(b, ",\"address\":true");
 	}
+	if (dd->ref_key && (ev->flags & SONDE_EVF_REF)) {
+		key(b, dd->ref_key);
+		sbuf_u64(b, ev->ref);
+		if (ev->ref_name) {
+			key_suffix(b, dd->ref_key, "_name");
+			jstr(b, ev->ref_name);
+		}
+	}
 	if (dd->obj2_key) {
 		key(b, dd->obj2_key);
 		sbuf_u64(b, ev->obj2);

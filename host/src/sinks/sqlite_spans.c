@@ -74,7 +74,8 @@ static void sqls_on_span(void *ctx, const struct an_model *m, const struct an_sp
 	const struct an_ent *e = sp->ent;
 	char label[64];
 	struct sqls_row r = {
-		.kind = an_kind_name[e->kind], .core = sp->core,
+		/* the RTOS's idle task: an idle period that names its task */
+		.kind = an_kind_name[e->idle_task ? AN_IDLE : e->kind], .core = sp->core,
 		.have_obj = e->kind == AN_TASK || e->kind == AN_ISR, .obj = e->id,
 		.name = an_label(e, label, sizeof(label)), .start = sp->start, .stop = sp->end,
 		.have_cpu = 1, .cpu = sp->cpu, .depth = sp->depth, .complete = sp->complete,

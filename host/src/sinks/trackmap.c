@@ -528,8 +528,20 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 		tmap_task_event(m, c, ev, ns);
 		break;
 	case SONDE_EV_IDLE: {
-		struct tmap_node *idle = tmap_core_track(m, c, R_IDLE);
+		struct tmap_node *idle;
 
+		if (ev->flags & SONDE_EVF_REF) {
+			/* an RTOS's idle task: a task like the others, its thread
+			 * and state track those it got when it was created */
+			struct sonde_event in = *ev;
+
+			in.kind = SONDE_EV_TASK_IN;
+			in.obj = ev->ref;
+			in.obj_name = ev->ref_name;
+			tmap_task_event(m, c, &in, ns);
+			break;
+		}
+		idle = tmap_core_track(m, c, R_IDLE);
 		if (!idle) {
 			m->st.unmapped++;
 			break;

@@ -114,6 +114,8 @@ struct tmap_node *tmap_core_track(struct tmap *m, struct tmap_core *c, enum tmap
 struct tmap_node *tmap_context(struct tmap *m, struct tmap_core *c);
 struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_role role,
 				 const struct sonde_event *ev);
+/* Name a track anew (the writers are told); 0 also when unchanged. */
+int tmap_rename(struct tmap *m, struct tmap_node *n, const char *name);
 
 /* ---- trackmap_slices.c -------------------------------------------------- */
 

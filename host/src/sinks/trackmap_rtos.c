@@ -3,7 +3,8 @@
  * OBJ_OP, TASK_PRIO) and the names of the states a task leaves in:
  *
  *   OBJ_OP with a level  counter track `<object>` (unit count): the fill
- *                        level after the operation
+ *                        level after the operation (a mutex's starting
+ *                        level only when it is named by then)
  *   OBJ_OP               instant `<op> <object>` (cat `rtos`) on the running
  *                        context (task, ISR, idle), with the event's args;
  *                        a successful send/give starts a flow that the
@@ -42,6 +43,7 @@ struct tmap_robj {
 	struct tmap_node *holder;       /* mutexes: the holder track */
 	int held;                       /* a holder slice is open */
 	uint32_t held_name;             /* its name (the holder task) in tmap.names, 0 none */
+	uint32_t holder_gen;            /* the object's name_gen the holder track is named after */
 	/* The names of the last operations' instants ("give Mutex #3") in
 	 * tmap.names, and what each was made of: an object sees a few
 	 * operations again and again (give, take), and then neither the
@@ -77,9 +79,7 @@ const char *tmap_rtos_out_state(const struct sonde_event *ev, char *buf, size_t 
 	case SONDE_TASK_WAIT_SEND:
 	case SONDE_TASK_WAIT_PEEK:
 	case SONDE_TASK_WAIT_EVENT:
-		snprintf(buf, n, "Blocked: %s %s",
-			 ev->obj2 == SONDE_TASK_WAIT_RECV ? "receive" : ev->obj2 == SONDE_TASK_WAIT_SEND ? "send"
-			 : ev->obj2 == SONDE_TASK_WAIT_PEEK ? "peek" : "event bits", ref ? ref : "?");
+		snprintf(buf, n, "Blocked: %s %s", rtos_wait_verb(ev->obj2, ev->op), ref ? ref : "?");
 		return buf;
 	default:
 		snprintf(buf, n, "%s", ev->obj2_name && ev->obj2_name[0] ? ev->obj2_name : "Not running");
@@ -113,17 +113,22 @@ static int is_mutex(uint64_t kind)
 	return kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX;
 }
 
-/* The holder track of a mutex: "<mutex> holder". */
-static struct tmap_node *holder_node(struct tmap *m, struct tmap_core *c, struct tmap_node *o,
-				     const struct sonde_event *ev)
+/* The holder track of a mutex: "<mutex> holder", named after the mutex's
+ * counter track (a name that arrives later renames both). */
+static struct tmap_node *holder_node(struct tmap *m, struct tmap_core *c, struct tmap_node *o)
 {
-	char name[TMAP_NAME_MAX + 16], lb[64];
+	char name[TMAP_NAME_MAX + 16];
+	struct tmap_robj *r = o->robj;
 
-	if (!o->robj->holder) {
-		snprintf(name, sizeof(name), "%s holder", obj_label(ev, lb, sizeof(lb)));
-		o->robj->holder = tmap_node_new(m, c, R_HOLDER, c->id, ev->obj, TMAP_SLICES, name);
-	}
-	return o->robj->holder;
+	if (r->holder && r->holder_gen == o->name_gen)
+		return r->holder;
+	snprintf(name, sizeof(name), "%s holder", o->name);
+	if (!r->holder)
+		r->holder = tmap_node_new(m, c, R_HOLDER, c->id, o->obj, TMAP_SLICES, name);
+	else
+		tmap_rename(m, r->holder, name);
+	r->holder_gen = o->name_gen;
+	return r->holder;
 }
 
 /* Flows: a send starts one, the receive that takes its item ends it. */
@@ -169,13 +174,17 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 		m->st.unmapped++;
 		return;
 	}
-	if (ev->flags & SONDE_EVF_LEVEL)
+	/* A mutex's starting level comes before vQueueAddToRegistry() can
+	 * name it: drawn then, its sample would be the only one of a counter
+	 * "Queue #id" in formats that name each sample (Chrome JSON).  The
+	 * first operation draws the level. */
+	if ((ev->flags & SONDE_EVF_LEVEL) && (ev->op != SONDE_OP_INIT || (ev->obj_name && ev->obj_name[0])))
 		m->ops->counter(m->w, ns, &o->t, ev->value);
 	if (ok && base == SONDE_OP_RESET)
 		o->robj->n = 0;
 	/* mutexes: the holder, from takes and gives by the running task */
 	if (ok && is_mutex(ev->obj2) && (base == SONDE_OP_RECEIVE || base == SONDE_OP_SEND) &&
-	    (h = holder_node(m, c, o, ev)) != NULL) {
+	    (h = holder_node(m, c, o)) != NULL) {
 		int added;
 
 		holder_end(m, o->robj, ns);
@@ -259,7 +268,7 @@ static void object(struct tmap *m, struct tmap_core *c, const struct sonde_event
 	if (!is_mutex(ev->obj2) || ev->op == SONDE_OBJ_ANNOUNCED)
 		return;
 	o = obj_node(m, c, ev);
-	if (!o || (h = holder_node(m, c, o, ev)) == NULL) {
+	if (!o || (h = holder_node(m, c, o)) == NULL) {
 		m->st.unmapped++;
 		return;
 	}

@@ -220,6 +220,16 @@ struct tmap_node *tmap_core_track(struct tmap *m, struct tmap_core *c, enum tmap
 	return *pp;
 }
 
+int tmap_rename(struct tmap *m, struct tmap_node *n, const char *name)
+{
+	if (strncmp(n->name, name, TMAP_NAME_MAX) == 0)
+		return 0;
+	if (tmap_set_name(n, name) < 0)
+		return -1;
+	m->ops->track(m->w, &n->t);
+	return 0;
+}
+
 /* A track per object (task, marker, counter, queue): created on first use,
  * renamed when the event carries a different dictionary name. */
 struct tmap_node *tmap_obj_track(struct tmap *m, struct tmap_core *c, enum tmap_role role,

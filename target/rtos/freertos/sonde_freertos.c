@@ -157,6 +157,49 @@ void sonde_frtos_ready(const void *tcb, uint8_t id)
 	sonde_task_ready(id);
 }
 
+/* A notification: its action (the kernel's eNotifyAction) as the op, with
+ * the value it gives (bits, a value) or the index (no action, increment).
+ * An index other than 0 with a value to give goes out as plain NOTIFY:
+ * OBJ_OP has room for one of them. */
+void sonde_frtos_notify(uint8_t task, uint8_t flags, uint32_t action, uint32_t value, uint8_t index)
+{
+	static const uint8_t ops[5] = { SONDE_OP_NOTIFY_NONE, SONDE_OP_NOTIFY_SET_BITS,
+					SONDE_OP_NOTIFY_INCREMENT, SONDE_OP_NOTIFY_SET_VALUE,
+					SONDE_OP_NOTIFY_SET_VALUE_KEEP };
+
+	if (action == 0u || action == 2u)
+		sonde_obj_op8((uint8_t)(ops[action] | flags), task, index);
+	else if (action < 5u && index == 0u)
+		sonde_obj_op32((uint8_t)(ops[action] | flags), task, value);
+	else
+		sonde_obj_op8((uint8_t)(SONDE_OP_NOTIFY | flags), task, index);
+}
+
+#if configUSE_TIMERS == 1
+/* A timer command (timers.h: tmrCOMMAND_*; the ISR forms are the task
+ * forms + 5) as its timer op; a change of period with the new period. */
+void sonde_frtos_timer_cmd(uint8_t timer, int32_t cmd, uint32_t value, int ok)
+{
+	uint8_t flags = ok ? 0u : SONDE_OP_F_FAILED;
+
+	if (cmd >= tmrFIRST_FROM_ISR_COMMAND) {
+		flags |= SONDE_OP_F_ISR;
+		cmd -= tmrCOMMAND_START_FROM_ISR - tmrCOMMAND_START;
+	}
+	switch (cmd) {
+	case tmrCOMMAND_START_DONT_TRACE:
+	case tmrCOMMAND_START: sonde_obj_op((uint8_t)(SONDE_OP_TIMER_START | flags), timer); break;
+	case tmrCOMMAND_RESET: sonde_obj_op((uint8_t)(SONDE_OP_TIMER_RESET | flags), timer); break;
+	case tmrCOMMAND_STOP: sonde_obj_op((uint8_t)(SONDE_OP_TIMER_STOP | flags), timer); break;
+	case tmrCOMMAND_CHANGE_PERIOD:
+		sonde_obj_op32((uint8_t)(SONDE_OP_TIMER_CHANGE_PERIOD | flags), timer, value);
+		break;
+	case tmrCOMMAND_DELETE: sonde_obj_op((uint8_t)(SONDE_OP_TIMER_DELETE | flags), timer); break;
+	default: sonde_obj_op8((uint8_t)(SONDE_OP_TIMER_COMMAND | flags), timer, (uint8_t)cmd); break;
+	}
+}
+#endif
+
 /* The idle and timer service tasks: their handles are known once the
  * scheduler starts, which is when the first task is switched in. */
 static void mark_role(const void *h, uint8_t kind)

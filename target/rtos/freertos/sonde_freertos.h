@@ -42,7 +42,8 @@
  * used, with two exceptions the kernel's own documentation names:
  * pxCurrentTCB in traceTASK_SWITCHED_IN (the task selected to run), and
  * xTaskToNotify, the task-handle parameter of the notify functions the
- * notify macros are expanded in.  Single-core kernels only
+ * notify macros are expanded in (and their parameters eAction and ulValue
+ * and result xReturn: what the notification does).  Single-core kernels only
  * (configNUMBER_OF_CORES 1); FreeRTOS-Kernel 10.4 to 11.x.
  */
 #ifndef SONDE_FREERTOS_H
@@ -145,6 +146,7 @@ static inline uint32_t sonde_frtos_untracked(void) { return 0; }
 struct sonde_frtos_run {
 	const void *volatile tcb;
 	volatile uint8_t id;
+	volatile uint8_t cmdq; /* the timer task's command queue, while it arranges to wait on it */
 	volatile uint16_t wait;
 };
 extern struct sonde_frtos_run sonde_frtos_run;
@@ -155,6 +157,8 @@ void sonde_frtos_named(uint8_t id, const char *name);
 void sonde_frtos_switched_in(const void *tcb, uint8_t id);
 void sonde_frtos_ready(const void *tcb, uint8_t id);
 void sonde_frtos_leaves(const void *tcb, uint8_t id, uint8_t state);
+void sonde_frtos_notify(uint8_t task, uint8_t flags, uint32_t action, uint32_t value, uint8_t index);
+void sonde_frtos_timer_cmd(uint8_t timer, int32_t cmd, uint32_t value, int ok);
 
 /* A FreeRTOS queue type (ucQueueGetQueueType()) as an object kind. */
 #define SONDE_FRTOS_QKIND(t)                                                   \
@@ -220,10 +224,19 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_WAIT(SONDE_TASK_WAIT_NOTIFY, (uxIndexToWait))
 #define SONDE_FRTOS_TASK_NOTIFY_WAIT(uxIndexToWait) \
 	sonde_obj_op8(SONDE_OP_NOTIFY_TAKE, sonde_frtos_run.id, (uint8_t)(uxIndexToWait))
-#define SONDE_FRTOS_TASK_NOTIFY(uxIndexToNotify) \
-	sonde_obj_op8(SONDE_OP_NOTIFY, (uint8_t)uxTaskGetTaskNumber(xTaskToNotify), (uint8_t)(uxIndexToNotify))
-#define SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)                                 \
-	sonde_obj_op8(SONDE_OP_NOTIFY | SONDE_OP_F_ISR, (uint8_t)uxTaskGetTaskNumber(xTaskToNotify), \
+/* A notification with its action and value: besides xTaskToNotify, the
+ * notify functions' parameters eAction and ulValue and their result
+ * xReturn (pdFAIL: eSetValueWithoutOverwrite found one pending), in scope
+ * where the kernel expands these macros (10.4 to 11.x). */
+#define SONDE_FRTOS_NOTIFY_OP(isr, uxIndexToNotify)                                           \
+	sonde_frtos_notify((uint8_t)uxTaskGetTaskNumber(xTaskToNotify),                        \
+			   (uint8_t)((isr) | ((xReturn) != pdPASS ? SONDE_OP_F_FAILED : 0u)),     \
+			   (uint32_t)(eAction), (uint32_t)(ulValue), (uint8_t)(uxIndexToNotify))
+#define SONDE_FRTOS_TASK_NOTIFY(uxIndexToNotify) SONDE_FRTOS_NOTIFY_OP(0u, uxIndexToNotify)
+#define SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify) SONDE_FRTOS_NOTIFY_OP(SONDE_OP_F_ISR, uxIndexToNotify)
+/* vTaskNotifyGiveFromISR(): an increment. */
+#define SONDE_FRTOS_TASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)                                      \
+	sonde_obj_op8(SONDE_OP_NOTIFY_INCREMENT | SONDE_OP_F_ISR, (uint8_t)uxTaskGetTaskNumber(xTaskToNotify), \
 		      (uint8_t)(uxIndexToNotify))
 
 /* ---- queues, semaphores, mutexes (expanded in queue.c) ------------------- */
@@ -286,15 +299,29 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 						 pcTimerGetName(pxNewTimer)))
 #define SONDE_FRTOS_TIMER_EXPIRED(pxTimer) \
 	sonde_obj_op(SONDE_OP_TIMER_EXPIRED, (uint8_t)uxTimerGetTimerNumber(pxTimer))
-#define SONDE_FRTOS_TIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)    \
-	sonde_obj_op8((uint8_t)(SONDE_OP_TIMER_COMMAND |                                   \
-				((xReturn) != pdPASS ? SONDE_OP_F_FAILED : 0u) |           \
-				((xMessageID) >= tmrFIRST_FROM_ISR_COMMAND ? SONDE_OP_F_ISR : 0u)), \
-		      (uint8_t)uxTimerGetTimerNumber(xTimer), (uint8_t)(xMessageID))
+#define SONDE_FRTOS_TIMER_COMMAND_SEND(xTimer, xMessageID, xMessageValueValue, xReturn)     \
+	sonde_frtos_timer_cmd((uint8_t)uxTimerGetTimerNumber(xTimer), (int32_t)(xMessageID), \
+			      (uint32_t)(xMessageValueValue), (xReturn) == pdPASS)
 #define SONDE_FRTOS_TIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)            \
 	do {                                                                              \
 		if ((xMessageID) == tmrCOMMAND_DELETE)                                    \
 			sonde_frtos_deleted((pxTimer), (uint8_t)uxTimerGetTimerNumber(pxTimer)); \
+	} while (0)
+
+/* The timer service task waits for commands in vQueueWaitForMessageRestricted(),
+ * which the kernel reports as a delay (traceTASK_DELAY_UNTIL in
+ * vTaskPlaceOnEventListRestricted()).  V11's API entry and exit hooks
+ * around it make that delay a wait to receive from the command queue; in
+ * V10 they do not exist, and the wait stays a delay. */
+#define SONDE_FRTOS_ENTER_WAIT_RESTRICTED(xQueue)                                \
+	do {                                                                      \
+		sonde_frtos_run.wait = 0u;                                        \
+		sonde_frtos_run.cmdq = (uint8_t)uxQueueGetQueueNumber(xQueue);    \
+	} while (0)
+#define SONDE_FRTOS_RETURN_WAIT_RESTRICTED()                                              \
+	do {                                                                               \
+		if (sonde_frtos_run.wait == SONDE_TASK_DELAYED)                            \
+			SONDE_FRTOS_WAIT(SONDE_TASK_WAIT_RECV, sonde_frtos_run.cmdq);      \
 	} while (0)
 
 /* ---- event groups (expanded in event_groups.c) --------------------------- */
@@ -429,7 +456,7 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define traceTASK_NOTIFY_FROM_ISR(uxIndexToNotify) SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)
 #endif
 #ifndef traceTASK_NOTIFY_GIVE_FROM_ISR
-#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify) SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)
+#define traceTASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify) SONDE_FRTOS_TASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)
 #endif
 /* traceISR_ENTER/_EXIT/_EXIT_TO_SCHEDULER are left to the kernel's empty
  * defaults: ports call the exits from portYIELD_FROM_ISR() in every
@@ -521,6 +548,14 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #ifndef traceTIMER_COMMAND_RECEIVED
 #define traceTIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue) \
 	SONDE_FRTOS_TIMER_COMMAND_RECEIVED(pxTimer, xMessageID, xMessageValue)
+#endif
+
+#ifndef traceENTER_vQueueWaitForMessageRestricted
+#define traceENTER_vQueueWaitForMessageRestricted(xQueue, xTicksToWait, xWaitIndefinitely) \
+	SONDE_FRTOS_ENTER_WAIT_RESTRICTED(xQueue)
+#endif
+#ifndef traceRETURN_vQueueWaitForMessageRestricted
+#define traceRETURN_vQueueWaitForMessageRestricted() SONDE_FRTOS_RETURN_WAIT_RESTRICTED()
 #endif
 
 #ifndef traceEVENT_GROUP_CREATE
@@ -623,6 +658,9 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_TASK_NOTIFY_WAIT(uxIndexToWait)
 #define SONDE_FRTOS_TASK_NOTIFY(uxIndexToNotify)
 #define SONDE_FRTOS_TASK_NOTIFY_FROM_ISR(uxIndexToNotify)
+#define SONDE_FRTOS_TASK_NOTIFY_GIVE_FROM_ISR(uxIndexToNotify)
+#define SONDE_FRTOS_ENTER_WAIT_RESTRICTED(xQueue)
+#define SONDE_FRTOS_RETURN_WAIT_RESTRICTED()
 #define SONDE_FRTOS_QUEUE_CREATE(pxNewQueue)
 #define SONDE_FRTOS_QUEUE_DELETE(pxQueue)
 #define SONDE_FRTOS_QUEUE_REGISTRY_ADD(xQueue, pcQueueName)

@@ -47,6 +47,7 @@ static void process_diag(struct sdec *d, enum sonde_diag_code code, uint64_t off
 	else if (code == SONDE_D_SEQ_GAP)
 		d->ses->lost_unexplained += sloss_gap(&d->loss, idx, count);
 	sstk_reset(&d->stk);
+	srtos_loss(&d->rtos);
 	sdec_diag(d, code, offset, frame, count, "%s", msg);
 }
 
@@ -56,6 +57,7 @@ static void process_rejoin(struct sdec *d)
 {
 	d->ses->lost_unexplained += sloss_rejoin(&d->loss, d->version);
 	sstk_reset(&d->stk);
+	srtos_loss(&d->rtos);
 }
 
 /* ---- the hold queue ------------------------------------------------------ */

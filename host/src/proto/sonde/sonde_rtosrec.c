@@ -3,16 +3,23 @@
  * section 4.1) onto the event model (event.h):
  *
  *   TASK_SWITCH  TASK_OUT of the outgoing task (reason = the state it
- *                leaves in, ref = the object it waits on), then TASK_IN of
- *                the incoming one -- or IDLE when that is the idle task.
- *                Leaving the idle task is no TASK_OUT (as for Tonbandgeraet).
+ *                leaves in, ref = the object it waits on, op = that
+ *                object's kind: a wait on a semaphore or mutex is "waiting
+ *                to take"), then TASK_IN of the incoming one -- or IDLE
+ *                when that is the idle task (ref = the idle task: every
+ *                output names it).  Leaving the idle task is no TASK_OUT
+ *                (as for Tonbandgeraet): the next TASK_IN ends its run.
  *                The TASK_OUT (named so) is flagged SONDE_EVF_PART: the
  *                record is counted once, as its TASK_IN or IDLE event.
  *   OBJ_CREATE   TASK_CREATE for a task created now; OBJECT otherwise
  *                (objects, and tasks announced again).
  *   OBJ_OP       TASK_PRIO for priority changes, OBJECT for DELETE,
  *                OBJ_OP for the rest, with the fill level after the
- *                operation where it has one.
+ *                operation where it has one.  A mutex's first give after
+ *                its creation is the kernel's own, inside
+ *                xSemaphoreCreateMutex(): op INIT (its starting level),
+ *                not a give.  TIMER_COMMAND of older targets (FreeRTOS's
+ *                command code) becomes the timer op it names.
  *
  * Called by sonde_records.c with the time already taken and the timestamp
  * field split off (at the end of DATA in version 2, at its start in
@@ -68,6 +75,8 @@ static void task_switch(struct sdec *d, const struct sdec_frame *f, const uint8_
 		ev.obj2 = state;
 		ev.obj2_name = rtos_reason_name(state);
 		if (rtos_reason_has_object(state)) {
+			ev.op = r->obj[what].kind;
+			ev.obj2_name = rtos_reason_name_k(state, ev.op);
 			ev.flags |= SONDE_EVF_REF;
 			ev.ref = what;
 			ev.ref_name = obj_name(d, what);
@@ -80,7 +89,10 @@ static void task_switch(struct sdec *d, const struct sdec_frame *f, const uint8_
 	}
 	if (r->idle == in) {
 		srec_ev_init(d, &ev, f, SONDE_EV_IDLE, "TASK_SWITCH");
-		srec_add_arg(d, &ev, "task", SONDE_A_OBJ, in)->resolved = task_name(d, in);
+		ev.flags |= SONDE_EVF_REF;
+		ev.ref = in;
+		ev.ref_name = task_name(d, in);
+		srec_add_arg(d, &ev, "task", SONDE_A_OBJ, in)->resolved = ev.ref_name;
 		sstk_idle(&d->stk);
 	} else {
 		srec_ev_init(d, &ev, f, SONDE_EV_TASK_IN, "TASK_SWITCH");
@@ -106,6 +118,7 @@ static void obj_create(struct sdec *d, const struct sdec_frame *f, const uint8_t
 			     "OBJ_CREATE: unknown object kind %u (shown as a number)", kind);
 	r->obj[id].kind = kind;
 	r->obj[id].cap = cap;
+	r->obj[id].fresh = !announced && (kind == SONDE_OBJK_MUTEX || kind == SONDE_OBJK_RECURSIVE_MUTEX);
 	if (kind == SONDE_OBJK_IDLE_TASK)
 		r->idle = id;
 	else if (r->idle == id)
@@ -163,10 +176,19 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 	uint32_t v = (uint32_t)bytes_le(p + 2, n - 2);
 	struct srtos_obj *o = &r->obj[id];
 	struct sonde_event ev;
+	int init = o->fresh && op == SONDE_OP_SEND;
 
 	if (base == 0 || base >= SONDE_OP_COUNT)
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1,
 			     "OBJ_OP: unknown operation %u (shown as a number)", base);
+	o->fresh = 0;
+	if (base == SONDE_OP_TIMER_COMMAND && rtos_timer_command_op(v) != SONDE_OP_TIMER_COMMAND) {
+		/* an older target: FreeRTOS's command code; its ISR and
+		 * failed flags are the op's already */
+		base = (uint8_t)rtos_timer_command_op(v);
+		op = (uint8_t)((op & ~SONDE_OP_MASK) | base);
+		v = 0;
+	}
 	if (base == SONDE_OP_PRIO_SET || base == SONDE_OP_PRIO_INHERIT || base == SONDE_OP_PRIO_DISINHERIT) {
 		srec_ev_init(d, &ev, f, SONDE_EV_TASK_PRIO, "OBJ_OP");
 		ev.obj = id;
@@ -198,16 +220,14 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 	ev.obj2 = o->kind;
 	ev.obj2_name = rtos_kind_name(o->kind);
 	ev.value = v;
-	switch (base) {
-	case SONDE_OP_NOTIFY:
-	case SONDE_OP_NOTIFY_TAKE:
-	case SONDE_OP_RESUME:
-		/* the object is a task */
+	if (init)
+		ev.op = SONDE_OP_INIT; /* its level is a give's */
+	if (rtos_op_on_task(base)) {
 		ev.obj_name = task_name(d, id);
 		ev.flags |= SONDE_EVF_REF;
 		ev.ref = id;
 		ev.ref_name = ev.obj_name;
-		break;
+	} else switch (base) {
 	case SONDE_OP_SEND:
 	case SONDE_OP_RECEIVE:
 	case SONDE_OP_PEEK:
@@ -227,8 +247,8 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 		ev.obj_name = obj_name(d, id);
 		break;
 	}
-	if (rtos_op_name(op, o->kind))
-		str_arg(d, &ev, "op", rtos_op_name(op, o->kind));
+	if (rtos_op_name(ev.op, o->kind))
+		str_arg(d, &ev, "op", rtos_op_name(ev.op, o->kind));
 	else
 		srec_add_arg(d, &ev, "op", SONDE_A_U8, base);
 	if (op & SONDE_OP_F_ISR)

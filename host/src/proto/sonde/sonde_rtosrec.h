@@ -3,7 +3,7 @@
  * section 4.1): TASK_SWITCH, OBJ_CREATE and OBJ_OP onto the event model,
  * and the little state that needs (each object's kind and capacity, to
  * turn "items before the operation" into the level after it; the idle
- * task, whose switch-in is IDLE).
+ * task, whose switch-in is IDLE; a mutex's creation).
  */
 #ifndef SONDE_RTOSREC_H
 #define SONDE_RTOSREC_H
@@ -18,6 +18,8 @@ struct sdec_frame;
 struct srtos_obj {
 	uint8_t kind;  /* SONDE_OBJK_*, 0 unknown */
 	uint32_t cap;  /* capacity from OBJ_CREATE, 0 unknown */
+	uint8_t fresh; /* a mutex created now, no operation yet: its first give
+			* is the kernel's, inside the creation */
 };
 
 struct srtos {
@@ -30,6 +32,14 @@ static inline void srtos_reset(struct srtos *r)
 {
 	memset(r->obj, 0, sizeof(r->obj));
 	r->idle = -1;
+}
+
+/* Records were lost: a mutex's first give seen after it may be any give
+ * (the creation's, and the take before a give, may be among them). */
+static inline void srtos_loss(struct srtos *r)
+{
+	for (size_t i = 0; i < 256; i++)
+		r->obj[i].fresh = 0;
 }
 
 /* One RTOS record whose time is taken: fields[n] are its own fields (the

@@ -221,6 +221,15 @@ static void tband_emit(struct tband_dec *d, const struct sonde_event *ev)
 		d->out.event(d->out.ctx, ev);
 }
 
+/* A FreeRTOS queue kind (FrQueueKind) as an event-model object kind. */
+static uint64_t tband_objk(int qkind)
+{
+	static const uint8_t map[] = { SONDE_OBJK_QUEUE, SONDE_OBJK_COUNTING_SEM, SONDE_OBJK_BINARY_SEM,
+				       SONDE_OBJK_MUTEX, SONDE_OBJK_RECURSIVE_MUTEX };
+
+	return qkind >= 0 && (size_t)qkind < sizeof(map) ? map[qkind] : 0;
+}
+
 /* task_switched_in: first the inferred TASK_OUT of the task that ran. */
 static void tband_switch(struct tband_dec *d, struct sonde_event *ev, uint32_t task)
 {
@@ -241,9 +250,14 @@ static void tband_switch(struct tband_dec *d, struct sonde_event *ev, uint32_t t
 		out.obj2_name = rtos_reason_name(reason);
 		out.text = tband_why_text(d, c);
 		if (rtos_reason_has_object(reason)) {
+			struct tband_dent *q = tband_dict_find(&d->dict, TBAND_D_QUEUE, c->why_arg);
+
 			out.flags |= SONDE_EVF_REF;
 			out.ref = c->why_arg;
 			out.ref_name = tband_name(d, TBAND_D_QUEUE, c->why_arg);
+			/* its kind: a wait on a semaphore or mutex is a take */
+			out.op = q && q->qkind >= 0 ? (uint32_t)tband_objk(q->qkind) : 0;
+			out.obj2_name = rtos_reason_name_k(reason, out.op);
 		}
 		out.nargs = 1;
 		out.args = &arg;
@@ -283,15 +297,6 @@ static void tband_task_will(struct tband_dec *d, struct sonde_event *ev, uint64_
 	ev->kind = SONDE_EV_TASK_OUT;
 	ev->obj2 = tband_reason(why);
 	ev->obj2_name = rtos_reason_name(ev->obj2);
-}
-
-/* A FreeRTOS queue kind (FrQueueKind) as an event-model object kind. */
-static uint64_t tband_objk(int qkind)
-{
-	static const uint8_t map[] = { SONDE_OBJK_QUEUE, SONDE_OBJK_COUNTING_SEM, SONDE_OBJK_BINARY_SEM,
-				       SONDE_OBJK_MUTEX, SONDE_OBJK_RECURSIVE_MUTEX };
-
-	return qkind >= 0 && (size_t)qkind < sizeof(map) ? map[qkind] : 0;
 }
 
 /* A queue operation: OBJ_OP with the level after it (len_after). */
