@@ -97,26 +97,33 @@ const char *stp_where(uint64_t nib, char *buf)
 	return buf;
 }
 
-static void report(struct stp_dec *d, enum stp_err code, uint64_t nib, uint64_t nibs, const char *what)
+/* "STP: <what> <prep> nibble N (byte B, ... half)<tail>" */
+static void report(struct stp_dec *d, enum stp_err code, uint64_t nib, uint64_t nibs, const char *what,
+		   const char *prep, const char *tail)
 {
 	char where[STP_WHERE_CAP], msg[400];
 	if (!d->on_error)
 		return;
-	snprintf(msg, sizeof(msg), "STP: %s at %s", what, stp_where(nib, where));
+	snprintf(msg, sizeof(msg), "STP: %s %s %s%s", what, prep, stp_where(nib, where), tail);
 	d->on_error(d->ctx, code, nib, nibs, msg);
 }
+
+static void deliver(struct stp_dec *d, struct stp_packet *pk, uint64_t ts);
 
 /* An error in a synchronised stream: what follows cannot be delimited
  * until the next ASYNC. */
 static void lose_sync(struct stp_dec *d, enum stp_err code, const char *what)
 {
-	char msg[256];
-	snprintf(msg, sizeof(msg), "%s; decoding resumes at the next ASYNC", what);
-	report(d, code, d->pk.nib, d->nib - d->pk.nib, msg);
+	if (d->have_pend) {
+		d->have_pend = 0;
+		deliver(d, &d->pend, d->pend_ts);
+	}
+	report(d, code, d->pk.nib, d->nib - d->pk.nib, what, "at", "; decoding resumes at the next ASYNC");
 	d->synced = 0;
 	d->st = ST_SYNC;
 	d->skip_nib = d->nib;
-	d->skip_data = d->skip_f = 0;
+	d->skip_data = 0;
+	d->skip_f = 0;
 }
 
 void stp_init(struct stp_dec *d, int msn, stp_packet_fn on_packet, stp_error_fn on_error, void *ctx)
@@ -136,10 +143,10 @@ static uint64_t gray_to_bin(uint64_t g)
 	return g;
 }
 
-static void emit(struct stp_dec *d, uint64_t last)
+/* A packet takes effect (master, channel, time) and is reported. */
+static void deliver(struct stp_dec *d, struct stp_packet *pk, uint64_t ts)
 {
-	struct stp_packet *pk = &d->pk;
-	pk->nibs = (uint32_t)(last - pk->nib + 1);
+	d->ts = ts;
 	switch (pk->kind) {
 	case STP_K_MASTER:
 		/* M8 replaces the low byte; either opens channel 0 */
@@ -155,9 +162,9 @@ static void emit(struct stp_dec *d, uint64_t last)
 		if (pk->value != 3 && pk->value != 4) {
 			char what[96];
 			snprintf(what, sizeof(what),
-				 "VERSION %u not known (3: binary timestamps, 4: Gray code); timestamps read as binary",
+				 "VERSION %u not known (3: binary timestamps, 4: Gray code): timestamps read as binary;",
 				 (unsigned)pk->value);
-			report(d, STP_E_VERSION, pk->nib, pk->nibs, what);
+			report(d, STP_E_VERSION, pk->nib, pk->nibs, what, "at", "");
 		}
 		break;
 	case STP_K_MERR:
@@ -172,9 +179,25 @@ static void emit(struct stp_dec *d, uint64_t last)
 	pk->master = d->master;
 	pk->channel = d->channel;
 	pk->ts = d->ts;
-	d->st = ST_OP;
 	if (d->on_packet)
 		d->on_packet(d->ctx, pk);
+}
+
+/* The packet's last nibble was at 'last'; ts is the stream's time after
+ * it.  A packet that ends in F nibbles may be the start of an ASYNC read
+ * as payload (a packet cut short, then ASYNC): it is held until a nibble
+ * other than F shows it is not (async_found decides otherwise). */
+static void complete(struct stp_dec *d, uint64_t last, uint64_t ts)
+{
+	d->pk.nibs = (uint32_t)(last - d->pk.nib + 1);
+	d->st = ST_OP;
+	if (d->frun) {
+		d->pend = d->pk;
+		d->pend_ts = ts;
+		d->have_pend = 1;
+	} else {
+		deliver(d, &d->pk, ts);
+	}
 }
 
 /* The opcode is complete: read its payload and timestamp next. */
@@ -189,8 +212,7 @@ static void start(struct stp_dec *d, unsigned idx, uint64_t at)
 		char ops_text[4] = { 0 };
 		for (unsigned i = 0, k = idx < 16 ? 1 : idx < 32 ? 2 : 3; i < k; i++)
 			ops_text[i] = "0123456789ABCDEF"[(code >> (4 * i)) & 0xF];
-		snprintf(what, sizeof(what), "opcode %s%s%s not supported", ops_text, o->note ? " " : "",
-			 o->note ? o->note : " (reserved)");
+		snprintf(what, sizeof(what), "opcode %s %s not supported", ops_text, o->note ? o->note : "(reserved)");
 		lose_sync(d, STP_E_RESERVED, what);
 		return;
 	}
@@ -208,27 +230,43 @@ static void start(struct stp_dec *d, unsigned idx, uint64_t at)
 	} else if (o->ts) {
 		d->st = ST_TSLEN;
 	} else {
-		emit(d, at);
+		complete(d, at, d->ts);
 	}
 }
 
 static void async_found(struct stp_dec *d, uint64_t at)
 {
 	uint64_t start_nib = at - STP_ASYNC_F;
+	char what[96];
+	int reported = 0;
+	if (d->have_pend) {
+		/* it ended in F nibbles: were they the ASYNC's? */
+		d->have_pend = 0;
+		if (d->pend.nib + d->pend.nibs <= start_nib) {
+			deliver(d, &d->pend, d->pend_ts);
+		} else {
+			snprintf(what, sizeof(what), "%s packet cut short by an ASYNC (which it took for payload),",
+				 d->pend.name);
+			report(d, STP_E_CUT, d->pend.nib, start_nib - d->pend.nib, what, "from", "");
+			reported = 1;
+		}
+	}
 	if (!d->synced) {
 		/* NULL nibbles (idle) are no loss; anything else is */
-		if (start_nib > d->skip_nib && (d->skip_data || d->skip_f > STP_ASYNC_F))
-			report(d, STP_E_GARBAGE, d->skip_nib, start_nib - d->skip_nib,
-			       "nibbles dropped while looking for ASYNC, from");
-	} else if (d->st != ST_OP && d->pk.nib < start_nib) {
-		char what[96];
+		if (start_nib > d->skip_nib && (d->skip_data || d->skip_f > STP_ASYNC_F)) {
+			snprintf(what, sizeof(what), "%" PRIu64 " nibbles dropped while looking for an ASYNC,",
+				 start_nib - d->skip_nib);
+			report(d, STP_E_GARBAGE, d->skip_nib, start_nib - d->skip_nib, what, "from", "");
+		}
+	} else if (d->st != ST_OP && d->pk.nib < start_nib && !reported) {
 		if (d->st == ST_ASYNC)
-			snprintf(what, sizeof(what), "%" PRIu64 " F nibbles more than an ASYNC has, from",
+			snprintf(what, sizeof(what), "%" PRIu64 " F nibbles more than an ASYNC has,",
 				 start_nib - d->pk.nib);
 		else
-			snprintf(what, sizeof(what), "%s packet cut short by an ASYNC, from",
+			snprintf(what, sizeof(what), "%s packet cut short by an ASYNC,",
 				 d->st == ST_OP2 || d->st == ST_OP3 ? "a" : d->pk.name);
-		report(d, d->st == ST_ASYNC ? STP_E_GARBAGE : STP_E_CUT, d->pk.nib, start_nib - d->pk.nib, what);
+		report(d, d->st == ST_ASYNC ? STP_E_GARBAGE : STP_E_CUT, d->pk.nib, start_nib - d->pk.nib, what,
+		       "from", "");
 	}
 	d->synced = 1;
 	d->pk.kind = STP_K_ASYNC;
@@ -236,7 +274,9 @@ static void async_found(struct stp_dec *d, uint64_t at)
 	d->pk.nib = start_nib;
 	d->pk.bits = d->pk.marked = d->pk.has_ts = 0;
 	d->pk.value = 0;
-	emit(d, at);
+	d->pk.nibs = STP_ASYNC_F + 1;
+	d->st = ST_OP;
+	deliver(d, &d->pk, d->ts);
 }
 
 static inline void field_nibble(struct stp_dec *d, unsigned x)
@@ -251,16 +291,17 @@ static inline void field_nibble(struct stp_dec *d, unsigned x)
 static void ts_done(struct stp_dec *d, uint64_t at)
 {
 	unsigned n = d->need;
+	uint64_t ts = d->ts;
 	if (n >= 16) {
-		d->ts = d->gray ? gray_to_bin(d->acc) : d->acc;
+		ts = d->gray ? gray_to_bin(d->acc) : d->acc;
 	} else if (n) {
 		/* a shorter timestamp replaces the low nibbles of the last one */
 		uint64_t mask = ((uint64_t)1 << (4 * n)) - 1;
-		uint64_t base = d->gray ? d->ts ^ (d->ts >> 1) : d->ts;
+		uint64_t base = d->gray ? ts ^ (ts >> 1) : ts;
 		base = (base & ~mask) | (d->acc & mask);
-		d->ts = d->gray ? gray_to_bin(base) : base;
+		ts = d->gray ? gray_to_bin(base) : base;
 	}
-	emit(d, at);
+	complete(d, at, ts);
 }
 
 static inline void step(struct stp_dec *d, unsigned x)
@@ -275,6 +316,10 @@ static inline void step(struct stp_dec *d, unsigned x)
 			return;
 		}
 		d->frun = 0;
+		if (d->have_pend) { /* not an ASYNC after all */
+			d->have_pend = 0;
+			deliver(d, &d->pend, d->pend_ts);
+		}
 	}
 	switch (d->st) {
 	case ST_SYNC:
@@ -310,11 +355,10 @@ static inline void step(struct stp_dec *d, unsigned x)
 		field_nibble(d, x);
 		if (d->got == d->need) {
 			d->pk.value = d->acc;
-			if (d->pk.has_ts) {
+			if (d->pk.has_ts)
 				d->st = ST_TSLEN;
-			} else {
-				emit(d, at);
-			}
+			else
+				complete(d, at, d->ts);
 		}
 		return;
 	case ST_TSLEN:
@@ -348,21 +392,26 @@ void stp_feed(struct stp_dec *d, const uint8_t *p, size_t n)
 
 void stp_finish(struct stp_dec *d)
 {
+	char what[96];
+	if (d->have_pend) {
+		d->have_pend = 0;
+		deliver(d, &d->pend, d->pend_ts);
+	}
 	if (!d->synced) {
-		if (d->nib > d->skip_nib && (d->skip_data || d->skip_f))
-			report(d, STP_E_GARBAGE, d->skip_nib, d->nib - d->skip_nib,
-			       "nibbles dropped while looking for ASYNC (none followed), from");
+		if (d->nib > d->skip_nib && (d->skip_data || d->skip_f)) {
+			snprintf(what, sizeof(what), "%" PRIu64 " nibbles dropped while looking for an ASYNC (none came),",
+				 d->nib - d->skip_nib);
+			report(d, STP_E_GARBAGE, d->skip_nib, d->nib - d->skip_nib, what, "from", "");
+		}
 		d->skip_nib = d->nib;
 		d->skip_data = 0;
 		d->skip_f = 0;
 		return;
 	}
 	if (d->st != ST_OP) {
-		char what[96];
 		snprintf(what, sizeof(what), "input ends inside %s packet, %" PRIu64 " nibbles into it,",
-			 d->pk.name ? d->pk.name : d->st == ST_ASYNC ? "an ASYNC" : "a",
-			 d->nib - d->pk.nib);
-		report(d, STP_E_TRUNCATED, d->pk.nib, d->nib - d->pk.nib, what);
+			 d->pk.name ? d->pk.name : d->st == ST_ASYNC ? "an ASYNC" : "a", d->nib - d->pk.nib);
+		report(d, STP_E_TRUNCATED, d->pk.nib, d->nib - d->pk.nib, what, "from", "");
 		d->st = ST_OP;
 	}
 }

@@ -84,6 +84,11 @@ struct stp_dec {
 	uint64_t acc;
 	int gray;           /* timestamps in Gray code (VERSION 4) */
 	struct stp_packet pk;
+	/* a packet that ended in F nibbles, held until it is sure they were
+	 * not the start of an ASYNC */
+	int have_pend;
+	struct stp_packet pend;
+	uint64_t pend_ts;
 	uint64_t ts;        /* the stream's time */
 	uint16_t master, channel;
 };
