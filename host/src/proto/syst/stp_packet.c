@@ -382,11 +382,73 @@ static inline void step(struct stp_dec *d, unsigned x)
 	}
 }
 
+/* k nibbles (2..16) from nibble j of p on, the first in the low bits. */
+static inline uint64_t nibbles_at(const uint8_t *p, size_t j, unsigned k)
+{
+	const uint8_t *q = p + j / 2;
+	unsigned sh = (unsigned)(j & 1) * 4, nb = (sh / 4 + k + 1) / 2;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < nb && i < 8; i++)
+		v |= (uint64_t)q[i] << (8 * i);
+	v >>= sh;
+	if (nb > 8)
+		v |= (uint64_t)q[8] << 60;
+	return k < 16 ? v & (((uint64_t)1 << (4 * k)) - 1) : v;
+}
+
+/* The k nibbles of v (first in the low bits) in reverse order. */
+static inline uint64_t nibbles_reversed(uint64_t v, unsigned k)
+{
+	v = (v & 0x0F0F0F0F0F0F0F0Full) << 4 | (v >> 4 & 0x0F0F0F0F0F0F0F0Full);
+	v = __builtin_bswap64(v);
+	return v >> (64 - 4 * k);
+}
+
+/* The rest of a payload or timestamp field at once: the same as k calls
+ * of step(), which the caller has made sure no ASYNC can end inside
+ * (fewer than 22 nibbles from the start of the current run of F on). */
+static void field_bulk(struct stp_dec *d, uint64_t v, unsigned k)
+{
+	uint64_t mask = k < 16 ? ((uint64_t)1 << (4 * k)) - 1 : ~(uint64_t)0;
+	if (d->msn)
+		d->acc = (k < 16 ? d->acc << (4 * k) : 0) | nibbles_reversed(v, k);
+	else
+		d->acc |= v << (4 * d->got);
+	d->got += k;
+	d->nib += k;
+	uint64_t notf = ~v & mask; /* the F nibbles at the end (the top) continue the run */
+	if (!notf)
+		d->frun += k;
+	else
+		d->frun = (uint32_t)(__builtin_clzll(notf) - (64 - 4 * k)) / 4;
+	uint64_t at = d->nib - 1;
+	if (d->got < d->need)
+		return;
+	if (d->st == ST_TS) {
+		ts_done(d, at);
+	} else {
+		d->pk.value = d->acc;
+		if (d->pk.has_ts)
+			d->st = ST_TSLEN;
+		else
+			complete(d, at, d->ts);
+	}
+}
+
 void stp_feed(struct stp_dec *d, const uint8_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		step(d, p[i] & 0xFu);
-		step(d, p[i] >> 4);
+	size_t j = 0, end = 2 * n;
+	while (j < end) {
+		if (d->st == ST_FIELD || d->st == ST_TS) {
+			unsigned k = d->need - d->got;
+			if (k > 1 && end - j >= k && d->frun + k < STP_ASYNC_F + 1) {
+				field_bulk(d, nibbles_at(p, j, k), k);
+				j += k;
+				continue;
+			}
+		}
+		step(d, (p[j / 2] >> (4 * (j & 1))) & 0xFu);
+		j++;
 	}
 }
 
