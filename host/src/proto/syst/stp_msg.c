@@ -132,8 +132,13 @@ static void append(struct stp_slot *s, const struct stp_packet *p)
 		s->cap = cap;
 	}
 	uint64_t v = p->value;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(s->buf + s->len, &v, n); /* the value's bytes are in memory order */
+	s->len += n;
+#else
 	for (size_t i = 0; i < n; i++, v >>= 8)
 		s->buf[s->len++] = (uint8_t)v;
+#endif
 }
 
 static void open_msg(struct stp_slot *s, const struct stp_packet *p)

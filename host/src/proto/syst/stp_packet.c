@@ -382,14 +382,23 @@ static inline void step(struct stp_dec *d, unsigned x)
 	}
 }
 
-/* k nibbles (2..16) from nibble j of p on, the first in the low bits. */
-static inline uint64_t nibbles_at(const uint8_t *p, size_t j, unsigned k)
+/* k nibbles (2..16) from nibble j of p[0..n) on, the first in the low
+ * bits. */
+static inline uint64_t nibbles_at(const uint8_t *p, size_t n, size_t j, unsigned k)
 {
 	const uint8_t *q = p + j / 2;
 	unsigned sh = (unsigned)(j & 1) * 4, nb = (sh / 4 + k + 1) / 2;
 	uint64_t v = 0;
-	for (unsigned i = 0; i < nb && i < 8; i++)
-		v |= (uint64_t)q[i] << (8 * i);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (j / 2 + 8 <= n) { /* one load where the bytes are there */
+		memcpy(&v, q, 8);
+	} else
+#endif
+	{
+		(void)n;
+		for (unsigned i = 0; i < nb && i < 8; i++)
+			v |= (uint64_t)q[i] << (8 * i);
+	}
 	v >>= sh;
 	if (nb > 8)
 		v |= (uint64_t)q[8] << 60;
@@ -442,7 +451,7 @@ void stp_feed(struct stp_dec *d, const uint8_t *p, size_t n)
 		if (d->st == ST_FIELD || d->st == ST_TS) {
 			unsigned k = d->need - d->got;
 			if (k > 1 && end - j >= k && d->frun + k < STP_ASYNC_F + 1) {
-				field_bulk(d, nibbles_at(p, j, k), k);
+				field_bulk(d, nibbles_at(p, n, j, k), k);
 				j += k;
 				continue;
 			}
