@@ -455,6 +455,45 @@ static void test_unknown_version(void **state)
 	stp_enc_free(&e);
 }
 
+/* A break in the input (a live link reconnected): the packet in flight is
+ * reported cut and nothing is decoded before the next ASYNC. */
+static void test_rejoin(void **state)
+{
+	(void)state;
+	struct stp_enc e;
+	stp_enc_init(&e, 0);
+	head(&e);
+	uint64_t cut = e.nib;
+	stp_enc_data(&e, 64, STP_ENC_PLAIN, 0x1111, 0, 0);
+	size_t first = (size_t)(cut / 2) + 4; /* the bytes before the break */
+	stp_enc_pad(&e);
+	size_t resume = stp_enc_len(&e);
+	stp_enc_data(&e, 32, STP_ENC_PLAIN, 0x2222, 0, 0); /* after the break, before an ASYNC */
+	stp_enc_pad(&e);
+	uint64_t async = e.nib;
+	head(&e);
+	stp_enc_data(&e, 32, STP_ENC_PLAIN, 0x3333, 0, 0);
+	stp_enc_pad(&e);
+	struct got *g = calloc(1, sizeof(*g));
+	struct stp_dec d;
+	stp_init(&d, 0, on_packet, on_error, g);
+	stp_feed(&d, e.buf, first);
+	stp_rejoin(&d);
+	stp_feed(&d, e.buf + resume, stp_enc_len(&e) - resume);
+	stp_finish(&d);
+	assert_int_equal(g->ne, 2);
+	assert_int_equal(g->e[0].code, STP_E_TRUNCATED);
+	assert_int_equal(g->e[0].nib, cut);
+	assert_non_null(strstr(g->e[0].msg, "D64 packet cut by a break in the input"));
+	assert_int_equal(g->e[1].code, STP_E_GARBAGE); /* the D32 before the ASYNC */
+	assert_int_equal(g->e[1].nib, 2 * first); /* nibbles count what was fed */
+	assert_int_equal(g->e[1].nibs, async - 2 * resume);
+	assert_int_equal(g->np, 3 + 3 + 1);
+	assert_int_equal(g->p[6].value, 0x3333);
+	free(g);
+	stp_enc_free(&e);
+}
+
 static void test_scan(void **state)
 {
 	(void)state;
@@ -479,7 +518,8 @@ int main(void)
 		cmocka_unit_test(test_gray_timestamps),  cmocka_unit_test(test_every_ts_size),
 		cmocka_unit_test(test_garbage_before_async), cmocka_unit_test(test_reserved_opcode_resync),
 		cmocka_unit_test(test_cut_by_async_and_end), cmocka_unit_test(test_bad_async_and_ts_size),
-		cmocka_unit_test(test_unknown_version),  cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_unknown_version),  cmocka_unit_test(test_rejoin),
+		cmocka_unit_test(test_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,6 +141,12 @@ static void stpd_finish(void *p)
 	stp_finish(&d->dec);
 }
 
+static void stpd_rejoin(void *p)
+{
+	struct stpd *d = p;
+	stp_rejoin(&d->dec);
+}
+
 static void stpd_destroy(void *p)
 {
 	free(p);
@@ -164,4 +170,5 @@ const struct sonde_decoder_ops sonde_decoder_stp = {
 	.feed = stpd_feed,
 	.finish = stpd_finish,
 	.destroy = stpd_destroy,
+	.rejoin = stpd_rejoin,
 };

@@ -382,6 +382,27 @@ static inline void step(struct stp_dec *d, unsigned x)
 	}
 }
 
+void stp_rejoin(struct stp_dec *d)
+{
+	if (d->have_pend) {
+		d->have_pend = 0;
+		deliver(d, &d->pend, d->pend_ts);
+	}
+	if (d->synced && d->st != ST_OP) {
+		char what[96];
+		snprintf(what, sizeof(what), "%s packet cut by a break in the input (bytes were missed),",
+			 d->pk.name ? d->pk.name : "a");
+		report(d, STP_E_TRUNCATED, d->pk.nib, d->nib - d->pk.nib, what, "from", "");
+	}
+	/* packets cannot be delimited until the next ASYNC */
+	d->synced = 0;
+	d->st = ST_SYNC;
+	d->frun = 0;
+	d->skip_nib = d->nib;
+	d->skip_data = 0;
+	d->skip_f = 0;
+}
+
 /* k nibbles (2..16) from nibble j of p[0..n) on, the first in the low
  * bits. */
 static inline uint64_t nibbles_at(const uint8_t *p, size_t n, size_t j, unsigned k)

@@ -99,6 +99,10 @@ void stp_init(struct stp_dec *d, int msn, stp_packet_fn on_packet, stp_error_fn 
 /* Decode n bytes; callbacks run from here. */
 void stp_feed(struct stp_dec *d, const uint8_t *p, size_t n);
 
+/* Bytes were missed before the next ones (a live link reconnected): the
+ * packet in flight is reported cut, and decoding waits for an ASYNC. */
+void stp_rejoin(struct stp_dec *d);
+
 /* End of input: report a packet cut short or nibbles dropped. */
 void stp_finish(struct stp_dec *d);
 

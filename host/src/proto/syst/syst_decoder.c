@@ -122,6 +122,18 @@ static void syst_finish(void *p)
 	syst_stream_finish(p);
 }
 
+/* Bytes were missed (a live link reconnected): in an STP stream the
+ * messages in flight miss packets.  The other containers resynchronise on
+ * their own. */
+static void syst_rejoin(void *p)
+{
+	struct syst_dec *d = p;
+	if (!d->stp)
+		return;
+	stp_rejoin(d->stp);
+	stp_msg_cut_all(d->stpm, "bytes were missed (a break in the input)");
+}
+
 static int syst_probe(const uint8_t *buf, size_t n)
 {
 	int conf;
@@ -137,4 +149,5 @@ const struct sonde_decoder_ops sonde_decoder_syst = {
 	.feed = syst_feed,
 	.finish = syst_finish,
 	.destroy = syst_destroy,
+	.rejoin = syst_rejoin,
 };
