@@ -558,6 +558,61 @@ static void test_strays(void **state)
 	stp_enc_free(&e);
 }
 
+/* Memory stays bounded: 65 sources with a message open at once (the one
+ * idle longest gives its slot up, reported), and a message longer than
+ * any SyS-T message (the rest counted and reported). */
+static void test_bounds(void **state)
+{
+	(void)state;
+	struct stp_enc e;
+	stp_enc_init(&e, 0);
+	stp_enc_async(&e);
+	stp_enc_version(&e, 3);
+	stp_enc_master(&e, 16, 1);
+	const uint8_t *m = S.m[2]; /* 46 bytes, a string */
+	uint64_t hdr = m[0] | (uint64_t)m[1] << 8 | (uint64_t)m[2] << 16 | (uint64_t)m[3] << 24;
+	for (uint16_t ch = 0; ch < 65; ch++) {
+		stp_enc_channel(&e, 16, ch);
+		stp_enc_data(&e, 32, STP_ENC_TS, hdr, 16, ch);
+	}
+	for (int ch = 64; ch >= 0; ch--) { /* the sources still followed first: no more evictions */
+		stp_enc_channel(&e, 16, (uint16_t)ch);
+		for (size_t pos = 4; pos < S.n[2]; pos += 2)
+			stp_enc_data(&e, 16, STP_ENC_PLAIN, m[pos] | (uint64_t)m[pos + 1] << 8, 0, 0);
+		stp_enc_flag(&e, 0, 0, 0);
+	}
+	/* one message of 70000 bytes on channel 100 */
+	stp_enc_channel(&e, 16, 100);
+	stp_enc_data(&e, 32, STP_ENC_TS, hdr, 16, 1);
+	for (int i = 0; i < 70000 / 8; i++)
+		stp_enc_data(&e, 64, STP_ENC_PLAIN, 0x4141414141414141ull, 0, 0);
+	stp_enc_flag(&e, 0, 0, 0);
+	stp_enc_pad(&e);
+	struct cap *c = decode(e.buf, stp_enc_len(&e), opts_stp);
+	int k = find_diag(c, SONDE_D_TRUNCATED, "master 1 channel 0: message not ended by FLAG or a marked packet "
+						 "after 4 bytes; more sources than Sonde follows at once took its place");
+	(void)k;
+	/* channel 0's body then has no message open: counted as stray data */
+	find_diag(c, SONDE_D_GARBAGE, "master 1 channel 0: 42 data bytes outside any message");
+	find_diag(c, SONDE_D_TOO_LONG, "master 1 channel 100: message longer than the largest SyS-T message");
+	assert_int_equal(c->nev, 1 + 64 + 1);
+	assert_int_equal(c->ev[0].channel, 0); /* the cut one, as far as it went */
+	for (int i = 1; i < 65; i++)
+		assert_int_equal(c->ev[i].channel, (unsigned)(65 - i));
+	/* the 64 whole ones decode as the reference's message 2 */
+	const char *row = rows(c), *want = rows(S.ref);
+	for (int i = 0; i < 2; i++)
+		want = strchr(want, '\n') + 1;
+	size_t wl = (size_t)(strchr(want, '\n') - want);
+	row = strchr(row, '\n') + 1;
+	/* the context counter column differs; compare up to it */
+	size_t upto = (size_t)(strstr(want, ",0x0000000000000002,") - want);
+	assert_true(upto < wl);
+	assert_memory_equal(row, want, upto);
+	cap_free(c);
+	stp_enc_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -571,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_damage_inside_message),
 		cmocka_unit_test(test_cut_mid_packet),
 		cmocka_unit_test(test_strays),
+		cmocka_unit_test(test_bounds),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

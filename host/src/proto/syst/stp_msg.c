@@ -67,7 +67,7 @@ static void deliver(struct stp_msg *a, struct stp_slot *s)
  * decoder reports what is missing if it can tell) and said here. */
 static void cut(struct stp_msg *a, struct stp_slot *s, const char *why)
 {
-	char n[32];
+	char n[160];
 	snprintf(n, sizeof(n), "%zu bytes; %s", s->len, why);
 	diag(a, SONDE_D_TRUNCATED, s->src.nib, s->len,
 	     "master %u channel %u: message not ended by FLAG or a marked packet after %s", s, n);
