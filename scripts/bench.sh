@@ -152,6 +152,17 @@ else
     echo "  (systprint not on PATH: no ratio)"
   fi
 
+  echo "-- SyS-T over MIPI STPv2 -> systprint CSV and CSV; --proto stp -> CSV --"
+  # 200 MB: the sample's STP stream 44544 times (3.74 M messages, 33.2 M packets)
+  replicate "$TMP/syst.stp" 44544 "$y/stp/pub_64.stp"
+  S=$(stat -c %s "$TMP/syst.stp")
+  R=$(records_of "$TMP/syst.stp" syst "${coll[@]}")
+  run "sonde --format syst-csv (STP)" "$S" "$R" "$SONDE" decode -q --proto syst --format syst-csv "${coll[@]}" "$TMP/syst.stp"
+  run "sonde --format csv (STP)" "$S" "$R" "$SONDE" decode -q --proto syst --format csv "${coll[@]}" "$TMP/syst.stp"
+  R=$(records_of "$TMP/syst.stp" stp)
+  run "sonde --proto stp --format csv" "$S" "$R" "$SONDE" decode -q --proto stp --format csv "$TMP/syst.stp"
+  rm -f "$TMP/syst.stp"
+
   echo "-- Tonbandgeraet -> tband-cli dump JSON (FreeRTOS log, copies in time order) --"
   t=$TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin
   "$BENCH_DIR/sonde_bench_tband" "$t" 6200 >"$TMP/tband.bin"

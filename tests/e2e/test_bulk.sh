@@ -32,13 +32,15 @@ formats() { # PROTO: the exports run for it
 		done
 		seed=$((seed + 1))
 	done
-	for proto in sonde qs syst tband miniprof auto; do
+	for proto in sonde qs syst tband miniprof stp auto; do
 		echo "$proto random $BYTES $seed $SONDE stats - --proto $proto -q"
 		[ "$proto" = auto ] && continue
 		for f in $(formats "$proto"); do
 			echo "$proto random $BYTES $seed $SONDE decode - --proto $proto --format $f -q"
 		done
 	done
+	# SyS-T's STP container (packets and per master/channel reassembly)
+	echo "syst random $BYTES $seed $SONDE decode - --proto syst -o syst.container=stp --format syst-csv -q"
 } >"$W/plan"
 ldd "$SONDE" 2>/dev/null | grep -q libasan && RSS_MB=0 # ASan's shadow and quarantine: not checked
 python3 "$W/bulk.py" plan "$W/plan" >"$W/results"

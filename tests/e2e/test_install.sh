@@ -58,7 +58,7 @@ PATH=$ROOT/usr/bin:$PATH bash -c '
 sed -n 1p "$W/compl" | grep -q 'decode .*stats' || fail "bash completion of commands: $(sed -n 1p "$W/compl")"
 [ "$(sed -n 2p "$W/compl")" = "--format " ] || fail "bash completion of --for: $(sed -n 2p "$W/compl")"
 [ "$(sed -n 3p "$W/compl")" = "$formats" ] || fail "bash completion of formats: '$(sed -n 3p "$W/compl")', want '$formats'"
-[ "$(sed -n 4p "$W/compl")" = "sonde syst " ] || fail "bash completion of protocols: $(sed -n 4p "$W/compl")"
+[ "$(sed -n 4p "$W/compl")" = "sonde stp syst " ] || fail "bash completion of protocols: $(sed -n 4p "$W/compl")"
 Z=$ROOT/usr/share/zsh/site-functions/_sonde
 [ -f "$Z" ] || fail "no $Z"
 if command -v zsh >/dev/null; then

@@ -13,34 +13,8 @@ trap 'rm -rf "$W"' EXIT
 TD=$SONDE_TESTDATA/syst
 GUID='{494E5443-8A9C-4014-A65A-2F36A36D96E4}'
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/syst_lib.sh" # classify: our rows against the printer's, by printer bug
 cd "$TD"   # the Collateral column shows the path as given, like systprint
-
-# Pair our rows with the printer's; print "<identical> P1=.. P2=.." or fail
-# on a difference no known printer bug explains.
-classify() { # ours printer
-  paste -d '\n' "$1" "$2" | awk '
-    NR % 2 == 1 { a = $0; next }
-    {
-      b = $0
-      if (a == b) { same++; next }
-      fixed = b
-      if (b ~ /^UNKNOWN_TYPE,"08/ && a ~ /^OK,"clock 0x0000123456789ABC freq 1000000000 Hz",CLOCK:SYNC,/) { n["P7"]++; next }
-      if (b ~ /^TOO_SHORT,/ && a ~ /^OK,"no terminator",STRING:GENERIC,/) { n["P13"]++; next }
-      if (b ~ /^MISSING_COLLATERAL,/ && a ~ /^MISSING_COLLATERAL,/) { n["P3"]++; next }
-      if (sub(/0x0x/, "0x", fixed) && fixed == a) { n["P2"]++; next }
-      if (a ~ /BUILD:COMPACT/ && (b ~ /"0x000ABCDE"/ && a ~ /"0x002ABCDE"/ || b ~ /"0x002ABCDEF0023456"/ && a ~ /"0x002ABCDEF0123456"/)) { n["P1"]++; next }
-      if (gsub(/=4294967197 /, "=-99 ", fixed) + gsub(/long 4294967293 /, "long -3 ", fixed) && fixed == a) { n["P9"]++; next }
-      split(a, fa, ","); split(b, fb, ",")
-      sp = index(fa[9], " "); addr = substr(fa[9], sp + 1); pre = sp ? substr(fa[9], 1, sp - 1) : ""
-      if (addr ~ /^0x[0-9A-F]+$/ && length(addr) == 18 && fb[9] == pre) { n["P5"]++; next }
-      print "unexplained difference:\n printer: " b "\n sonde:   " a > "/dev/stderr"
-      bad = 1
-    }
-    END {
-      if (bad) exit 1
-      printf "%d P1=%d P2=%d P3=%d P5=%d P7=%d P9=%d P13=%d\n", same, n["P1"], n["P2"], n["P3"], n["P5"], n["P7"], n["P9"], n["P13"]
-    }'
-}
 
 check() { # file name container expected-classification
   local f=$1 name=$2 cont=$3 want=$4

@@ -436,6 +436,13 @@ def make(build, td, kernel):
     seed("syst", "mix64_hex", b"\x00\x0b" + syst_hex(syst_pick(mix64, 20, 6)))
     seed("syst", "mix32_hex_nocoll", b"\x11\x0f" + syst_hex(syst_pick(mix32, 12, 4)))
     seed("syst", "mix64_auto", b"\x00\x08" + syst_len(mix64[:30]))
+    stp = open(os.path.join(td, "syst", "stp", "pub_64.stp"), "rb").read()
+    # the first 20 messages (up to the second ASYNC, nibble 2488) and the
+    # last ones, from the ASYNC before message 80 (nibble 8568)
+    seed("stp", "pub64_head", b"\x00\x08" + stp[:2488 // 2])
+    seed("stp", "pub64_tail_auto", b"\x05\x0c" + stp[8568 // 2:])
+    seed("stp", "pub64_head_msn", b"\x00\x02" + stp[:700])
+    seed("stp", "pub64_raw", b"\x03\x10" + stp[:900])
     coll = open(os.path.join(td, "syst", "collateral.xml"), "rb").read()
     seed("syst_coll", "collateral", coll)
     seed("syst_coll", "collateral_cut", coll[: len(coll) // 2])

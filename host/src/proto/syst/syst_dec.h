@@ -1,7 +1,8 @@
 /*
  * syst_dec.h -- the SyS-T decoder's state, shared by its files:
  *   syst_decoder.c  the sonde_decoder_ops, options, probe
- *   syst_stream.c   framing: length-prefixed container, raw stream, hex lines
+ *   syst_stream.c   framing: length-prefixed container, raw stream, hex lines,
+ *                   STPv2 (stp_packet.c packets, stp_msg.c messages)
  *   syst_render.c   one message -> a sonde_event and the printer's CSV row
  */
 #ifndef SYST_DEC_H
@@ -11,6 +12,8 @@
 #include <stdint.h>
 
 #include "pipeline.h"
+#include "stp_msg.h"
+#include "stp_packet.h"
 #include "syst_coll.h"
 #include "syst_msg.h"
 #include "syst_sb.h"
@@ -19,7 +22,15 @@ enum syst_container {
 	SYST_C_AUTO,
 	SYST_C_LEN, /* { u32 LE N ; N bytes = one message } */
 	SYST_C_RAW, /* self-delimiting concatenation (LEN bit on every message) */
-	SYST_C_HEX  /* "SYS-T RAW DATA: <hex>" lines */
+	SYST_C_HEX, /* "SYS-T RAW DATA: <hex>" lines */
+	SYST_C_STP  /* MIPI STPv2 nibble stream */
+};
+
+/* Nibble order of STP fields (-o stp.order=). */
+enum syst_stp_order {
+	SYST_STP_AUTO, /* decided from the first SYST_DETECT_BYTES bytes */
+	SYST_STP_LSN,  /* least significant first: the MIPI library's STP platform */
+	SYST_STP_MSN   /* most significant first: the STP spec, CoreSight STM */
 };
 
 #define SYST_MAX_ARGS 64
@@ -61,6 +72,14 @@ struct syst_dec {
 	size_t hex_scanned;               /* bytes of buf known to hold no newline */
 	uint8_t *msg;                     /* a message decoded from a hex line */
 
+	/* STPv2 (allocated when the container is STP) */
+	enum syst_stp_order stp_order;
+	struct stp_dec *stp;
+	struct stp_msg *stpm;
+	uint64_t stp_freq;                /* FREQ packet, Hz; 0 before one */
+	const struct stp_msg_src *src;    /* the transport of the message being
+					   * emitted, NULL outside STP */
+
 	/* rendering */
 	char *text, *row;
 	struct syst_sb tsb, rsb;
@@ -101,5 +120,10 @@ void syst_stream_finish(struct syst_dec *d);
 /* Which container the first n bytes of a stream look like, and how sure
  * (0..100) that it is SyS-T at all. */
 enum syst_container syst_detect(const uint8_t *p, size_t n, int *confidence);
+
+/* For an STPv2 stream: the nibble order under which more messages start
+ * with a plausible SyS-T header (LSN on a tie), and how sure (0..100) that
+ * the stream is SyS-T over STP. */
+enum syst_stp_order syst_detect_stp(const uint8_t *p, size_t n, int *confidence);
 
 #endif /* SYST_DEC_H */

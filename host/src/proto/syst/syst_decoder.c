@@ -7,7 +7,8 @@
  *   syst.guid={GUID}       origin of short messages (they carry none); like
  *                          systprint -g it also makes the CSV's context
  *                          timestamp a message counter
- *   syst.container=auto|len|raw|hex   framing of the input (default auto)
+ *   syst.container=auto|len|raw|hex|stp   framing of the input (default auto)
+ *   stp.order=auto|lsn|msn  nibble order of STPv2 fields (default auto)
  * See docs/proto-syst.md.
  */
 #include <stdlib.h>
@@ -32,6 +33,10 @@ static void syst_destroy(void *p)
 	free(d->coll_path);
 	free(d->buf);
 	free(d->msg);
+	if (d->stpm)
+		stp_msg_free(d->stpm);
+	free(d->stpm);
+	free(d->stp);
 	free(d->text);
 	free(d->row);
 	free(d);
@@ -39,8 +44,8 @@ static void syst_destroy(void *p)
 
 static int parse_container(const char *v, enum syst_container *c)
 {
-	static const char *const names[] = { "auto", "len", "raw", "hex" };
-	for (int i = 0; i < 4; i++) {
+	static const char *const names[] = { "auto", "len", "raw", "hex", "stp" };
+	for (int i = 0; i < 5; i++) {
 		if (strcmp(v, names[i]) == 0) {
 			*c = (enum syst_container)i;
 			return 0;
@@ -60,8 +65,17 @@ static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 
 	const char *v = sonde_opt_get(opts, "syst.container");
 	if (v && parse_container(v, &d->mode) != 0) {
-		syst_diag(d, SONDE_D_OTHER, 0, 0, "syst.container=%s: expected auto, len, raw or hex", v);
+		syst_diag(d, SONDE_D_OTHER, 0, 0, "syst.container=%s: expected auto, len, raw, hex or stp", v);
 		goto fail;
+	}
+	v = sonde_opt_get(opts, "stp.order");
+	if (v) {
+		if (strcmp(v, "auto") == 0 || strcmp(v, "lsn") == 0 || strcmp(v, "msn") == 0) {
+			d->stp_order = v[0] == 'a' ? SYST_STP_AUTO : v[0] == 'l' ? SYST_STP_LSN : SYST_STP_MSN;
+		} else {
+			syst_diag(d, SONDE_D_OTHER, 0, 0, "stp.order=%s: expected auto, lsn or msn", v);
+			goto fail;
+		}
 	}
 	v = sonde_opt_get(opts, "syst.guid");
 	if (v) {
@@ -108,6 +122,18 @@ static void syst_finish(void *p)
 	syst_stream_finish(p);
 }
 
+/* Bytes were missed (a live link reconnected): in an STP stream the
+ * messages in flight miss packets.  The other containers resynchronise on
+ * their own. */
+static void syst_rejoin(void *p)
+{
+	struct syst_dec *d = p;
+	if (!d->stp)
+		return;
+	stp_rejoin(d->stp);
+	stp_msg_cut_all(d->stpm, "bytes were missed (a break in the input)");
+}
+
 static int syst_probe(const uint8_t *buf, size_t n)
 {
 	int conf;
@@ -117,10 +143,11 @@ static int syst_probe(const uint8_t *buf, size_t n)
 
 const struct sonde_decoder_ops sonde_decoder_syst = {
 	.name = "syst",
-	.desc = "MIPI SyS-T messages (length-prefixed, raw or systprint hex lines)",
+	.desc = "MIPI SyS-T messages (length-prefixed, raw, systprint hex lines or over MIPI STPv2)",
 	.probe = syst_probe,
 	.create = syst_create,
 	.feed = syst_feed,
 	.finish = syst_finish,
 	.destroy = syst_destroy,
+	.rejoin = syst_rejoin,
 };

@@ -507,6 +507,25 @@ static void set_sender(struct syst_dec *d, const uint8_t *guid)
 	d->sender_name.n = strlen(d->sender_name.s);
 }
 
+/* A message that came over STP: its source is the master and channel (the
+ * event's core, master << 16 | channel, and two arguments), its time the
+ * STP time of its first packet.  The STP clock (FREQ) is the one clock of
+ * every message of the stream, so a message's own SyS-T timestamp, in
+ * another clock, is kept as the argument syst_ts, and a CLOCK message
+ * does not change the stream's frequency. */
+static void stp_source(struct syst_dec *d, struct render *r)
+{
+	if (r->status == SYST_OK && r->m.has_ts)
+		arg_u(d, r, SONDE_A_U64, "syst_ts", r->m.ts);
+	arg_u(d, r, SONDE_A_U32, "stp_master", d->src->master);
+	arg_u(d, r, SONDE_A_U32, "stp_channel", d->src->channel);
+	r->ev.core = (uint32_t)d->src->master << 16 | d->src->channel;
+	r->ev.ts = d->src->ts;
+	r->ev.ts_flags = SONDE_TS_VALID;
+	if (d->out.session)
+		d->out.session->ts_freq = d->stp_freq;
+}
+
 void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 {
 	struct render r;
@@ -563,6 +582,8 @@ void syst_emit(struct syst_dec *d, const uint8_t *p, size_t n, uint64_t off)
 		set_type(d, &d->status_names[r.status]);
 		arg_mem(d, &r, SONDE_A_MEM, "raw", p, n);
 	}
+	if (d->src)
+		stp_source(d, &r);
 	r.ev.rec_name = d->type.s;
 	if (!(d->out.needs.omit & SONDE_OMIT_NATIVE)) {
 		put_row(d, &r);

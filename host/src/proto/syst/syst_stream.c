@@ -1,11 +1,13 @@
 /*
  * syst_stream.c -- find the messages in a SyS-T byte stream.
  *
- * SyS-T has no sync pattern; the transport delimits messages.  Three
- * containers are understood (shared/notes/syst.md §11.2):
+ * SyS-T has no sync pattern; the transport delimits messages.  Four
+ * containers are understood (shared/notes/syst.md §11):
  *   len  { u32 LE N ; N bytes = one message }, the project's container;
  *   raw  messages back to back, delimited by their LEN fields;
- *   hex  "SYS-T RAW DATA: <hex>" lines, the reference printer's input.
+ *   hex  "SYS-T RAW DATA: <hex>" lines, the reference printer's input;
+ *   stp  MIPI STPv2, handed to stp_packet.c and stp_msg.c, which keep
+ *        their own state (no bytes are buffered here for it).
  * Bytes arrive in chunks of any size.  Complete units are decoded straight
  * from the caller's chunk; only an unfinished unit is copied into a buffer
  * of fixed size (the longest possible hex line), so memory is bounded and
@@ -13,6 +15,7 @@
  * error (impossible container length, a raw message without LEN) the
  * framer drops bytes until a plausible message start and reports them.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "syst_crc.h"
@@ -163,6 +166,25 @@ static int looks_hdlc(const uint8_t *p, size_t n)
 	return good >= 2;
 }
 
+enum syst_stp_order syst_detect_stp(const uint8_t *p, size_t n, int *confidence)
+{
+	struct stp_scan l, m;
+	*confidence = 0;
+	stp_scan(p, n, 0, syst_hdr_plausible, &l);
+	if (!l.asyncs || l.errors * 10 > l.packets)
+		return SYST_STP_LSN;
+	/* the packets are the same in both orders; the values are not */
+	stp_scan(p, n, 1, syst_hdr_plausible, &m);
+	const struct stp_scan *b = m.plausible_starts > l.plausible_starts ? &m : &l;
+	if (!b->starts)
+		*confidence = 40; /* STP, but no message starts in sight */
+	else if (2 * b->plausible_starts >= b->starts)
+		*confidence = l.errors ? 75 : 90;
+	else
+		*confidence = 20; /* STP carrying something else: --proto stp */
+	return b == &m ? SYST_STP_MSN : SYST_STP_LSN;
+}
+
 enum syst_container syst_detect(const uint8_t *p, size_t n, int *confidence)
 {
 	/* a first data line decides at once (process() relies on that: the
@@ -175,6 +197,12 @@ enum syst_container syst_detect(const uint8_t *p, size_t n, int *confidence)
 		/* the printer's lines after other console output, or just text */
 		*confidence = memmem(p, n, "\n" SYST_HEX_PREFIX, PREFIX_LEN + 1) ? 80 : 0;
 		return SYST_C_HEX;
+	}
+	int cs;
+	syst_detect_stp(p, n, &cs);
+	if (cs) {
+		*confidence = cs;
+		return SYST_C_STP;
 	}
 	if (looks_hdlc(p, n)) {
 		*confidence = 0;
@@ -421,6 +449,73 @@ static size_t process_hex(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 	return pos;
 }
 
+/* ------------------------------------------------------------ STPv2 */
+
+static void stp_on_msg(void *ctx, const uint8_t *m, size_t n, const struct stp_msg_src *src)
+{
+	struct syst_dec *d = ctx;
+	d->src = src;
+	syst_emit(d, m, n, src->nib / 2);
+	d->src = NULL;
+}
+
+static void stp_on_diag(void *ctx, enum sonde_diag_code code, uint64_t nib, uint64_t count, const char *msg)
+{
+	syst_diag(ctx, code, nib / 2, count, "%s", msg);
+}
+
+static void stp_on_packet(void *ctx, const struct stp_packet *p)
+{
+	struct syst_dec *d = ctx;
+	if (p->kind == STP_K_FREQ) {
+		d->stp_freq = p->value;
+		if (d->out.session)
+			d->out.session->ts_freq = p->value;
+	}
+	stp_msg_packet(d->stpm, p);
+}
+
+static void stp_on_error(void *ctx, enum stp_err code, uint64_t nib, uint64_t nibs, const char *msg)
+{
+	struct syst_dec *d = ctx;
+	syst_diag(d, stp_err_code(code), nib / 2, (nibs + 1) / 2, "%s", msg);
+	/* packets were lost: the messages open now miss some */
+	if (code == STP_E_RESERVED || code == STP_E_BAD || code == STP_E_CUT)
+		stp_msg_cut_all(d->stpm, "packets were lost with the STP sync");
+}
+
+/* Decode STP bytes: all of them are consumed.  The nibble order is decided
+ * first when it is to be found out (from exactly SYST_DETECT_BYTES bytes,
+ * or fewer at the end, so that chunking cannot change it). */
+static size_t process_stp(struct syst_dec *d, const uint8_t *p, size_t n, int final)
+{
+	if (!d->stp) {
+		if (d->stp_order == SYST_STP_AUTO) {
+			if (n < SYST_DETECT_BYTES && !final)
+				return 0;
+			int conf;
+			d->stp_order = syst_detect_stp(p, n < SYST_DETECT_BYTES ? n : SYST_DETECT_BYTES, &conf);
+		}
+		d->stp = malloc(sizeof(*d->stp));
+		d->stpm = malloc(sizeof(*d->stpm));
+		if (!d->stp || !d->stpm) {
+			syst_diag(d, SONDE_D_OTHER, d->off, 0, "out of memory for the STP decoder");
+			free(d->stp);
+			free(d->stpm);
+			d->stp = NULL;
+			d->stpm = NULL;
+			return n;
+		}
+		stp_init(d->stp, d->stp_order == SYST_STP_MSN, stp_on_packet, stp_on_error, d);
+		stp_msg_init(d->stpm, stp_on_msg, stp_on_diag, d);
+		if (d->out.session)
+			d->out.session->variant = d->stp_order == SYST_STP_MSN ? "STPv2 (fields most significant nibble first)"
+										: "STPv2 (fields least significant nibble first)";
+	}
+	stp_feed(d->stp, p, n);
+	return n;
+}
+
 /* Decode every complete unit in p[0..n); returns the bytes consumed.  What
  * is left is one unfinished unit (after a container longer than its
  * message, with the record that may follow the message: at most
@@ -433,6 +528,8 @@ static size_t process(struct syst_dec *d, const uint8_t *p, size_t n, int final,
 			return 0; /* look at more bytes first */
 		enum syst_container c = syst_detect(p, n < SYST_DETECT_BYTES ? n : SYST_DETECT_BYTES, &conf);
 		d->mode = c;
+		if (c == SYST_C_STP && d->stp_order == SYST_STP_AUTO)
+			d->stp_order = syst_detect_stp(p, n < SYST_DETECT_BYTES ? n : SYST_DETECT_BYTES, &conf);
 		scanned = 0;
 		if (conf == 0 && n)
 			syst_diag(d, SONDE_D_OTHER, d->off, 0,
@@ -441,7 +538,9 @@ static size_t process(struct syst_dec *d, const uint8_t *p, size_t n, int final,
 										: "length-prefixed messages");
 	}
 	size_t used;
-	if (d->mode == SYST_C_LEN)
+	if (d->mode == SYST_C_STP)
+		used = process_stp(d, p, n, final);
+	else if (d->mode == SYST_C_LEN)
 		used = process_len(d, p, n, final);
 	else if (d->mode == SYST_C_RAW)
 		used = process_raw(d, p, n, final);
@@ -515,6 +614,10 @@ void syst_stream_finish(struct syst_dec *d)
 		size_t used = process(d, d->buf, d->blen, 1, 0);
 		memmove(d->buf, d->buf + used, d->blen - used);
 		d->blen -= used;
+	}
+	if (d->stp) {
+		stp_finish(d->stp);
+		stp_msg_finish(d->stpm);
 	}
 	if (d->blen) {
 		if (d->skip_count) { /* still looking for a message: all garbage */
