@@ -10,6 +10,7 @@
 
 #include "stp_msg.h"
 #include "syst_msg.h"
+#include "util/bytes.h"
 
 void stp_msg_init(struct stp_msg *a, stp_msg_fn on_msg, stp_msg_diag_fn on_diag, void *ctx)
 {
@@ -131,14 +132,8 @@ static void append(struct stp_slot *s, const struct stp_packet *p)
 		s->buf = b;
 		s->cap = cap;
 	}
-	uint64_t v = p->value;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(s->buf + s->len, &v, n); /* the value's bytes are in memory order */
+	bytes_put_le(s->buf + s->len, p->value, n); /* the value's bytes, lowest first */
 	s->len += n;
-#else
-	for (size_t i = 0; i < n; i++, v >>= 8)
-		s->buf[s->len++] = (uint8_t)v;
-#endif
 }
 
 static void open_msg(struct stp_slot *s, const struct stp_packet *p)

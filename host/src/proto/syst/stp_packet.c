@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stp_packet.h"
+#include "util/bytes.h"
 
 /* ASYNC: at least this many F nibbles, then a 0. */
 #define STP_ASYNC_F 21u
@@ -410,16 +411,10 @@ static inline uint64_t nibbles_at(const uint8_t *p, size_t n, size_t j, unsigned
 	const uint8_t *q = p + j / 2;
 	unsigned sh = (unsigned)(j & 1) * 4, nb = (sh / 4 + k + 1) / 2;
 	uint64_t v = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (j / 2 + 8 <= n) { /* one load where the bytes are there */
-		memcpy(&v, q, 8);
-	} else
-#endif
-	{
-		(void)n;
-		for (unsigned i = 0; i < nb && i < 8; i++)
-			v |= (uint64_t)q[i] << (8 * i);
-	}
+	if (j / 2 + 8 <= n) /* one load where the bytes are there */
+		v = bytes_word(q);
+	else
+		v = bytes_le(q, nb < 8 ? nb : 8);
 	v >>= sh;
 	if (nb > 8)
 		v |= (uint64_t)q[8] << 60;
