@@ -23,6 +23,7 @@
 #include "pipeline.h"
 #include "proto/syst/syst_crc.h"
 #include "sonde_proto.h"
+#include "core/msg.h"
 
 extern const struct sonde_decoder_ops sonde_decoder_syst;
 extern const struct sonde_sink_ops sonde_sink_syst_csv;
@@ -959,13 +960,30 @@ static void test_options(void **state)
 	(void)state;
 	static const char *const bad[][2] = {
 		{ "syst.container=ascii", NULL }, { "syst.guid=494E5443", NULL },
-		{ "syst.collateral=/nonexistent/collateral.xml", NULL },
+		{ "stp.order=big", NULL }, { "syst.collateral=/nonexistent/collateral.xml", NULL },
 	};
-	for (size_t i = 0; i < 3; i++) {
+	/* a bad option is said once as the tool's message (core/opts.h); a
+	 * collateral file that cannot be read is a finding about an input */
+	static const char *const said_want[] = {
+		"sonde: -o syst.container=ascii: expected auto, len, raw, hex or stp\n",
+		"sonde: -o syst.guid=494E5443: expected {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}\n",
+		"sonde: -o stp.order=big: expected auto, lsn or msn\n",
+		"",
+	};
+	for (size_t i = 0; i < 4; i++) {
 		struct cap *c = cap_new();
 		struct sonde_out out = { .event = on_event, .diag = on_diag, .ctx = c, .session = &c->ses };
+		char *said = NULL;
+		size_t said_len = 0;
+		FILE *err = open_memstream(&said, &said_len);
+		assert_non_null(err);
+		sonde_msg_to(err);
 		assert_null(sonde_decoder_syst.create(&out, bad[i]));
-		assert_int_equal(c->ndiag, 1);
+		sonde_msg_to(NULL);
+		fclose(err);
+		assert_string_equal(said, said_want[i]);
+		free(said);
+		assert_int_equal(c->ndiag, said_want[i][0] ? 0 : 1);
 		sonde_sink_syst_csv.destroy(c->sink);
 		fclose(c->mem);
 		cap_free(c);

@@ -66,6 +66,7 @@ const char *sonde_opt_get(sonde_opts opts, const char *key);
  *   qs         yes          -          yes          -
  *   syst       yes          -          -            -
  *   tband      yes          -          yes          -
+ *   stp        -            -          -            -
  *   miniprof   passed on to its call matcher (neither renders much)
  */
 enum {

@@ -17,6 +17,7 @@
 
 #include "pipeline.h"
 #include "proto/syst/stp_packet.h"
+#include "core/opts.h"
 
 struct stpd {
 	struct sonde_out out;
@@ -29,9 +30,7 @@ struct stpd {
 static void stpd_error(void *ctx, enum stp_err code, uint64_t nib, uint64_t nibs, const char *msg)
 {
 	struct stpd *d = ctx;
-	struct sonde_diag dg = { stp_err_code(code), nib / 2, d->frame, (nibs + 1) / 2, msg };
-	if (d->out.diag)
-		d->out.diag(d->out.ctx, &dg);
+	sonde_diag_put(&d->out, stp_err_code(code), nib / 2, d->frame, (nibs + 1) / 2, msg);
 }
 
 static void put_arg(struct sonde_event *ev, struct sonde_arg *a, enum sonde_arg_type t, const char *name,
@@ -97,9 +96,7 @@ static void stpd_packet(void *ctx, const struct stp_packet *p)
 		char msg[128], where[STP_WHERE_CAP];
 		snprintf(msg, sizeof(msg), "STP: %s 0x%02X (the trace hardware lost data) at %s", p->name,
 			 (unsigned)p->value, stp_where(p->nib, where));
-		struct sonde_diag dg = { SONDE_D_OTHER, p->nib / 2, ev.frame, 1, msg };
-		if (d->out.diag)
-			d->out.diag(d->out.ctx, &dg);
+		sonde_diag_put(&d->out, SONDE_D_OTHER, p->nib / 2, ev.frame, 1, msg);
 	}
 }
 
@@ -109,14 +106,9 @@ static void *stpd_create(const struct sonde_out *out, sonde_opts opts)
 	if (!d)
 		return NULL;
 	d->out = *out;
-	const char *v = sonde_opt_get(opts, "stp.order");
-	int msn = 0;
-	if (v && strcmp(v, "msn") == 0) {
-		msn = 1;
-	} else if (v && strcmp(v, "lsn") != 0) {
-		struct sonde_diag dg = { SONDE_D_OTHER, 0, 0, 0, "stp.order: expected lsn or msn" };
-		if (out->diag)
-			out->diag(out->ctx, &dg);
+	static const char *const orders[] = { "lsn", "msn", NULL };
+	int msn = sonde_opt_word(opts, "stp.order", orders, 0);
+	if (msn < 0) {
 		free(d);
 		return NULL;
 	}

@@ -16,6 +16,7 @@
 
 #include "syst_dec.h"
 #include "syst_msg.h"
+#include "core/opts.h"
 
 const char syst_proto_name[] = "syst";
 
@@ -42,18 +43,6 @@ static void syst_destroy(void *p)
 	free(d);
 }
 
-static int parse_container(const char *v, enum syst_container *c)
-{
-	static const char *const names[] = { "auto", "len", "raw", "hex", "stp" };
-	for (int i = 0; i < 5; i++) {
-		if (strcmp(v, names[i]) == 0) {
-			*c = (enum syst_container)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 {
 	struct syst_dec *d = calloc(1, sizeof(*d));
@@ -63,25 +52,19 @@ static void *syst_create(const struct sonde_out *out, sonde_opts opts)
 	if (out->session)
 		out->session->proto = syst_proto_name;
 
-	const char *v = sonde_opt_get(opts, "syst.container");
-	if (v && parse_container(v, &d->mode) != 0) {
-		syst_diag(d, SONDE_D_OTHER, 0, 0, "syst.container=%s: expected auto, len, raw, hex or stp", v);
+	/* in the order of enum syst_container and enum syst_stp_order */
+	static const char *const containers[] = { "auto", "len", "raw", "hex", "stp", NULL };
+	static const char *const orders[] = { "auto", "lsn", "msn", NULL };
+	int mode = sonde_opt_word(opts, "syst.container", containers, SYST_C_AUTO);
+	int order = sonde_opt_word(opts, "stp.order", orders, SYST_STP_AUTO);
+	if (mode < 0 || order < 0)
 		goto fail;
-	}
-	v = sonde_opt_get(opts, "stp.order");
-	if (v) {
-		if (strcmp(v, "auto") == 0 || strcmp(v, "lsn") == 0 || strcmp(v, "msn") == 0) {
-			d->stp_order = v[0] == 'a' ? SYST_STP_AUTO : v[0] == 'l' ? SYST_STP_LSN : SYST_STP_MSN;
-		} else {
-			syst_diag(d, SONDE_D_OTHER, 0, 0, "stp.order=%s: expected auto, lsn or msn", v);
-			goto fail;
-		}
-	}
-	v = sonde_opt_get(opts, "syst.guid");
+	d->mode = (enum syst_container)mode;
+	d->stp_order = (enum syst_stp_order)order;
+	const char *v = sonde_opt_get(opts, "syst.guid");
 	if (v) {
 		if (syst_guid_parse(v, d->short_guid) != 0) {
-			syst_diag(d, SONDE_D_OTHER, 0, 0,
-				  "syst.guid=%s: expected {xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}", v);
+			sonde_opt_bad("syst.guid", v, "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}");
 			goto fail;
 		}
 		d->have_short_guid = 1;
