@@ -21,7 +21,10 @@
     if (!pending) return;
     var v = pending;
     pending = null;
-    Load.draw(v[0], v[1]); Events.onView(v[0], v[1]); WinStats.draw(v[0], v[1]);
+    /* the event list first: it reads its box's height, which is free only
+     * before the others have rewritten their part of the page (else the
+     * browser lays the page out once more, in the middle of the frame) */
+    Events.onView(v[0], v[1]); Load.draw(v[0], v[1]); WinStats.draw(v[0], v[1]);
   };
   sonde.flushViews = flush;
   TL.onView(function (v0, v1) {
