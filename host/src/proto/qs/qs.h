@@ -38,11 +38,17 @@
 enum {
 	QS_EMPTY = 0,
 	QS_ENUM_DICT = 54,
+	QS_QEP_TRAN_EP = 56, /* 56, 57: reserved in QS 8.x */
+	QS_QEP_TRAN_XP = 57,
 	QS_SIG_DICT = 60,
 	QS_OBJ_DICT = 61,
 	QS_FUN_DICT = 62,
 	QS_USR_DICT = 63,
 	QS_TARGET_INFO = 64,
+	QS_RX_STATUS = 66,
+	QS_QUERY_DATA = 67,
+	QS_PEEK_DATA = 68,
+	QS_DEFER_8X = 81,   /* QS 8.x: QS_QF_ACTIVE_DEFER_ATTEMPT; unknown in 7.x */
 	QS_USER = 100,     /* first application record */
 	QS_USER_LAST = 124 /* 125..127 are never enabled */
 };
