@@ -20,27 +20,10 @@
 #include "pipeline.h"
 #include "sink_run.h"
 #include "sonde_proto.h"
+#include "test_file.h"
 
 extern const struct sonde_sink_ops sonde_sink_chrome;
 
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static void expect_text(const char *got, const char *want)
 {
@@ -87,7 +70,7 @@ static void test_exact(void **state)
 	e.value = -40;
 	sink_run_put(&r, e);
 	assert_int_equal(sink_run_close(&r), 0);
-	text = slurp(r.path);
+	text = (char *)test_slurp(r.path, NULL);
 	expect_text(text,
 		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
 		"{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"Core 0\"}},\n"
@@ -128,7 +111,7 @@ static void test_ticks_and_name(void **state)
 	sink_run_open(&r, &sonde_sink_chrome, opts, 0);
 	sink_run_put(&r, sink_ev(SONDE_EV_MARK, 1500, 3, NULL));
 	assert_int_equal(sink_run_close(&r), 0);
-	text = slurp(r.path);
+	text = (char *)test_slurp(r.path, NULL);
 	expect_text(text,
 		"{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
 		"{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"my \\\"board\\\" core 0\"}},\n"
@@ -153,7 +136,7 @@ static void test_empty(void **state)
 	(void)state;
 	sink_run_open(&r, &sonde_sink_chrome, NULL, 1000);
 	assert_int_equal(sink_run_close(&r), 0);
-	text = slurp(r.path);
+	text = (char *)test_slurp(r.path, NULL);
 	expect_text(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n" NO_SLICES "\n],\"otherData\":"
 		    "{\"producer\":\"sonde " SONDE_VERSION "\",\"clock\":\"target time in ns\"}}\n");
 	free(text);

@@ -24,6 +24,7 @@
 #include "proto/syst/syst_crc.h"
 #include "sonde_proto.h"
 #include "core/msg.h"
+#include "test_file.h"
 
 extern const struct sonde_decoder_ops sonde_decoder_syst;
 extern const struct sonde_sink_ops sonde_sink_syst_csv;
@@ -146,22 +147,6 @@ static struct cap *decode(const uint8_t *data, size_t n, size_t chunk, const cha
 	sonde_sink_syst_csv.destroy(c->sink);
 	fclose(c->mem);
 	return c;
-}
-
-static uint8_t *slurp(const char *name, size_t *n)
-{
-	FILE *f = fopen(name, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = 0;
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
 }
 
 static const char *const opts_printer[] = {
@@ -342,7 +327,7 @@ static void compare_printer(const char *ours, const char *name, int client64, st
 	char path[512];
 	snprintf(path, sizeof(path), "%s.printer.csv", name);
 	size_t n;
-	char *exp = (char *)slurp(path, &n);
+	char *exp = (char *)test_slurp(path, &n);
 	struct bugcount got = { 0 };
 	char *es = exp, *gs = (char *)ours;
 	int rowno = 0, same = 0;
@@ -392,7 +377,7 @@ static void check_file(const char *file, const char *name, const char *container
 		       struct bugcount want)
 {
 	size_t n;
-	uint8_t *data = slurp(file, &n);
+	uint8_t *data = test_slurp(file, &n);
 	char copt[64];
 	snprintf(copt, sizeof(copt), "syst.container=%s", container);
 	const char *const opts[] = { opts_printer[0], opts_printer[1], copt, NULL };
@@ -473,7 +458,7 @@ static void test_events(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *data = slurp("mix_32len.bin", &n);
+	uint8_t *data = test_slurp("mix_32len.bin", &n);
 	struct cap *c = decode(data, n, 0, opts_printer);
 	assert_int_equal(c->nev, 510);
 	assert_int_equal(c->ses.addr_size, 4);
@@ -569,7 +554,7 @@ static void test_events(void **state)
 	cap_free(c);
 	free(data);
 
-	data = slurp("mix_64.bin", &n);
+	data = test_slurp("mix_64.bin", &n);
 	c = decode(data, n, 0, opts_printer);
 	assert_int_equal(c->ses.addr_size, 8);
 	cap_free(c);
@@ -1046,7 +1031,7 @@ static void test_mutations(void **state)
 	uint32_t rnd = 99;
 	for (int f = 0; f < 3; f++) {
 		size_t n;
-		uint8_t *orig = slurp(files[f], &n);
+		uint8_t *orig = test_slurp(files[f], &n);
 		uint8_t *data = malloc(n + 64);
 		assert_non_null(data);
 		for (int round = 0; round < 12; round++) {
@@ -1070,7 +1055,7 @@ static void test_mutations(void **state)
 	/* regression: a hex file with a binary byte after its first line was
 	 * detected as hex when fed byte by byte, as binary when fed whole */
 	size_t hn;
-	uint8_t *hex = slurp("mix_64.hex.txt", &hn);
+	uint8_t *hex = test_slurp("mix_64.hex.txt", &hn);
 	hex[300] = 0x01;
 	same_every_chunking(hex, hn, opts_auto);
 	free(hex);
@@ -1147,7 +1132,7 @@ static void test_probe(void **state)
 	};
 	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
 		size_t n;
-		uint8_t *d = slurp(ours[i].file, &n);
+		uint8_t *d = test_slurp(ours[i].file, &n);
 		assert_true(sonde_decoder_syst.probe(d, n) >= ours[i].min);
 		assert_true(sonde_decoder_syst.probe(d, n < 512 ? n : 512) >= ours[i].min);
 		free(d);
@@ -1157,7 +1142,7 @@ static void test_probe(void **state)
 	 * messages check out */
 	{
 		size_t n;
-		uint8_t *d = slurp("mix_64.bin", &n);
+		uint8_t *d = test_slurp("mix_64.bin", &n);
 		uint8_t *e = malloc(n + 6);
 		assert_non_null(e);
 		memcpy(e, "\2\0\0\0\x32\x22", 6); /* a message too short */
@@ -1167,7 +1152,7 @@ static void test_probe(void **state)
 		assert_true(sonde_decoder_syst.probe(e, 512) >= 60);
 		free(e);
 		free(d);
-		d = slurp("lenonly_32.raw.bin", &n);
+		d = test_slurp("lenonly_32.raw.bin", &n);
 		uint8_t m[256];
 		size_t mn = string_msg(m, "crc", LEN_CHK);
 		m[mn - 1] ^= 0x80;                 /* a first message whose CRC is wrong */
@@ -1188,7 +1173,7 @@ static void test_probe(void **state)
 	};
 	for (size_t i = 0; i < sizeof(theirs) / sizeof(theirs[0]); i++) {
 		size_t n;
-		uint8_t *d = slurp(theirs[i], &n);
+		uint8_t *d = test_slurp(theirs[i], &n);
 		assert_int_equal(sonde_decoder_syst.probe(d, n), 0);
 		free(d);
 	}

@@ -26,6 +26,7 @@
 
 #include "pipeline.h"
 #include "stp_enc.h"
+#include "test_file.h"
 
 extern const struct sonde_decoder_ops sonde_decoder_syst;
 extern const struct sonde_sink_ops sonde_sink_syst_csv;
@@ -148,22 +149,6 @@ static struct cap *decode(const uint8_t *p, size_t n, const char *const *opts)
 	return whole;
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)len + 1);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
-	b[len] = 0;
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
-
 #define COLL "syst.collateral=" SONDE_TESTDATA "/syst/collateral.xml"
 #define GUID "syst.guid={494E5443-8A9C-4014-A65A-2F36A36D96E4}"
 static const char *const opts_hex[] = { COLL, GUID, "syst.container=hex", NULL };
@@ -181,7 +166,7 @@ static int setup(void **state)
 {
 	(void)state;
 	size_t n;
-	char *hex = (char *)slurp(SONDE_TESTDATA "/syst/stp/pub_64.hex.txt", &n);
+	char *hex = (char *)test_slurp(SONDE_TESTDATA "/syst/stp/pub_64.hex.txt", &n);
 	S.ref = run((const uint8_t *)hex, n, opts_hex, 0);
 	int k = 0;
 	for (char *line = strtok(hex, "\n"); line; line = strtok(NULL, "\n")) {
@@ -251,7 +236,7 @@ static void test_sample(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *stp = slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
+	uint8_t *stp = test_slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
 	const char *const *optss[] = { opts_stp, opts_auto };
 	for (int o = 0; o < 2; o++) {
 		struct cap *c = decode(stp, n, optss[o]);

@@ -23,6 +23,7 @@
 
 #include "proto/syst/stp_packet.h"
 #include "stp_enc.h"
+#include "test_file.h"
 
 #define MAXP 4096
 #define MAXE 64
@@ -112,28 +113,13 @@ static struct got *decode(const uint8_t *p, size_t n, int msn)
 	return whole;
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)len + 1);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
-
 /* ------------------------------------------------------------- sample */
 
 static void test_sample_listing(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *stp = slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
+	uint8_t *stp = test_slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
 	struct got *g = decode(stp, n, 0);
 	/* the one nibble before the first ASYNC is a NULL: no loss, no report */
 	assert_int_equal(g->ne, 0);
@@ -498,7 +484,7 @@ static void test_scan(void **state)
 {
 	(void)state;
 	size_t n;
-	uint8_t *stp = slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
+	uint8_t *stp = test_slurp(SONDE_TESTDATA "/syst/stp/pub_64.stp", &n);
 	struct stp_scan s;
 	stp_scan(stp, n, 0, NULL, &s);
 	assert_int_equal(s.asyncs, 5);
