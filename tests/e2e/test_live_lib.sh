@@ -9,6 +9,9 @@
 # The other test_live_*.sh source it; run on its own (as ctest does) it
 # checks the fake target: its frames against the protocol's worked example,
 # and its synthesised stream through `sonde decode`.
+# SONDE_KEEP_FAILED=DIR: a failing test's scratch directory (its captures
+# and logs) is copied to DIR/<test>-<pid> before it is removed, so that a
+# rare failure in a loop can be decoded again afterwards.
 
 SRC=${SONDE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 source "$(dirname "${BASH_SOURCE[0]}")/wait_lib.sh" # wait_for, gone, $HANG
@@ -28,6 +31,10 @@ live_cleanup() {
 	for p in "${LIVE_PIDS[@]}"; do
 		wait "$p" 2>/dev/null || true
 	done
+	if [ "$rc" -ne 0 ] && [ -n "${SONDE_KEEP_FAILED:-}" ] && [ -n "${WORK:-}" ]; then
+		mkdir -p "$SONDE_KEEP_FAILED" && cp -r "$WORK" "$SONDE_KEEP_FAILED/$(basename "$0" .sh)-$$" &&
+			echo "kept: $SONDE_KEEP_FAILED/$(basename "$0" .sh)-$$"
+	fi
 	[ -z "${WORK:-}" ] || rm -rf "$WORK"
 	exit "$rc"
 }

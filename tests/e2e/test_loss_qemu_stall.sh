@@ -22,7 +22,8 @@
 # stats` of the raw capture says the same.
 #
 # Environment: STALLS (default 4), STALL_S (seconds stopped, default 0.4),
-# POLL_MS (default 300).
+# POLL_MS (default 300), PARTS (default "overwrite dropnew reconnect": the
+# parts to run, e.g. only "reconnect" in a loop).
 # Skipped (77) without arm-none-eabi-gcc, qemu-system-arm or python3.
 set -euo pipefail
 . "$(dirname "$0")/test_live_lib.sh"
@@ -140,10 +141,13 @@ run() {
 
 gdb_proxy_write "$WORK/proxy.py"
 
-build overwrite 0
-build dropnew 1
-build long 0 6000
-run overwrite "$WORK/overwrite/fw.elf"
-run dropnew "$WORK/dropnew/fw.elf"
-run reconnect "$WORK/long/fw.elf" proxy
+PARTS=${PARTS:-overwrite dropnew reconnect}
+for part in $PARTS; do
+	case $part in
+	overwrite) build overwrite 0 && run overwrite "$WORK/overwrite/fw.elf" ;;
+	dropnew) build dropnew 1 && run dropnew "$WORK/dropnew/fw.elf" ;;
+	reconnect) build long 0 6000 && run reconnect "$WORK/long/fw.elf" proxy ;;
+	*) fail "PARTS: no part '$part' (overwrite, dropnew, reconnect)" ;;
+	esac
+done
 echo "PASS"
