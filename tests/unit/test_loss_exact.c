@@ -17,7 +17,11 @@
  *   frames older than the report (and, with more, the report itself);
  * - many overflows with drains of every size at every moment, a mix of
  *   record sizes, in the overwrite and post-mortem modes;
- * - the same streams with frames lost on the link.
+ * - the same streams with frames lost on the link;
+ * - the firmware's shape: an 8 KiB ring moved into a 1 KiB RTT up buffer
+ *   (records interrupting the moves) that the host reads now and then,
+ *   part of it at a time, with breaks of the link (the decoder's rejoin):
+ *   runs of 256 frames the sequence numbers hide, settled exactly.
  * Deterministic: sweeps and a fixed-seed generator, no chance involved.
  */
 #include <setjmp.h>
@@ -38,7 +42,7 @@ static uint32_t test_clock(void)
 	return clk;
 }
 
-static uint8_t ring[512];
+static uint8_t ring[512], big_ring[8192];
 static uint8_t wire[1 << 20], lossy[1 << 20];
 static size_t nwire;
 
@@ -259,11 +263,105 @@ static void test_many_overflows(void **state)
 	sonde_posix_set_clock(NULL);
 }
 
+/* An 8 KiB ring drained into a 1 KiB window (an RTT up buffer) that the
+ * host empties only now and then: thousands of records between reads, so
+ * that overwritten runs are longer than the 256 frames the sequence
+ * numbers can show; and the host's link breaks and rejoins at some reads. */
+static void run_window(uint64_t seed, unsigned rejoin_every)
+{
+	static uint8_t win[1024];
+	nwire = 0;
+	size_t wr = 0, rd = 0; /* the window, as RTT keeps it: one byte stays free */
+	uint64_t s = seed;
+	clk = 1000;
+	sonde_init(big_ring, sizeof(big_ring), SONDE_MODE_OVERWRITE);
+	sonde_dict(SONDE_DICT_RECORD, 0x41, "Packet");
+	struct trec r;
+	memset(&r, 0, sizeof(r));
+	r.session.addr_size = 4;
+	r.session.buffer_mode = -1;
+	r.session.proto = "sonde";
+	struct sonde_out out = { .event = trec_event, .diag = trec_diag, .ctx = &r, .session = &r.session };
+	void *d = sonde_decoder_sonde.create(&out, NULL);
+	assert_non_null(d);
+	unsigned reads = 0;
+	for (unsigned tick = 0; tick < 3000; tick++) {
+		unsigned burst = (unsigned)(lcg(&s) % 60);
+		for (unsigned i = 0; i < burst; i++)
+			record(&s);
+		for (;;) { /* the tick moves what fits into the window */
+			size_t room = rd > wr ? rd - wr - 1 : sizeof(win) - wr - (rd == 0);
+			size_t piece = 1 + lcg(&s) % 64; /* interrupts come between the pieces */
+			for (unsigned k = (unsigned)(lcg(&s) % 4); k > 0; k--)
+				record(&s);
+			size_t n = room ? sonde_drain(win + wr, room < piece ? room : piece) : 0;
+			if (!n)
+				break;
+			wr = (wr + n) % sizeof(win);
+		}
+		/* before a rejoin the link is down for longer */
+		unsigned every = rejoin_every && reads % rejoin_every == rejoin_every - 1 ? 400 : 40;
+		if (lcg(&s) % every == 0) { /* the host reads the window */
+			size_t n = 0;
+			uint8_t tmp[1024];
+			size_t part = 1 + lcg(&s) % sizeof(win); /* it may stop the target mid-fill */
+			while (rd != wr && n < part) {
+				tmp[n++] = win[rd];
+				rd = (rd + 1) % sizeof(win);
+			}
+			if (rejoin_every && ++reads % rejoin_every == 0)
+				sonde_decoder_sonde.rejoin(d);
+			sonde_decoder_sonde.feed(d, tmp, n);
+		}
+	}
+	while (rd != wr) { /* what the window still holds */
+		sonde_decoder_sonde.feed(d, win + rd, 1);
+		rd = (rd + 1) % sizeof(win);
+	}
+	sonde_trigger();
+	for (;;) {
+		size_t n = sonde_drain(win, sizeof(win));
+		if (!n)
+			break;
+		sonde_decoder_sonde.feed(d, win, n);
+	}
+	sonde_decoder_sonde.finish(d);
+	sonde_decoder_sonde.destroy(d);
+	sonde_stats_t st;
+	sonde_get_stats(&st);
+	if (r.session.drops_overwritten != st.overwritten || r.session.lost_link != 0 || r.session.lost_unexplained != 0 ||
+	    r.session.frames + st.overwritten != st.records)
+		fail_msg("seed %llu rejoin %u: decoded %llu overwritten, %llu link, %llu unexplained, %llu frames; "
+			 "target %u overwritten, %u written",
+			 (unsigned long long)seed, rejoin_every, (unsigned long long)r.session.drops_overwritten,
+			 (unsigned long long)r.session.lost_link, (unsigned long long)r.session.lost_unexplained,
+			 (unsigned long long)r.session.frames, st.overwritten, st.records);
+	/* the case it is for: the sequence numbers hid runs of 256 */
+	uint64_t gap_frames = 0;
+	for (size_t i = 0; i < r.ndg; i++)
+		if (r.dg[i].code == SONDE_D_SEQ_GAP)
+			gap_frames += r.dg[i].count;
+	assert_true(gap_frames + 256 * 10 <= st.overwritten);
+	trec_free(&r);
+}
+
+static void test_window(void **state)
+{
+	(void)state;
+	sonde_posix_set_clock(test_clock);
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		run_window(seed, 0);
+		run_window(seed, 3);
+	}
+	sonde_posix_set_clock(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overwritten_after_report),
 		cmocka_unit_test(test_many_overflows),
+		cmocka_unit_test(test_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,12 +43,18 @@ static void mark(struct tstream *s)
  * with its frame number and oldest (ALL: every frame before the report's
  * TIME_SYNC has left the ring). */
 #define ALL UINT32_MAX
+static int sync_lost; /* the next report's TIME_SYNC is lost (overwritten) */
+
 static void drops3(struct tstream *s, uint32_t over, uint32_t ref, uint8_t resets, uint32_t stopped, uint32_t oldest)
 {
 	struct tbuf p = { 0 };
 	if (oldest == ALL)
 		oldest = s->fno;
-	ts_sync(s, ++now, 1);
+	if (sync_lost)
+		ts_skip_seq(s, 1);
+	else
+		ts_sync(s, ++now, 1);
+	sync_lost = 0;
 	tb_u32(&p, over);
 	tb_u32(&p, ref);
 	if (s->version != 1)
@@ -263,6 +269,57 @@ static void test_more_overwritten_than_gaps(void **state)
 	assert_int_equal(r.session.lost_link, 0);
 	assert_int_equal(r.session.lost_unexplained, 0);
 	trec_free(&r);
+	tb_free(&s.wire);
+}
+
+/* Version 3: a report whose own TIME_SYNC was overwritten after it was
+ * written (the drain reached the DROPS just in time), at the end of a
+ * period whose gaps hid a run of 256 frames -- as in a real capture,
+ * reconnected under load, where one frame was charged to the link.  G1 =
+ * 256 + 4 frames overwritten before R1; 5 received; from R1's oldest on,
+ * G2 = 3 frames, 5 received, G3 = 2 frames ending with R1's TIME_SYNC, all
+ * overwritten after R1 was written.  R2 (its oldest: R1's TIME_SYNC)
+ * counts G2 and the first frame of G3, R3 the last one.  The host cannot
+ * tell where the run was; placed as late as it can have been, the gaps
+ * seen before it move back with it.  (Placed after them without moving
+ * them, it overlapped G2 and G3, and R2 took one frame too many below its
+ * oldest: link_lost 1.) */
+static void test_hidden_run_lost_sync(void **state)
+{
+	(void)state;
+	struct tstream s;
+	start(&s, 3);
+	mark(&s);
+	drops(&s, 0, 0); /* R0: everything settled */
+	mark(&s);
+	ts_skip_seq(&s, 256 + 4); /* G1 */
+	for (int i = 0; i < 5; i++)
+		mark(&s);
+	uint32_t oldest1 = s.fno;
+	ts_skip_seq(&s, 3); /* G2 */
+	for (int i = 0; i < 5; i++)
+		mark(&s);
+	ts_skip_seq(&s, 1); /* G3: a frame, then R1's TIME_SYNC */
+	uint32_t sync1 = s.fno;
+	sync_lost = 1;
+	drops3(&s, 260, 0, 0, 0, oldest1); /* R1 */
+	mark(&s);
+	mark(&s);
+	drops3(&s, 264, 0, 0, 0, sync1); /* R2 */
+	mark(&s);
+	drops(&s, 265, 0); /* R3 */
+	for (int how = T_WHOLE; how <= T_RANDOM; how++) {
+		struct trec r;
+		t_decode(s.wire.p, s.wire.n, (enum tchunks)how, &r);
+		check_full(nth_drops(&r, 1), 260, 0, 0, 5, 0);
+		assert_int_equal(arg(nth_drops(&r, 1), "unseen"), 256);
+		check_full(nth_drops(&r, 2), 4, 0, 0, 1, 0);
+		check_args(nth_drops(&r, 3), 1, 0, 0);
+		assert_int_equal(r.session.drops_overwritten, 265);
+		assert_int_equal(r.session.lost_link, 0);
+		assert_int_equal(r.session.lost_unexplained, 0);
+		trec_free(&r);
+	}
 	tb_free(&s.wire);
 }
 
@@ -602,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_overwritten_after_report),
 		cmocka_unit_test(test_overwritten_after_report_v2),
 		ALLV(test_more_overwritten_than_gaps),
+		cmocka_unit_test(test_hidden_run_lost_sync),
 		V23(test_totals_wrap),
 		ALLV(test_counter_reset),
 		V23(test_reset_count),

@@ -109,7 +109,6 @@ uint64_t sloss_target_reset(struct sloss *l, uint64_t h)
 	set_base(l, &zero);
 	l->anchored = 1;
 	l->anchor = 1u - (uint32_t)h; /* TARGET_INFO is frame 1, after EMPTY */
-	l->anchor_h = h;
 	l->rejoined = 0;
 	return lost;
 }
@@ -137,24 +136,34 @@ static void baseline(struct sloss *l, uint64_t h, const struct sloss_totals *t, 
 	set_base(l, t);
 	l->anchored = t->has_frames;
 	l->anchor = t->frame - (uint32_t)h;
-	l->anchor_h = h;
 	l->rejoined = 0;
 }
 
 /* Frame numbers moved diff further than the host's indexes since the last
  * anchor: runs of 256 lost frames the sequence numbers hid (or, after a
  * rejoin, the part of the gap across the break they could not show).
- * Where they were is not known; they are placed as late as they can have
- * been, just before the report's TIME_SYNC, so that they never settle
- * earlier than they should: a run that was really older is then matched
- * by the report's overwrites that the gaps before it left over
- * (match_credit).  The waiting gaps keep their host indexes, which the new
- * anchor can only place later than they were, never earlier; the queue is
- * then no longer in order of host index, and sloss_report settles every
- * gap below oldest wherever it stands. */
+ * Where they were is not known.  They are placed as late as they can have
+ * been, and everything the host saw before them moves back by diff, so
+ * that the waiting frames are where they are latest in one consistent
+ * picture: never settled earlier than they should be, and never two
+ * frames in one place.  (Leaving the waiting gaps where they were and
+ * putting the runs after them overlapped the two: a report that settled
+ * the overlap charged the link for a frame its totals had not yet
+ * counted -- a real capture, reconnected under load, showed one.)
+ *
+ * Latest means: right before the report's TIME_SYNC, which the target
+ * writes next to the DROPS (nothing can come between them); or, when that
+ * TIME_SYNC is missing too (the newest waiting gap ends at the report),
+ * right before the DROPS, joined to that gap. */
 static void place_unseen(struct sloss *l, uint64_t h, uint32_t diff)
 {
-	sloss_gap(l, h - 1 - diff, diff);
+	uint64_t end = h - 1;
+	if (l->n && at(l, l->n - 1)->first + at(l, l->n - 1)->count == h)
+		end = h;
+	for (size_t i = 0; i < l->n; i++)
+		at(l, i)->first -= diff;
+	l->lead_first -= diff;
+	sloss_gap(l, end - diff, diff);
 }
 
 void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sloss_totals *t,
@@ -175,8 +184,7 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 		set_base(l, &zero);
 		l->anchored = 1;
 		l->anchor = t->frame - (uint32_t)h;
-		l->anchor_h = h;
-		l->lead_first = h - t->frame;
+			l->lead_first = h - t->frame;
 		l->lead = l->lead_first < SLOSS_FIRST_INDEX ? SLOSS_FIRST_INDEX - l->lead_first : 0;
 	}
 	l->started = 1;
@@ -208,8 +216,7 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 			place_unseen(l, h, diff);
 		}
 		l->anchor = t->frame - (uint32_t)h;
-		l->anchor_h = h;
-		l->rejoined = 0;
+			l->rejoined = 0;
 	}
 	r->counters_reset = reset;
 	r->overwritten = reset ? t->overwritten : t->overwritten - l->base_over;
@@ -223,7 +230,7 @@ void sloss_report(struct sloss *l, unsigned version, uint64_t h, const struct sl
 		uint32_t back = t->frame - t->oldest;
 		uint64_t oldest_h = back > h ? 0 : h - back;
 		uint64_t take = 0;
-		for (size_t i = 0; i < l->n; i++) { /* not in order of index: place_unseen */
+		for (size_t i = 0; i < l->n; i++) {
 			struct sloss_gap *g = at(l, i);
 			if (g->first >= oldest_h)
 				continue;

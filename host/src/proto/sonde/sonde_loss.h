@@ -63,7 +63,6 @@ struct sloss {
 				 * sloss_report only) */
 	int anchored;           /* frame number = host index + anchor (mod 2^32) */
 	uint32_t anchor;
-	uint64_t anchor_h;      /* host index of the report that set it */
 	int rejoined;           /* the link was reconnected since */
 	int started;            /* a report or a target reset was seen */
 	uint64_t lead_first;    /* frames [lead_first, SLOSS_FIRST_INDEX) (host indexes) came */
