@@ -17,6 +17,9 @@
 // performance marks (blink.user_timing), whose events go to FILE as JSON:
 // each mark has its thread CPU time (tts), so a benchmark can tell the
 // page's own work from the time a loaded machine took it away.
+// With CDP_PROFILE=FILE the check runs under V8's sampling profiler, whose
+// profile goes to FILE (a .cpuprofile: Chromium's DevTools open it; a
+// developer's tool for finding where a frame's time goes, not a test).
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -113,7 +116,14 @@ async function run(wsUrl) {
   await evaluate("window.sondeCeilingMs = " + ceiling * 1000);
   const trace = process.env.CDP_TRACE;
   if (trace) await send("Tracing.start", { traceConfig: { includedCategories: ["blink.user_timing"] }, transferMode: "ReportEvents" }, null);
+  const profile = process.env.CDP_PROFILE;
+  if (profile) {
+    await send("Profiler.enable", {});
+    await send("Profiler.setSamplingInterval", { interval: 100 });
+    await send("Profiler.start", {});
+  }
   const value = await evaluate(check);
+  if (profile) fs.writeFileSync(profile, JSON.stringify((await send("Profiler.stop", {})).profile));
   if (trace) {
     const complete = new Promise((ok) => { traceDone = ok; });
     await send("Tracing.end", {}, null);

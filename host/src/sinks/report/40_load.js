@@ -13,6 +13,16 @@
 var Load = (function () {
   var KINDS = { task: 1, isr: 1, notask: 1, idle: 1 };
   var series = [], start, maxDur, isrU = {}, H = 200, PAD_L = 44, PAD_B = 18, PAD_T = 6;
+  /* per series: its core's index, whether it is an ISR, and its overview
+   * bins' running sum (so that a column's busy time costs two lookups, not
+   * a walk over its bins) */
+  var coreIx = new Int32Array(0), isIsr = new Uint8Array(0), ncores = 0, cum = [];
+  var legend = null; /* the legend's text nodes, made once per load: a pan rewrites their text only */
+  /* the canvas's width on the page, read once (and again after a resize):
+   * read in every frame, after the event list has rewritten its rows, it
+   * made the browser lay the page out in the middle of the frame */
+  var cssW = 0;
+  window.addEventListener("resize", function () { cssW = 0; });
   var cv = $("load-canvas"), ctx = cv.getContext("2d"), last = null;
   /* rebuild from D: the lanes that take CPU time and, per lane, its depth-0
    * slices' range in D.items (items are sorted by lane, then start) */
@@ -51,6 +61,20 @@ var Load = (function () {
     });
     /* idle last: it is drawn on top of the work, in grey */
     series.sort(function (a, b) { return (D.lanes[a].kind === "idle") - (D.lanes[b].kind === "idle") || a - b; });
+    var coreNo = {};
+    coreIx = new Int32Array(series.length); isIsr = new Uint8Array(series.length); ncores = 0;
+    series.forEach(function (l, i) {
+      var c = String(D.lanes[l].core);
+      if (!(c in coreNo)) coreNo[c] = ncores++;
+      coreIx[i] = coreNo[c]; isIsr[i] = D.lanes[l].kind === "isr" ? 1 : 0;
+    });
+    var ov = D.overview;
+    cum = series.map(function (l) {
+      var b = ov && ov.busy && ov.busy[l], n = b ? b.length : 0, out = new Float64Array(n + 1);
+      for (var k = 0; k < n; k++) out[k + 1] = out[k] + b[k];
+      return out;
+    });
+    legend = null;
   }
   /* the lane's colour as the timeline draws its depth-0 slices (idle: the
    * light grey of the band on top).  When the timeline's palette by index
@@ -100,19 +124,17 @@ var Load = (function () {
   function overviewCols(v0, v1, ncol) {
     var m = colsMemo;
     if (m && m.v0 === v0 && m.v1 === v1 && m.ncol === ncol) return m.cols;
-    var cols = series.map(function (l) { return fromOverview(l, v0, v1, ncol); }), cw = (v1 - v0) / ncol, cores = {};
-    series.forEach(function (l) { cores[D.lanes[l].core] = 1; });
-    Object.keys(cores).forEach(function (core) {
-      for (var c = 0; c < ncol; c++) {
-        var isr = 0, rest = 0;
-        series.forEach(function (l, i) {
-          if (String(D.lanes[l].core) !== core) return;
-          if (D.lanes[l].kind === "isr") isr += cols[i][c]; else rest += cols[i][c];
-        });
-        var f = rest > 0 ? Math.min(1, Math.max(0, cw - isr) / rest) : 1;
-        if (f < 1) series.forEach(function (l, i) { if (String(D.lanes[l].core) === core && D.lanes[l].kind !== "isr") cols[i][c] *= f; });
+    var cols = series.map(function (l, i) { return fromOverview(i, v0, v1, ncol); }), cw = (v1 - v0) / ncol;
+    var isr = new Float64Array(ncores), rest = new Float64Array(ncores), ns = series.length, i, c;
+    for (c = 0; c < ncol; c++) {
+      isr.fill(0); rest.fill(0);
+      for (i = 0; i < ns; i++) if (isIsr[i]) isr[coreIx[i]] += cols[i][c]; else rest[coreIx[i]] += cols[i][c];
+      for (i = 0; i < ns; i++) {
+        if (isIsr[i]) continue;
+        var k = coreIx[i], f = rest[k] > 0 ? Math.min(1, Math.max(0, cw - isr[k]) / rest[k]) : 1;
+        if (f < 1) cols[i][c] *= f;
       }
-    });
+    }
     colsMemo = { v0: v0, v1: v1, ncol: ncol, cols: cols };
     return cols;
   }
@@ -121,21 +143,25 @@ var Load = (function () {
   function busy(l, v0, v1, viaOverview) {
     if (!viaOverview) return fromItems(l, v0, v1, 1)[0];
     var i = series.indexOf(l), ncol = Math.max(1, Math.min(2048, Math.ceil((v1 - v0) / D.overview.bin)));
-    return i < 0 ? 0 : overviewCols(v0, v1, ncol)[i].reduce(function (s, x) { return s + x; }, 0);
+    if (i < 0) return 0;
+    for (var c = 0, cols = overviewCols(v0, v1, ncol)[i], s = 0; c < ncol; c++) s += cols[c];
+    return s;
   }
-  function fromOverview(l, v0, v1, ncol) {
-    var ov = D.overview, busy = ov.busy[l], out = new Float64Array(ncol), cw = (v1 - v0) / ncol;
-    if (!busy || !busy.length) return out;
-    var b0 = Math.max(0, Math.floor(v0 / ov.bin)), b1 = Math.min(ov.n, Math.ceil(v1 / ov.bin));
-    for (var b = b0; b < b1; b++) {
-      if (!busy[b]) continue;
-      /* a bin's busy time, spread evenly over the bin, split among the columns it overlaps */
-      var a = Math.max(v0, b * ov.bin), e1 = Math.min(v1, (b + 1) * ov.bin), dens = busy[b] / ov.bin;
-      while (a < e1) {
-        var c = Math.min(ncol - 1, Math.floor((a - v0) / cw)), e = Math.min(e1, v0 + (c + 1) * cw);
-        if (e <= a) e = e1;
-        out[c] += (e - a) * dens; a = e;
-      }
+  /* busy ns of series i from its overview bins in each of ncol columns
+   * over [v0, v1]: a bin's busy time is spread evenly over the bin, so a
+   * column takes the running sum's difference between its edges */
+  function fromOverview(i, v0, v1, ncol) {
+    var ov = D.overview, P = cum[i], nb = P.length - 1, out = new Float64Array(ncol), cw = (v1 - v0) / ncol;
+    if (!nb) return out;
+    function at(x) { /* busy time of the bins before x */
+      var f = x / ov.bin, b = Math.floor(f);
+      if (b < 0) return 0;
+      if (b >= nb) return P[nb];
+      return P[b] + (f - b) * (P[b + 1] - P[b]);
+    }
+    for (var c = 0, a = at(v0); c < ncol; c++) {
+      var e = at(c === ncol - 1 ? v1 : v0 + (c + 1) * cw);
+      out[c] = e - a; a = e;
     }
     return out;
   }
@@ -163,7 +189,8 @@ var Load = (function () {
   function draw(a, b) {
     if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
     var v0 = Math.max(0, a), v1 = Math.max(v0 + 1, b);
-    var W = cv.clientWidth || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
+    if (!cssW) cssW = cv.clientWidth;
+    var W = cssW || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
     /* resizing clears and reallocates the canvas: only when its size changed */
     if (cv.width !== Math.floor(W * dpr) || cv.height !== Math.floor(H * dpr)) { cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px"; }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -174,8 +201,8 @@ var Load = (function () {
     var cols = src === "overview" ? overviewCols(v0, v1, ncol) : series.map(function (l) { return fromItems(l, v0, v1, ncol); });
     var work = new Float64Array(ncol), sums = {}, maxWork = 0, scale = $("load-scale").checked;
     series.forEach(function (l, i) {
-      var s = 0;
-      for (var c = 0; c < ncol; c++) { s += cols[i][c]; if (D.lanes[l].kind !== "idle") work[c] += cols[i][c]; }
+      var s = 0, col = cols[i], idle = D.lanes[l].kind === "idle";
+      for (var c = 0; c < ncol; c++) { s += col[c]; if (!idle) work[c] += col[c]; }
       sums[D.lanes[l].name] = (sums[D.lanes[l].name] || 0) + s;
     });
     for (var c = 0; c < ncol; c++) maxWork = Math.max(maxWork, work[c] / (cw * cores));
@@ -220,17 +247,30 @@ var Load = (function () {
     labels.push(fmtNs(v1));
     ctx.textAlign = "left";
     var span = (v1 - v0) * cores;
-    $("load-legend").innerHTML = "y: " + (scale ? "0\u2013" + top + " % (scaled to the busiest column; idle not drawn)" :
+    if (!legend) makeLegend();
+    legend.head.nodeValue = "y: " + (scale ? "0\u2013" + top + " % (scaled to the busiest column; idle not drawn)" :
       "0\u2013100 % of " + (cores > 1 ? cores + " cores'" : "the CPU's") + " time (idle in grey)") +
-      "; x: " + esc(fmtNs(v0)) + " \u2013 " + esc(fmtNs(v1)) + ", columns of " + esc(fmtNs(cw)) + " from the " +
-      (src === "overview" ? "overview bins" + (covers(v0, v1) ? "" : " (detail thinned here)") : "detail items") +
-      "<br>" + series.map(function (l) {
-        var ln = D.lanes[l];
-        return '<span><i style="background:' + colour(l) + '"></i>' + esc(ln.name) +
-          " " + fmtPct(sums[ln.name], span) + " %</span>";
-      }).join("");
+      "; x: " + fmtNs(v0) + " \u2013 " + fmtNs(v1) + ", columns of " + fmtNs(cw) + " from the " +
+      (src === "overview" ? "overview bins" + (covers(v0, v1) ? "" : " (detail thinned here)") : "detail items");
+    series.forEach(function (l, i) { legend.pct[i].nodeValue = " " + fmtPct(sums[D.lanes[l].name], span) + " %"; });
     last = { v0: v0, v1: v1, source: src, ncol: ncol, top: top, labels: labels, sums: sums };
     return last;
+  }
+  /* the legend's elements, once per load: a line, then a swatch, the name
+   * and the share of each series */
+  function makeLegend() {
+    var box = $("load-legend");
+    box.textContent = "";
+    legend = { head: document.createTextNode(""), pct: [] };
+    box.appendChild(legend.head);
+    box.appendChild(document.createElement("br"));
+    series.forEach(function (l) {
+      var sp = document.createElement("span"), sw = document.createElement("i"), t = document.createTextNode("");
+      sw.style.background = colour(l);
+      sp.appendChild(sw); sp.appendChild(document.createTextNode(D.lanes[l].name)); sp.appendChild(t);
+      box.appendChild(sp);
+      legend.pct.push(t);
+    });
   }
   $("load-scale").addEventListener("change", function () { draw(); });
   load();

@@ -10,6 +10,12 @@ var Events = (function () {
   var ROW = 18, MAX_H = 8e6; /* browsers cap an element's height: past MAX_H rows are mapped */
   var box = $("events-box"), inner = $("events-inner"), order = new Int32Array(0), t0 = new Float64Array(0);
   var firstRow = 0, ownTop = -1, selected = -1;
+  /* the box's height and the inner one's, kept here: reading them from the
+   * page after the timeline has written its range would make the browser
+   * lay the page out in the middle of a frame */
+  var boxH = 0, innerH = 0;
+  window.addEventListener("resize", function () { boxH = 0; });
+  function boxHeight() { if (!boxH) boxH = box.clientHeight; return boxH; }
   function load() {
     var skip = D.lanes.map(function (l) { return l.kind === "state"; }), n = 0, k;
     for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) n++;
@@ -21,17 +27,19 @@ var Events = (function () {
     order = idx.sort(function (a, b) { return ts[a] - ts[b] || a - b; });
     t0 = new Float64Array(n);
     for (k = 0; k < n; k++) t0[k] = ts[order[k]];
-    inner.style.height = Math.min(MAX_H, n * ROW) + "px";
+    pool.forEach(function (p) { p.k = -2; }); /* D changed: every row's text is rewritten */
+    innerH = Math.min(MAX_H, n * ROW);
+    inner.style.height = innerH + "px";
     $("events-count").textContent = n + " items (the page's detail" + (D.detail.dropped ? ", thinned" : "") + ")";
   }
-  function visibleRows() { return Math.max(1, Math.floor(box.clientHeight / ROW)); }
+  function visibleRows() { return Math.max(1, Math.floor(boxHeight() / ROW)); }
   /* scrollTop <-> first row, linear over the scrollable range */
   function rowOfTop(top) {
-    var range = Math.max(1, inner.offsetHeight - box.clientHeight), rows = Math.max(0, order.length - visibleRows());
+    var range = Math.max(1, innerH - boxHeight()), rows = Math.max(0, order.length - visibleRows());
     return order.length * ROW <= MAX_H ? Math.floor(top / ROW) : Math.round(top / range * rows);
   }
   function topOfRow(r) {
-    var range = Math.max(0, inner.offsetHeight - box.clientHeight), rows = Math.max(1, order.length - visibleRows());
+    var range = Math.max(0, innerH - boxHeight()), rows = Math.max(1, order.length - visibleRows());
     return order.length * ROW <= MAX_H ? r * ROW : Math.round(r / rows * range);
   }
   function lowerBound(t) { /* first row at or after t */
@@ -46,24 +54,47 @@ var Events = (function () {
     return [fmtNs(it[2]), it[1] === 0 ? fmtNs(it[3]) : "", l.name + (it[4] ? " \u00b7" + it[4] : ""), nm,
       it[6] ? D.args[it[6]] : ""];
   }
-  function draw(pin) {
-    var n = order.length, vis = visibleRows() + 1, top = box.scrollTop;
-    firstRow = Math.min(Math.max(0, n - 1), pin !== undefined ? pin : rowOfTop(top));
-    var base = order.length * ROW <= MAX_H ? firstRow * ROW : top, h = "";
-    for (var r = firstRow; r < Math.min(n, firstRow + vis); r++) {
-      var k = order[r], c = text(k);
-      h += '<div class="ev-row' + (k === selected ? " sel" : "") + '" data-k="' + k + '" style="top:' + (base + (r - firstRow) * ROW) + 'px">' +
-        c.map(function (s, i) { return '<span class="ev-c' + i + '">' + esc(s) + "</span>"; }).join("") + "</div>";
+  /* the row elements, kept from frame to frame: a pan rewrites the text
+   * that changed and moves the rows, it does not make the list anew */
+  var pool = [];
+  function row(i) {
+    while (pool.length <= i) {
+      var d = document.createElement("div"), p = { el: d, k: -2, text: [] };
+      d.className = "ev-row";
+      for (var c = 0; c < 5; c++) {
+        var sp = document.createElement("span"), tx = document.createTextNode("");
+        sp.className = "ev-c" + c; sp.appendChild(tx); d.appendChild(sp); p.text.push(tx);
+      }
+      inner.appendChild(d);
+      pool.push(p);
     }
-    inner.innerHTML = h;
+    return pool[i];
+  }
+  /* rows from pin (or from the scroll position) for a list scrolled to top */
+  function draw(pin, top) {
+    var n = order.length, vis = visibleRows() + 1;
+    if (top === undefined) top = box.scrollTop;
+    firstRow = Math.min(Math.max(0, n - 1), pin !== undefined ? pin : rowOfTop(top));
+    var base = order.length * ROW <= MAX_H ? firstRow * ROW : top, i = 0;
+    for (var r = firstRow; r < Math.min(n, firstRow + vis); r++, i++) {
+      var k = order[r], p = row(i), y = base + (r - firstRow) * ROW + "px";
+      if (p.el.style.top !== y) p.el.style.top = y;
+      if (p.el.style.display) p.el.style.display = "";
+      if (p.k !== k) {
+        var c = text(k);
+        for (var j = 0; j < 5; j++) if (p.text[j].nodeValue !== c[j]) p.text[j].nodeValue = c[j];
+        p.el.dataset.k = k; p.k = k;
+      }
+      p.el.classList.toggle("sel", k === selected);
+    }
+    for (; i < pool.length; i++) if (!pool[i].el.style.display) { pool[i].el.style.display = "none"; pool[i].k = -2; }
   }
   /* the timeline moved: show its window's first item at the top */
   function follow(v0) {
-    var r = lowerBound(v0), top = topOfRow(r);
-    ownTop = top;
+    var r = lowerBound(v0), want = topOfRow(r), top = Math.min(want, Math.max(0, innerH - boxHeight()));
+    ownTop = top; /* clamped here as the browser would: reading it back would lay the page out */
     box.scrollTop = top;
-    ownTop = box.scrollTop; /* the browser may clamp it */
-    draw(Math.abs(ownTop - top) < 1 ? r : undefined);
+    draw(top === want ? r : undefined, top);
   }
   var pannedTo = null; /* the window start this list panned the timeline to */
   box.addEventListener("scroll", function () {

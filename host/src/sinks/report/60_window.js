@@ -10,8 +10,33 @@
  * kept windows only. */
 "use strict";
 var WinStats = (function () {
-  var KINDS = { task: 1, isr: 1, notask: 1, idle: 1 };
-  var start, stateOf, last = null;
+  var KINDS = { task: 1, isr: 1, notask: 1, idle: 1 }, BLOCK = 64;
+  var start, stateOf, last = null, runs = [], lats = [], table = null;
+  /* Sums over a lane's items, so that a window costs a few binary searches
+   * and not a walk over its items (at the whole view of a large trace,
+   * hundreds of thousands a frame): per item position, the running count
+   * and sum of the values that count, and the largest value of each block
+   * of BLOCK items.  val(k) is the value item k adds, or -1 for none. */
+  function sums(l, val) {
+    var a = start[l], n = start[l + 1] - a, cnt = new Float64Array(n + 1), sum = new Float64Array(n + 1);
+    var bmax = new Float64Array(Math.ceil(n / BLOCK)), each = new Float64Array(n);
+    for (var i = 0; i < n; i++) {
+      var v = val(a + i);
+      each[i] = v;
+      cnt[i + 1] = cnt[i] + (v >= 0 ? 1 : 0);
+      sum[i + 1] = sum[i] + (v >= 0 ? v : 0);
+      if (v > bmax[i / BLOCK | 0]) bmax[i / BLOCK | 0] = v;
+    }
+    return { a: a, cnt: cnt, sum: sum, bmax: bmax, each: each };
+  }
+  /* count, sum and largest value of the items [k, e) of a lane */
+  function query(q, k, e) {
+    var i = k - q.a, j = e - q.a, max = 0, b;
+    for (; i < j && i % BLOCK; i++) if (q.each[i] > max) max = q.each[i];
+    for (b = i / BLOCK | 0; i + BLOCK <= j; i += BLOCK, b++) if (q.bmax[b] > max) max = q.bmax[b];
+    for (; i < j; i++) if (q.each[i] > max) max = q.each[i];
+    return { n: q.cnt[e - q.a] - q.cnt[k - q.a], sum: q.sum[e - q.a] - q.sum[k - q.a], max: max };
+  }
   function load() {
     var n = D.lanes.length, k = 0;
     start = new Int32Array(n + 1);
@@ -19,6 +44,23 @@ var WinStats = (function () {
     start[n] = k;
     stateOf = {};
     D.lanes.forEach(function (ln, i) { if (ln.kind === "state") stateOf[ln.core + "\u0000" + ln.name.replace(/ state$/, "")] = i; });
+    runs = []; lats = [];
+    D.lanes.forEach(function (ln, l) {
+      /* a run or activation: a depth-0 slice, by its duration */
+      if (KINDS[ln.kind]) runs[l] = sums(l, function (q) { var it = D.items[q]; return it[1] === 0 && it[4] === 0 ? it[3] : -1; });
+      /* a latency: a Running slice right after a Ready one, by the Ready time */
+      if (ln.kind === "state") {
+        var prev = null;
+        lats[l] = sums(l, function (q) {
+          var it = D.items[q], v = -1;
+          if (it[1] !== 0) return -1;
+          if (prev && D.names[it[5]] === "Running" && D.names[prev[5]] === "Ready" && prev[2] + prev[3] === it[2]) v = prev[3];
+          prev = it;
+          return v;
+        });
+      }
+    });
+    table = null;
   }
   /* first item of lane l starting at or after t (a lane's items are in
    * time order): a window reads its own items, not the lane's */
@@ -27,39 +69,41 @@ var WinStats = (function () {
     while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < t) lo = m + 1; else hi = m; }
     return lo;
   }
-  /* latency of the runs that start in the window: the Ready slice that ends where a Running one starts */
-  function latency(st, v0, v1) {
-    var out = { n: 0, sum: 0, max: 0 }, prev = null, k0 = lowerBound(st, v0), j;
-    for (j = k0 - 1; j >= start[st] && !prev; j--) if (D.items[j][1] === 0) prev = D.items[j];
-    for (var k = k0; k < start[st + 1] && D.items[k][2] < v1; k++) {
-      var it = D.items[k];
-      if (it[1] !== 0) continue;
-      var nm = D.names[it[5]];
-      if (nm === "Running" && prev && D.names[prev[5]] === "Ready" && prev[2] + prev[3] === it[2] && it[2] >= v0 && it[2] < v1) {
-        out.n++; out.sum += prev[3]; if (prev[3] > out.max) out.max = prev[3];
-      }
-      prev = it;
-    }
-    return out;
-  }
   function compute(v0, v1) {
     var thinned = !Load.covers(v0, v1), rows = [];
     D.lanes.forEach(function (ln, l) {
-      if (!KINDS[ln.kind]) return;
-      var r = { lane: l, name: ln.name, kind: ln.kind, core: ln.core, run: 0, count: 0, sum: 0, max: 0, lat: null };
-      for (var k = lowerBound(l, v0), e = lowerBound(l, v1); k < e; k++) {
-        var it = D.items[k];
-        if (it[1] !== 0 || it[4] !== 0) continue;
-        r.count++; r.sum += it[3]; if (it[3] > r.max) r.max = it[3];
-      }
+      /* not a lane that takes CPU time, or one added to D since load() */
+      if (!KINDS[ln.kind] || !runs[l]) return;
+      var q = query(runs[l], lowerBound(l, v0), lowerBound(l, v1));
+      var r = { lane: l, name: ln.name, kind: ln.kind, core: ln.core, run: 0, count: q.n, sum: q.sum, max: q.max, lat: null };
       r.run = Load.busy(l, v0, v1, thinned);
       var st = stateOf[ln.core + "\u0000" + ln.name];
-      if (ln.kind === "task" && st !== undefined) r.lat = latency(st, v0, v1);
+      if (ln.kind === "task" && st !== undefined && lats[st]) r.lat = query(lats[st], lowerBound(st, v0), lowerBound(st, v1));
       r.share = v1 > v0 ? r.run / (v1 - v0) : 0;
       if (r.run || r.count) rows.push(r);
     });
     rows.sort(function (a, b) { return b.run - a.run || a.lane - b.lane; });
     return { v0: v0, v1: v1, thinned: thinned, rows: rows };
+  }
+  /* the table's cells, kept from frame to frame: a pan rewrites the text
+   * of the cells that changed, not the table */
+  function cells(n) {
+    if (!table) {
+      var t = $("t-window");
+      t.innerHTML = "<tr><th>lane</th><th>kind</th><th>run</th><th>share %</th><th>count</th><th>mean</th><th>max</th><th>lat_n</th><th>lat_mean</th><th>lat_max</th></tr>";
+      table = { el: t, rows: [] };
+    }
+    while (table.rows.length < n) {
+      var tr = document.createElement("tr"), row = { tr: tr, text: [] };
+      for (var i = 0; i < 10; i++) {
+        var td = document.createElement("td"), tx = document.createTextNode("");
+        td.appendChild(tx); tr.appendChild(td); row.text.push(tx);
+      }
+      table.el.appendChild(tr);
+      table.rows.push(row);
+    }
+    while (table.rows.length > n) table.el.removeChild(table.rows.pop().tr);
+    return table.rows;
   }
   function draw(a, b) {
     if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
@@ -67,14 +111,14 @@ var WinStats = (function () {
     last = compute(v0, v1);
     $("window-range").textContent = fmtNs(v0) + " \u2013 " + fmtNs(v1) + " (" + fmtNs(v1 - v0) + ")" +
       (last.thinned ? "; detail was thinned here: run time and share from the overview bins, counts and durations from the kept windows only" : "");
-    var h = "<tr><th>lane</th><th>kind</th><th>run</th><th>share %</th><th>count</th><th>mean</th><th>max</th><th>lat_n</th><th>lat_mean</th><th>lat_max</th></tr>";
-    last.rows.forEach(function (r) {
+    var out = cells(last.rows.length);
+    last.rows.forEach(function (r, j) {
       var c = [r.name, r.kind, fmtNs(r.run), (100 * r.share).toFixed(2), r.count, r.count ? fmtNs(r.sum / r.count) : "-",
         r.count ? fmtNs(r.max) : "-", r.lat ? r.lat.n : "-", r.lat && r.lat.n ? fmtNs(r.lat.sum / r.lat.n) : "-",
         r.lat && r.lat.n ? fmtNs(r.lat.max) : "-"];
-      h += '<tr data-lane="' + r.lane + '">' + c.map(function (x) { return "<td>" + esc(x) + "</td>"; }).join("") + "</tr>";
+      if (out[j].tr.dataset.lane !== String(r.lane)) out[j].tr.dataset.lane = r.lane;
+      for (var i = 0; i < 10; i++) { var x = String(c[i]); if (out[j].text[i].nodeValue !== x) out[j].text[i].nodeValue = x; }
     });
-    $("t-window").innerHTML = h;
     return last;
   }
   load();
