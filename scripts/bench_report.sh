@@ -16,11 +16,15 @@
 #             maximum (goal: <= 16 ms a frame, 60 frames per second); and
 #             the same with the views that follow the window in the next
 #             animation frame (load graph, event list, window statistics:
-#             sonde.flushViews(), called and timed at once), which share a
-#             frame with the timeline's next draw while the user zooms;
+#             the page's own performance marks around them), which share a
+#             frame with the timeline's next draw while the user zooms (their
+#             callback runs first); one step a frame;
 #             both also in CPU time (the renderer thread's time between the
 #             performance marks, from Chromium's tracing: cdp_page.js
 #             CDP_TRACE), the page's own work whatever the machine's load;
+#             and the whole frame in CPU time, from one frame's start mark
+#             to the next one's (the browser's style, layout and paint
+#             included);
 #   live      `sonde live --serve`: from the target's record to the page,
 #             two viewers (goal: <= 1 s), and the host's RSS.
 #
@@ -54,16 +58,16 @@ cat >"$TMP/check.js" <<'JS'
   var TL = sonde.TL, end = TL.end(), frames = [], whole = [];
   function tick() { return new Promise(function (ok) { requestAnimationFrame(function () { ok(); }); }); }
   async function frame(a, b) {
+    /* one step a frame, as a user's continuous zoom or drag gives: the
+     * timeline draws the new window; the views follow it in the next
+     * frame's first callback (the page times them: sonde.lastViewsMs()),
+     * before the next step's draw in the same frame, after this one's
+     * style, layout and paint */
     var t0 = performance.now();
     TL.zoom(a, b);
     var own = performance.now() - t0, tl = TL.lastFrameMs ? TL.lastFrameMs() : own;
-    t0 = performance.now();
-    performance.mark("views-start");
-    if (sonde.flushViews) sonde.flushViews();
-    performance.mark("views-end");
-    performance.clearMarks("views-start"); performance.clearMarks("views-end");
-    var views = performance.now() - t0;
-    await tick(); await tick();
+    await tick();
+    var views = sonde.lastViewsMs ? sonde.lastViewsMs() : 0;
     frames.push(tl); whole.push(tl + views);
   }
   function sorted(a) { return a.slice().sort(function (x, y) { return x - y; }); }
@@ -74,6 +78,7 @@ cat >"$TMP/check.js" <<'JS'
   while (w < end) { await frame(c - w / 2, c + w / 2); w *= 1.25; }
   /* and panning the whole trace zoomed to a tenth of it */
   for (var j = 0; j <= 40; j++) await frame(j * end / 44, j * end / 44 + end / 10);
+  await tick(); /* the last frame's views */
   frames = sorted(frames); whole = sorted(whole);
   return { ready: sonde.readyMs, startup: sonde.startup, items: sonde.D.items.length, frames: frames.length,
     p50: frames[frames.length >> 1], p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1],
@@ -99,11 +104,19 @@ def cpu(events, name):
 def figures(xs):
     s = sorted(xs)
     return f"median {s[len(s) // 2]:.1f} ms, p95 {s[int(len(s) * 0.95)]:.1f} ms, max {s[-1]:.1f} ms, {sum(x > 16 for x in s)} over 16 ms"
+# CPU ms from each frame's start mark to the next frame's: the whole of the
+# frame on the renderer's main thread, the browser's style, layout and
+# paint of what the views rewrote included (the two animation-frame ticks
+# between frames cost no CPU while they wait)
+def whole_frames(events):
+    ts = [e["tts"] for e in sorted((e for e in events if e.get("tts") is not None), key=lambda e: e["ts"])
+          if e["name"] == "tl-draw-start"]
+    return [(b - a) / 1000 for a, b in zip(ts, ts[1:])]
 try:
     tr = json.load(open(sys.argv[2]))
-    tl, views = cpu(tr, "tl-draw"), cpu(tr, "views")
+    tl, views, frame = cpu(tr, "tl-draw"), cpu(tr, "views"), whole_frames(tr)
 except (OSError, ValueError):
-    tl = views = []
+    tl = views = frame = []
 print(f"  page interactive after {p['ready'] / 1000:.2f} s (goal <= 3 s); {p['items']} detail items")
 if p.get("startup"):
     print("    of which in the page's scripts: " + ", ".join(f"{k} {v:.0f} ms" for k, v in p["startup"].items()))
@@ -113,6 +126,8 @@ print(f"    with the views that follow the window: median {p['w50']:.1f} ms, p95
       f" {p['wover']} over 16 ms; machine load {open('/proc/loadavg').read().split()[0]}")
 if tl and len(tl) == len(views) == p["frames"]:
     print(f"    CPU time (renderer thread): timeline {figures(tl)}; with the views {figures([a + b for a, b in zip(tl, views)])}")
+    if frame:
+        print(f"    the whole frame in CPU time (script, style, layout, paint; {len(frame)} frames): {figures(frame)}")
 else:
     print(f"    (no CPU times: {len(tl)} timeline and {len(views)} views marks traced for {p['frames']} frames)")
 PY

@@ -115,7 +115,10 @@ async function run(wsUrl) {
   }
   await evaluate("window.sondeCeilingMs = " + ceiling * 1000);
   const trace = process.env.CDP_TRACE;
-  if (trace) await send("Tracing.start", { traceConfig: { includedCategories: ["blink.user_timing"] }, transferMode: "ReportEvents" }, null);
+  /* CDP_TRACE_CATEGORIES adds categories (comma-separated), e.g.
+   * devtools.timeline for the browser's style, layout and paint */
+  const cats = ["blink.user_timing"].concat((process.env.CDP_TRACE_CATEGORIES || "").split(",").filter(Boolean));
+  if (trace) await send("Tracing.start", { traceConfig: { includedCategories: cats }, transferMode: "ReportEvents" }, null);
   const profile = process.env.CDP_PROFILE;
   if (profile) {
     await send("Profiler.enable", {});

@@ -511,9 +511,15 @@ var TL = (function () {
     ctx.strokeRect(a - 1, y - 1, b - a + 2, h + 2);
     ctx.restore();
   }
+  /* the canvas's width on the page, read again only when it changed: read
+   * in every frame, after the views had rewritten their text, it made the
+   * browser lay the page out in the middle of the frame */
+  var cssW = 0;
+  if (window.ResizeObserver) new ResizeObserver(function () { cssW = 0; request(); }).observe(cv);
   function draw() {
     performance.mark("tl-draw-start");
-    W = cv.clientWidth || 800; H = totalH;
+    if (!cssW || !window.ResizeObserver) cssW = cv.clientWidth;
+    W = cssW || 800; H = totalH;
     if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) {
       cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr); cv.style.height = H + "px";
     }

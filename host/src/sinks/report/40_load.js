@@ -18,12 +18,14 @@ var Load = (function () {
    * a walk over its bins) */
   var coreIx = new Int32Array(0), isIsr = new Uint8Array(0), ncores = 0, cum = [];
   var legend = null; /* the legend's text nodes, made once per load: a pan rewrites their text only */
-  /* the canvas's width on the page, read once (and again after a resize):
+  /* the canvas's width on the page, read again only when it changed:
    * read in every frame, after the event list has rewritten its rows, it
-   * made the browser lay the page out in the middle of the frame */
+   * made the browser lay the page out in the middle of the frame (a
+   * ResizeObserver says when it changed: a window resized, a scroll bar
+   * that came or went) */
   var cssW = 0;
-  window.addEventListener("resize", function () { cssW = 0; });
   var cv = $("load-canvas"), ctx = cv.getContext("2d"), last = null;
+  if (window.ResizeObserver) new ResizeObserver(function () { cssW = 0; }).observe(cv);
   /* rebuild from D: the lanes that take CPU time and, per lane, its depth-0
    * slices' range in D.items (items are sorted by lane, then start) */
   function load() {
@@ -189,7 +191,7 @@ var Load = (function () {
   function draw(a, b) {
     if (a === undefined) { var v = TL.view(); a = v[0]; b = v[1]; }
     var v0 = Math.max(0, a), v1 = Math.max(v0 + 1, b);
-    if (!cssW) cssW = cv.clientWidth;
+    if (!cssW || !window.ResizeObserver) cssW = cv.clientWidth;
     var W = cssW || 800, dpr = window.devicePixelRatio || 1, PW = W - PAD_L - 8, PH = H - PAD_T - PAD_B;
     /* resizing clears and reallocates the canvas: only when its size changed */
     if (cv.width !== Math.floor(W * dpr) || cv.height !== Math.floor(H * dpr)) { cv.width = W * dpr; cv.height = H * dpr; cv.style.height = H + "px"; }

@@ -14,8 +14,8 @@ var Events = (function () {
    * page after the timeline has written its range would make the browser
    * lay the page out in the middle of a frame */
   var boxH = 0, innerH = 0;
-  window.addEventListener("resize", function () { boxH = 0; });
-  function boxHeight() { if (!boxH) boxH = box.clientHeight; return boxH; }
+  if (window.ResizeObserver) new ResizeObserver(function () { boxH = 0; }).observe(box);
+  function boxHeight() { if (!boxH || !window.ResizeObserver) boxH = box.clientHeight; return boxH; }
   function load() {
     var skip = D.lanes.map(function (l) { return l.kind === "state"; }), n = 0, k;
     for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) n++;
