@@ -4,7 +4,7 @@
  * ops: framing, sequence numbers, losses, holding for time
  * reconstruction), sonde_probe.c; sonde_records.c (one frame -> one
  * event), sonde_rtosrec.c (the RTOS records, for sonde_records.c);
- * sonde_state.c (diagnostics, reset, protocol version);
+ * sonde_state.c (diagnostics, protocol version);
  * sonde_layout.c (what each record id looks like).  Not a public
  * interface; the tests include it.
  */
@@ -265,8 +265,6 @@ void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_
 	__attribute__((format(printf, 5, 6)));
 void sdec_diag(struct sdec *d, enum sonde_diag_code code, uint64_t offset, uint64_t frame, uint64_t count,
 	       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* The target restarted: forget dictionaries, timing and nesting. */
-void sdec_target_reset(struct sdec *d);
 /* The protocol version in use changed (TARGET_INFO), or was first met. */
 void sdec_set_version(struct sdec *d, unsigned version, int from_info);
 

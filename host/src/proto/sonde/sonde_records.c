@@ -34,6 +34,22 @@ struct fields {
 
 /* Name of an object id: its own kind first, then the generic OBJECT kind
  * (all objects share one id space, protocol §4). */
+/* The target restarted (TARGET_INFO with its reset flag): forget its
+ * dictionaries, timing and nesting; its totals and frame numbers count
+ * from sonde_init() again. */
+static void target_reset(struct sdec *d)
+{
+	sdict_clear(&d->dict);
+	d->ses->names_gen = d->dict.gen;
+	d->dict_full_reported = 0;
+	sstk_reset(&d->stk);
+	srtos_reset(&d->rtos);
+	d->T = 0;
+	d->tflags = 0;
+	d->t_known = 0;
+	d->ses->lost_unexplained += sloss_target_reset(&d->loss, d->cur ? d->cur->idx : 0);
+}
+
 static const char *obj_name(const struct sdec *d, unsigned kind, uint32_t id)
 {
 	const char *n = sdict_get(&d->dict, kind, id);
@@ -135,7 +151,7 @@ static void target_info(struct sdec *d, const struct sdec_frame *f)
 	d->rejected = 0;
 	sdec_set_version(d, p[0], 1);
 	if (flags & SONDE_INFO_F_RESET)
-		sdec_target_reset(d);
+		target_reset(d);
 	d->addr_size = asz;
 	srec_set_lengths(d);
 	if (p[4] != d->core) { /* the tally's rules are kept per core */

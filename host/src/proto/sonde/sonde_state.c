@@ -1,7 +1,9 @@
 /*
  * sonde_state.c -- the parts of the Sonde decoder's state that both of its
  * sides change: diagnostics (with the offset of a byte inside the frame
- * being processed), a target reset, and the protocol version in use.
+ * being processed) and the protocol version in use.  It calls no other
+ * file of the decoder (they call it): what a target reset clears is
+ * sonde_records.c's, which handles the TARGET_INFO that says so.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,20 +27,6 @@ void sdec_diag_at(struct sdec *d, enum sonde_diag_code code, size_t idx, uint64_
 	va_start(ap, fmt);
 	sonde_vdiagf(&d->out, code, hdlc_offset_of(f->offset, f->esc, f->nesc, idx), f->frame, count, fmt, ap);
 	va_end(ap);
-}
-
-void sdec_target_reset(struct sdec *d)
-{
-	sdict_clear(&d->dict);
-	d->ses->names_gen = d->dict.gen;
-	d->dict_full_reported = 0;
-	sstk_reset(&d->stk);
-	srtos_reset(&d->rtos);
-	d->T = 0;
-	d->tflags = 0;
-	d->t_known = 0;
-	/* totals and frame numbers count from sonde_init() */
-	d->ses->lost_unexplained += sloss_target_reset(&d->loss, d->cur ? d->cur->idx : 0);
 }
 
 /* The versions met, for people: "v3", "v1 and v3", "v1, v2 and v3", or
