@@ -348,7 +348,7 @@ static void tband_time(struct tband_dec *d, const struct tband_rec *rec,
 
 	/* core_id events carry ts 0 when the streaming backend replays the
 	 * metadata of each core: they take no part in the order check. */
-	if (rec->desc->id != 0x00) {
+	if (rec->desc->id != TBAND_ID_CORE_ID) {
 		if (c->have_ts && rec->ts < c->last_ts) {
 			snprintf(d->msg, sizeof(d->msg),
 				 "%s: timestamp %" PRIu64 " before the previous one (%"
@@ -377,7 +377,7 @@ static void tband_args(struct tband_dec *d, const struct tband_rec *rec, size_t 
 		       uint32_t task)
 {
 	const struct tband_evdesc *ds = rec->desc;
-	int tasklocal = ds->group == TBAND_G_FREERTOS && ds->id >= 0x7A;
+	int tasklocal = ds->group == TBAND_G_FREERTOS && ds->id >= TBAND_ID_TASK_EVTMARKER_NAME; /* the task-local ones */
 
 	for (unsigned i = 0; i < ds->nfields; i++) {
 		const struct tband_field *f = &ds->f[i];
@@ -432,17 +432,17 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 	ev->obj = a;
 	switch (rec->desc->id) {
 	/* ---- base group ---- */
-	case 0x00: /* core_id */
+	case TBAND_ID_CORE_ID:
 		ev->kind = SONDE_EV_INFO;
 		break;
-	case 0x01: /* dropped_evt_cnt: events the backend refused, in total */
+	case TBAND_ID_DROPPED_EVT_CNT: /* events the backend refused, in total */
 		ev->kind = SONDE_EV_DROPS;
 		ev->obj = 0;
 		ev->value = 0;
 		ev->obj2 = a;
 		tband_count_drops(d, a);
 		break;
-	case 0x02: /* ts_resolution_ns */
+	case TBAND_ID_TS_RESOLUTION_NS:
 		ev->kind = SONDE_EV_INFO;
 		ev->obj = 0;
 		if (a == 0) {
@@ -453,95 +453,95 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 			d->ns_known = 1;
 		}
 		break;
-	case 0x03: /* isr_name */
-	case 0x06: /* evtmarker_name */
-	case 0x0A: /* valmarker_name */
-	case 0x5F: /* task_name */
-	case 0x64: /* queue_name */
+	case TBAND_ID_ISR_NAME:
+	case TBAND_ID_EVTMARKER_NAME:
+	case TBAND_ID_VALMARKER_NAME:
+	case TBAND_ID_TASK_NAME:
+	case TBAND_ID_QUEUE_NAME:
 		ev->kind = SONDE_EV_DICT;
 		ev->text = d->str;
-		ev->obj2 = rec->desc->id == 0x03 ? SONDE_DICT_ISR
-			 : rec->desc->id == 0x06 ? SONDE_DICT_MARKER
-			 : rec->desc->id == 0x0A ? SONDE_DICT_COUNTER
-			 : rec->desc->id == 0x5F ? SONDE_DICT_TASK : SONDE_DICT_OBJECT;
+		ev->obj2 = rec->desc->id == TBAND_ID_ISR_NAME ? SONDE_DICT_ISR
+			 : rec->desc->id == TBAND_ID_EVTMARKER_NAME ? SONDE_DICT_MARKER
+			 : rec->desc->id == TBAND_ID_VALMARKER_NAME ? SONDE_DICT_COUNTER
+			 : rec->desc->id == TBAND_ID_TASK_NAME ? SONDE_DICT_TASK : SONDE_DICT_OBJECT;
 		tband_learn(d, tband_dkind_of(rec->desc->f[0].ref), a, d->str);
 		break;
-	case 0x04: /* isr_enter */
+	case TBAND_ID_ISR_ENTER:
 		ev->kind = SONDE_EV_ISR_ENTER;
 		if (c->isr_depth < INT64_MAX)
 			c->isr_depth++;
 		ev->value = c->isr_depth;
 		break;
-	case 0x05: /* isr_exit */
+	case TBAND_ID_ISR_EXIT:
 		ev->kind = SONDE_EV_ISR_EXIT;
 		ev->value = c->isr_depth;
 		if (c->isr_depth > 0)
 			c->isr_depth--;
 		break;
-	case 0x07: /* evtmarker */
-	case 0x08: /* evtmarker_begin */
-		ev->kind = rec->desc->id == 0x07 ? SONDE_EV_MARK : SONDE_EV_MARK_BEGIN;
+	case TBAND_ID_EVTMARKER:
+	case TBAND_ID_EVTMARKER_BEGIN:
+		ev->kind = rec->desc->id == TBAND_ID_EVTMARKER ? SONDE_EV_MARK : SONDE_EV_MARK_BEGIN;
 		ev->text = d->str;
 		break;
-	case 0x09: /* evtmarker_end */
+	case TBAND_ID_EVTMARKER_END:
 		ev->kind = SONDE_EV_MARK_END;
 		break;
-	case 0x0B: /* valmarker */
+	case TBAND_ID_VALMARKER:
 		ev->kind = SONDE_EV_COUNTER;
 		ev->value = rec->v[1].i;
 		break;
 
 	/* ---- FreeRTOS group ---- */
-	case 0x54: /* task_switched_in */
+	case TBAND_ID_TASK_SWITCHED_IN:
 		tband_switch(d, ev, (uint32_t)a);
 		break;
-	case 0x55: /* task_to_rdy_state */
+	case TBAND_ID_TASK_TO_RDY_STATE:
 		ev->kind = SONDE_EV_TASK_READY;
 		break;
-	case 0x56: /* task_resumed */
-	case 0x57: /* task_resumed_from_isr */
+	case TBAND_ID_TASK_RESUMED:
+	case TBAND_ID_TASK_RESUMED_FROM_ISR:
 		ev->kind = SONDE_EV_OBJ_OP;
-		ev->op = SONDE_OP_RESUME | (rec->desc->id == 0x57 ? SONDE_OP_F_ISR : 0);
+		ev->op = SONDE_OP_RESUME | (rec->desc->id == TBAND_ID_TASK_RESUMED_FROM_ISR ? SONDE_OP_F_ISR : 0);
 		ev->obj2 = SONDE_OBJK_TASK;
 		ev->obj2_name = rtos_kind_name(SONDE_OBJK_TASK);
 		ev->flags |= SONDE_EVF_REF;
 		ev->ref = a;
 		ev->ref_name = tband_name(d, TBAND_D_TASK, a);
 		break;
-	case 0x63: /* queue_created: its kind follows in queue_kind */
+	case TBAND_ID_QUEUE_CREATED: /* its kind follows in queue_kind */
 		ev->kind = SONDE_EV_OBJECT;
 		ev->op = SONDE_OBJ_CREATED;
 		break;
-	case 0x58: /* task_suspended */
+	case TBAND_ID_TASK_SUSPENDED:
 		ev->kind = SONDE_EV_RECORD;
 		tband_task_will(d, ev, a, TBAND_WHY_SUSPENDED);
 		break;
-	case 0x62: /* task_deleted */
+	case TBAND_ID_TASK_DELETED:
 		ev->kind = SONDE_EV_RECORD;
 		tband_task_will(d, ev, a, TBAND_WHY_DELETED);
 		break;
-	case 0x59: /* curtask_delay */
-	case 0x5A: /* curtask_delay_until */
+	case TBAND_ID_CURTASK_DELAY:
+	case TBAND_ID_CURTASK_DELAY_UNTIL:
 		ev->kind = SONDE_EV_RECORD;
 		ev->obj = cur;
 		ev->obj_name = tband_name(d, TBAND_D_TASK, cur);
-		tband_curtask_will(d, rec->desc->id == 0x59 ? TBAND_WHY_DELAY
+		tband_curtask_will(d, rec->desc->id == TBAND_ID_CURTASK_DELAY ? TBAND_WHY_DELAY
 				   : TBAND_WHY_DELAY_UNTIL, a);
 		return cur;
-	case 0x5B: /* task_priority_set */
-	case 0x5C: /* task_priority_inherit */
-	case 0x5D: /* task_priority_disinherit */
+	case TBAND_ID_TASK_PRIORITY_SET:
+	case TBAND_ID_TASK_PRIORITY_INHERIT:
+	case TBAND_ID_TASK_PRIORITY_DISINHERIT:
 		ev->kind = SONDE_EV_TASK_PRIO;
-		ev->op = rec->desc->id == 0x5B ? SONDE_OP_PRIO_SET
-		       : rec->desc->id == 0x5C ? SONDE_OP_PRIO_INHERIT : SONDE_OP_PRIO_DISINHERIT;
+		ev->op = rec->desc->id == TBAND_ID_TASK_PRIORITY_SET ? SONDE_OP_PRIO_SET
+		       : rec->desc->id == TBAND_ID_TASK_PRIORITY_INHERIT ? SONDE_OP_PRIO_INHERIT : SONDE_OP_PRIO_DISINHERIT;
 		ev->obj2 = ev->op;
 		ev->obj2_name = rtos_op_name(ev->op, 0);
 		ev->value = (int64_t)b;
 		break;
-	case 0x5E: /* task_created: the priority follows in task_priority_set */
+	case TBAND_ID_TASK_CREATED: /* the priority follows in task_priority_set */
 		ev->kind = SONDE_EV_TASK_CREATE;
 		break;
-	case 0x60: /* task_is_idle_task */
+	case TBAND_ID_TASK_IS_IDLE_TASK:
 		ev->kind = SONDE_EV_INFO;
 		if (b < TBAND_CORES) {
 			struct tband_core *ic = &d->cores[b];
@@ -560,13 +560,13 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 			tband_diag_at(d, SONDE_D_MALFORMED, 0);
 		}
 		break;
-	case 0x61: /* task_is_timer_task */
+	case TBAND_ID_TASK_IS_TIMER_TASK:
 		ev->kind = SONDE_EV_OBJECT;
 		ev->op = SONDE_OBJ_ANNOUNCED;
 		ev->obj2 = SONDE_OBJK_TIMER_TASK;
 		ev->obj2_name = rtos_kind_name(ev->obj2);
 		break;
-	case 0x65: /* queue_kind */
+	case TBAND_ID_QUEUE_KIND:
 		ev->kind = SONDE_EV_OBJECT;
 		ev->op = SONDE_OBJ_ANNOUNCED;
 		e = tband_learn(d, TBAND_D_QUEUE, a, NULL);
@@ -575,18 +575,22 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 		ev->obj2 = tband_objk(tband_queue_kind_json(b) ? (int)b : -1);
 		ev->obj2_name = rtos_kind_name(ev->obj2);
 		break;
-	case 0x66: case 0x68: /* queue_send, queue_overwrite */
-	case 0x67: case 0x69: /* ..._from_isr */
-		tband_queue_op(d, ev, a, SONDE_OP_SEND | (rec->desc->id & 1 ? SONDE_OP_F_ISR : 0), (int64_t)b);
+	case TBAND_ID_QUEUE_SEND: case TBAND_ID_QUEUE_OVERWRITE:
+		tband_queue_op(d, ev, a, SONDE_OP_SEND, (int64_t)b);
 		break;
-	case 0x6A: case 0x6B: /* queue_receive, queue_receive_from_isr */
-		tband_queue_op(d, ev, a, SONDE_OP_RECEIVE | (rec->desc->id == 0x6B ? SONDE_OP_F_ISR : 0),
-			       (int64_t)b);
+	case TBAND_ID_QUEUE_SEND_FROM_ISR: case TBAND_ID_QUEUE_OVERWRITE_FROM_ISR:
+		tband_queue_op(d, ev, a, SONDE_OP_SEND | SONDE_OP_F_ISR, (int64_t)b);
 		break;
-	case 0x6C: /* queue_reset: empties the queue */
+	case TBAND_ID_QUEUE_RECEIVE:
+		tband_queue_op(d, ev, a, SONDE_OP_RECEIVE, (int64_t)b);
+		break;
+	case TBAND_ID_QUEUE_RECEIVE_FROM_ISR:
+		tband_queue_op(d, ev, a, SONDE_OP_RECEIVE | SONDE_OP_F_ISR, (int64_t)b);
+		break;
+	case TBAND_ID_QUEUE_RESET: /* empties the queue */
 		tband_queue_op(d, ev, a, SONDE_OP_RESET, 0);
 		break;
-	case 0x70: /* queue_cur_length: a level, no operation */
+	case TBAND_ID_QUEUE_CUR_LENGTH: /* a level, no operation */
 		ev->kind = SONDE_EV_QUEUE;
 		ev->value = (int64_t)b;
 		e = tband_dict_find(&d->dict, TBAND_D_QUEUE, a);
@@ -595,35 +599,35 @@ static uint32_t tband_map(struct tband_dec *d, const struct tband_rec *rec,
 			ev->obj2_name = rtos_kind_name(ev->obj2);
 		}
 		break;
-	case 0x6D: /* curtask_block_on_queue_peek */
-	case 0x6E: /* ..._send */
-	case 0x6F: /* ..._receive */
+	case TBAND_ID_CURTASK_BLOCK_ON_QUEUE_PEEK:
+	case TBAND_ID_CURTASK_BLOCK_ON_QUEUE_SEND:
+	case TBAND_ID_CURTASK_BLOCK_ON_QUEUE_RECEIVE:
 		ev->kind = SONDE_EV_RECORD;
-		tband_curtask_will(d, rec->desc->id == 0x6D ? TBAND_WHY_PEEK
-				   : rec->desc->id == 0x6E ? TBAND_WHY_SEND : TBAND_WHY_RECEIVE, a);
+		tband_curtask_will(d, rec->desc->id == TBAND_ID_CURTASK_BLOCK_ON_QUEUE_PEEK ? TBAND_WHY_PEEK
+				   : rec->desc->id == TBAND_ID_CURTASK_BLOCK_ON_QUEUE_SEND ? TBAND_WHY_SEND : TBAND_WHY_RECEIVE, a);
 		break;
-	case 0x7A: /* task_evtmarker_name */
-	case 0x7E: /* task_valmarker_name */
+	case TBAND_ID_TASK_EVTMARKER_NAME:
+	case TBAND_ID_TASK_VALMARKER_NAME:
 		ev->kind = SONDE_EV_DICT;
 		ev->text = d->str;
 		ev->obj = tband_tasklocal((uint32_t)b, (uint32_t)a);
-		ev->obj2 = rec->desc->id == 0x7A ? SONDE_DICT_MARKER : SONDE_DICT_COUNTER;
-		tband_learn(d, rec->desc->id == 0x7A ? TBAND_D_MARKER : TBAND_D_VALMARKER,
+		ev->obj2 = rec->desc->id == TBAND_ID_TASK_EVTMARKER_NAME ? SONDE_DICT_MARKER : SONDE_DICT_COUNTER;
+		tband_learn(d, rec->desc->id == TBAND_ID_TASK_EVTMARKER_NAME ? TBAND_D_MARKER : TBAND_D_VALMARKER,
 			    ev->obj, d->str);
 		ev->obj_name = d->str;
 		tband_names_changed(d);
 		return (uint32_t)b;
-	case 0x7B: /* task_evtmarker */
-	case 0x7C: /* task_evtmarker_begin */
-	case 0x7D: /* task_evtmarker_end */
-		ev->kind = rec->desc->id == 0x7B ? SONDE_EV_MARK
-			 : rec->desc->id == 0x7C ? SONDE_EV_MARK_BEGIN : SONDE_EV_MARK_END;
+	case TBAND_ID_TASK_EVTMARKER:
+	case TBAND_ID_TASK_EVTMARKER_BEGIN:
+	case TBAND_ID_TASK_EVTMARKER_END:
+		ev->kind = rec->desc->id == TBAND_ID_TASK_EVTMARKER ? SONDE_EV_MARK
+			 : rec->desc->id == TBAND_ID_TASK_EVTMARKER_BEGIN ? SONDE_EV_MARK_BEGIN : SONDE_EV_MARK_END;
 		if (ev->kind != SONDE_EV_MARK_END)
 			ev->text = d->str;
 		ev->obj = tband_tasklocal(cur, (uint32_t)a);
 		ev->obj_name = tband_tl_names(d, TBAND_D_MARKER, cur, (uint32_t)a)->text;
 		return cur;
-	case 0x7F: /* task_valmarker */
+	case TBAND_ID_TASK_VALMARKER:
 		ev->kind = SONDE_EV_COUNTER;
 		ev->value = rec->v[1].i;
 		ev->obj = tband_tasklocal(cur, (uint32_t)a);
@@ -658,7 +662,7 @@ void tband_record(struct tband_dec *d, struct tband_rec *rec)
 	d->str[slen] = 0;
 
 	/* core_id applies to its own event. */
-	if (rec->desc->id == 0x00)
+	if (rec->desc->id == TBAND_ID_CORE_ID)
 		tband_set_core(d, rec->v[0].u);
 
 	sonde_event_clear(&ev);
