@@ -12,6 +12,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "sonde_proto.h"
 
 enum hdlc_status {
 	HDLC_OK,           /* checksum good */
@@ -156,6 +159,115 @@ static inline size_t hdlc_plain_frame(const uint8_t *data, size_t n, size_t max,
 	}
 	return 0;
 }
+/* ---- the hot loop of the HDLC decoders (Sonde, QS) ---------------------
+ *
+ * Written once here, inline, so that each decoder's own frame handler is
+ * inlined into it: a decoder gives hdlc_fast_run the function that takes a
+ * good frame, and hdlc_feed_fast the function that runs the loop, and gets
+ * the framer (hdlc_feed_frame) for every frame the loop leaves. */
+
+/* Un-escape the n wire bytes at src (a frame without its flag, n < 64)
+ * into dst; bit k of escs is set when src[k] is 0x7D.  The un-escaped
+ * index of each escaped byte goes to esc[], their count to *nesc.  Returns
+ * the un-escaped length, 0 when the frame ends with an escape (aborted:
+ * left to the framer, which reports it). */
+static inline size_t hdlc_unescape(const uint8_t *src, size_t n, uint64_t escs, uint8_t *dst, uint16_t *esc,
+				   size_t *nesc)
+{
+	size_t from = 0, len = 0, ne = 0;
+	while (escs) {
+		size_t k = (size_t)__builtin_ctzll(escs);
+		if (k + 1 >= n)
+			return 0;
+		memcpy(dst + len, src + from, k - from);
+		len += k - from;
+		esc[ne++] = (uint16_t)len;
+		dst[len++] = (uint8_t)(src[k + 1] ^ SONDE_ESC_XOR); /* even a second 0x7D */
+		from = k + 2;
+		escs &= ~(((uint64_t)2 << (k + 1)) - 1); /* k + 1 <= 62 */
+	}
+	memcpy(dst + len, src + from, n - from);
+	*nesc = ne;
+	return len + n - from;
+}
+
+/* A good frame found by hdlc_fast_run: its un-escaped bytes b[0..len)
+ * (SEQ, ID, data, checksum; 16 more bytes are readable), the input offset
+ * of its first byte and the un-escaped indexes esc[0..nesc) of its escaped
+ * bytes.  Returns 1 when taken, 0 to leave it, and what follows, to the
+ * framer. */
+typedef int (*hdlc_take_fn)(void *ctx, const uint8_t *b, size_t len, uint64_t offset, const uint16_t *esc,
+			    size_t nesc);
+
+/* The good frames at data[0..n), while the framer is between frames: found
+ * here and given to take, those without escapes straight from the input,
+ * the others un-escaped into a buffer of this loop (one copy of the frame,
+ * not a trip through the framer's byte loop).  Returns the bytes consumed:
+ * up to the first frame that needs the framer (a bad checksum, too short,
+ * longer than max_len or aborted, one longer than 63 bytes on the wire,
+ * one take leaves), or near the end of the bytes.  A flag right after a
+ * flag is idle fill, skipped.
+ *
+ * The flags and escapes of 64 bytes at a time are found at once
+ * (hdlc_scan64), so where a frame ends does not wait for the bytes of the
+ * frame before it. */
+static inline __attribute__((always_inline)) size_t hdlc_fast_run(struct hdlc_framer *f, const uint8_t *data,
+								 size_t n, size_t max_len, hdlc_take_fn take,
+								 void *ctx)
+{
+	const uint64_t base = f->offset;
+	size_t pos = 0;                 /* where the next frame starts */
+	uint8_t ub[64 + 16] = { 0 };    /* an un-escaped frame; hdlc_sum reads 16 bytes beyond */
+	uint16_t esc[64];
+	while (pos + 64 + 16 <= n) {
+		uint64_t flags, escs;
+		hdlc_scan64(data + pos, &flags, &escs);
+		const size_t w = pos; /* bit k: data[w + k] */
+		if (!flags)
+			break; /* a frame longer than 63 bytes */
+		do {
+			unsigned j = (unsigned)__builtin_ctzll(flags), p = (unsigned)(pos - w);
+			size_t len = j - p;
+			uint64_t in_esc = escs & (((uint64_t)1 << j) - 1) & ~(((uint64_t)1 << p) - 1);
+			if (len) {
+				const uint8_t *fr = data + pos;
+				size_t nesc = 0;
+				if (in_esc) {
+					len = hdlc_unescape(fr, len, in_esc >> p, ub, esc, &nesc);
+					fr = ub;
+				}
+				if (len < 3 || len > max_len || hdlc_sum(fr, len) != SONDE_GOOD_SUM ||
+				    !take(ctx, fr, len, base + pos, esc, nesc))
+					goto out;
+			}
+			pos = w + j + 1;
+			flags &= flags - 1;
+		} while (flags);
+	}
+out:
+	hdlc_took(f, pos);
+	return pos;
+}
+
+/* Feed buf[0..n) to a decoder built on the framer: run (the decoder's
+ * hdlc_fast_run, or 0 when it cannot take frames now) while the framer is
+ * between frames, the framer for the rest, frame by frame, so that the
+ * decoder's state decides again after each frame the framer gave it. */
+static inline __attribute__((always_inline)) void hdlc_feed_fast(struct hdlc_framer *f, const uint8_t *buf,
+								 size_t n,
+								 size_t (*run)(void *ctx, const uint8_t *data,
+									       size_t n),
+								 void *ctx)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (hdlc_idle(f))
+			i += run(ctx, buf + i, n - i);
+		if (i < n)
+			i += hdlc_feed_frame(f, buf + i, n - i);
+	}
+}
+
 /* End of input: a partial frame is reported as HDLC_TRUNCATED. */
 void hdlc_finish(struct hdlc_framer *f);
 

@@ -273,91 +273,30 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	return d;
 }
 
-/* Un-escape the n wire bytes at src (a frame without its flag, n < 64)
- * into dst; bit k of escs is set when src[k] is 0x7D.  The un-escaped
- * index of each escaped byte goes to esc[], their count to *nesc.  Returns
- * the un-escaped length, 0 when the frame ends with an escape (aborted:
- * left to the framer, which reports it). */
-static size_t unescape(const uint8_t *src, size_t n, uint64_t escs, uint8_t *dst, uint16_t *esc,
-		       size_t *nesc)
+/* The framer's hot loop (hdlc_fast_run) takes every good frame here. */
+static int fast_take(void *ctx, const uint8_t *fr, size_t len, uint64_t offset, const uint16_t *esc, size_t nesc)
 {
-	size_t from = 0, len = 0, ne = 0;
-	while (escs) {
-		size_t k = (size_t)__builtin_ctzll(escs);
-		if (k + 1 >= n)
-			return 0;
-		memcpy(dst + len, src + from, k - from);
-		len += k - from;
-		esc[ne++] = (uint16_t)len;
-		dst[len++] = (uint8_t)(src[k + 1] ^ SONDE_ESC_XOR); /* even a second 0x7D */
-		from = k + 2;
-		escs &= ~(((uint64_t)2 << (k + 1)) - 1); /* k + 1 <= 62 */
-	}
-	memcpy(dst + len, src + from, n - from);
-	*nesc = ne;
-	return len + n - from;
+	take_frame(ctx, fr, len, offset, esc, nesc);
+	return 1;
 }
 
-/* The good frames at data[0..n), while the framer is between frames:
- * found and decoded here, those without escapes straight from the input.
- * Returns the bytes consumed: up to the first frame that needs the framer
- * (a bad checksum, a frame too short, too long or aborted, one longer than
- * 63 bytes on the wire), or near the end of the bytes.
- *
- * The flags and escapes of 64 bytes at a time are found at once
- * (hdlc_scan64), so where a frame ends does not wait for the bytes of the
- * frame before it, and an escape costs a copy of the frame, not a trip
- * through the framer's byte loop (about one frame in seven of a QP trace
- * has one: any byte of a timestamp or pointer may be 0x7D or 0x7E). */
-static size_t fast_run(struct qs_dec *d, const uint8_t *data, size_t n)
+/* The good frames at data[0..n), while the framer is between frames
+ * (hdlc_fast_run): about one frame in seven of a QP trace has an escape
+ * (any byte of a timestamp or pointer may be 0x7D or 0x7E), which costs a
+ * copy of the frame there, not a trip through the framer's byte loop. */
+static size_t fast_run(void *ctx, const uint8_t *data, size_t n)
 {
-	const uint64_t base = d->fr.offset;
-	size_t pos = 0; /* where the next frame starts */
-	/* a frame found here ends in the 64 bytes looked at, 16 more are
+	struct qs_dec *d = ctx;
+	/* a frame found there ends in the 64 bytes looked at, 16 more are
 	 * readable (hdlc_sum reads them): enough for QS_READ_PAD */
 	_Static_assert(QS_READ_PAD <= 16, "frames found in place are followed by 16 readable bytes");
-	uint8_t ub[64 + 16] = { 0 }; /* an un-escaped frame; hdlc_sum reads 16 bytes beyond */
-	uint16_t esc[64];
-	while (pos + 64 + 16 <= n) {
-		uint64_t flags, escs;
-		hdlc_scan64(data + pos, &flags, &escs);
-		const size_t w = pos; /* bit k: data[w + k] */
-		if (!flags)
-			break;
-		do {
-			unsigned j = (unsigned)__builtin_ctzll(flags), p = (unsigned)(pos - w);
-			size_t len = j - p;
-			uint64_t in_esc = escs & (((uint64_t)1 << j) - 1) & ~(((uint64_t)1 << p) - 1);
-			if (len) { /* a flag right after a flag is idle fill */
-				const uint8_t *fr = data + pos;
-				size_t nesc = 0;
-				if (in_esc) {
-					len = unescape(fr, len, in_esc >> p, ub, esc, &nesc);
-					fr = ub;
-				}
-				if (len < 3 || len > d->max_rec || hdlc_sum(fr, len) != SONDE_GOOD_SUM)
-					goto out;
-				take_frame(d, fr, len, base + pos, esc, nesc);
-			}
-			pos = w + j + 1;
-			flags &= flags - 1;
-		} while (flags);
-	}
-out:
-	hdlc_took(&d->fr, pos);
-	return pos;
+	return hdlc_fast_run(&d->fr, data, n, d->max_rec, fast_take, d);
 }
 
 static void qs_feed(void *p, const uint8_t *buf, size_t n)
 {
 	struct qs_dec *d = p;
-	size_t i = 0;
-	while (i < n) {
-		if (hdlc_idle(&d->fr))
-			i += fast_run(d, buf + i, n - i);
-		if (i < n)
-			i += hdlc_feed_frame(&d->fr, buf + i, n - i);
-	}
+	hdlc_feed_fast(&d->fr, buf, n, fast_run, d);
 }
 
 static void qs_finish(void *p)

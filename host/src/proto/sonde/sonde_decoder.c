@@ -337,7 +337,7 @@ static enum sonde_diag_code status_code(enum hdlc_status st)
  * their other cases -- or, when its event is not needed, is tallied here
  * (srec_tally_simple).  Returns 0 (nothing done) for any other frame. */
 static inline __attribute__((always_inline)) int fast_frame(struct sdec *d, const uint8_t *b, size_t len,
-								uint64_t offset)
+								uint64_t offset, const uint16_t *esc, size_t nesc)
 {
 	uint8_t seq = b[0], id = b[1];
 	if (!d->timed[id] || seq != (uint8_t)(d->last_seq + 1))
@@ -356,7 +356,7 @@ static inline __attribute__((always_inline)) int fast_frame(struct sdec *d, cons
 		return 1;
 	}
 	struct sdec_frame f = { .b = b, .len = len, .offset = offset, .frame = fno, .idx = idx,
-				.esc = d->fr.esc_pos, .nesc = d->fr.esc_n, .split = &ts };
+				.esc = esc, .nesc = nesc, .split = &ts };
 	d->cur = &f;
 	srec_take_time(d, &f, ts.v);
 	srec_record(d, &f, id, q, ts.n, ts.off);
@@ -371,39 +371,19 @@ static int fast_ok(const struct sdec *d)
 	return d->t_known && !d->rejected && !shold_count(&d->hold) && d->have_seq;
 }
 
-/* The frames at data[0..n) that need nothing else, while the framer is
- * between frames: found in place and taken by fast_frame.  Returns the
- * bytes consumed: up to the first frame that needs more (an escape, a bad
- * checksum, ...: left to the framer), or near the end of the bytes.
- *
- * The flags of 64 bytes at a time are found at once (hdlc_scan64), so
- * where a frame ends does not wait for the bytes of the frame before it. */
-static size_t fast_run(struct sdec *d, const uint8_t *data, size_t n)
+/* The framer's hot loop (hdlc_fast_run) offers each good frame here. */
+static int fast_take(void *ctx, const uint8_t *b, size_t len, uint64_t offset, const uint16_t *esc, size_t nesc)
 {
-	if (!fast_ok(d))
-		return 0;
-	const uint64_t base = d->fr.offset;
-	size_t pos = 0; /* where the next frame starts */
-	while (pos + 64 + 16 <= n) {
-		uint64_t flags, escs;
-		hdlc_scan64(data + pos, &flags, &escs);
-		const size_t w = pos; /* bit k: data[w + k] */
-		if (!flags)
-			break; /* a frame longer than 63 bytes */
-		do {
-			unsigned j = (unsigned)__builtin_ctzll(flags), p = (unsigned)(pos - w);
-			size_t len = j - p;
-			uint64_t inside = (((uint64_t)1 << j) - 1) & ~(((uint64_t)1 << p) - 1);
-			if (len < 3 || (escs & inside) || hdlc_sum(data + pos, len) != SONDE_GOOD_SUM ||
-			    !fast_frame(d, data + pos, len, base + pos))
-				goto out;
-			pos = w + j + 1;
-			flags &= flags - 1;
-		} while (flags);
-	}
-out:
-	hdlc_took(&d->fr, pos);
-	return pos;
+	return fast_frame(ctx, b, len, offset, esc, nesc);
+}
+
+/* The frames at data[0..n) that need nothing else, while the framer is
+ * between frames (hdlc_fast_run): up to the first one fast_frame leaves
+ * (an escape no longer sends a frame there: it is un-escaped in place). */
+static size_t fast_run(void *ctx, const uint8_t *data, size_t n)
+{
+	struct sdec *d = ctx;
+	return fast_ok(d) ? hdlc_fast_run(&d->fr, data, n, SDEC_FRAME_MAX, fast_take, d) : 0;
 }
 
 /* ---- the framer's frames ---------------------------------------------------- */
@@ -411,7 +391,7 @@ out:
 static void on_frame(void *ctx, enum hdlc_status st, const uint8_t *b, size_t len, uint64_t offset, size_t raw)
 {
 	struct sdec *d = ctx;
-	if (st == HDLC_OK && fast_ok(d) && fast_frame(d, b, len, offset))
+	if (st == HDLC_OK && fast_ok(d) && fast_frame(d, b, len, offset, d->fr.esc_pos, d->fr.esc_n))
 		return;
 	uint64_t fno = d->nframes++;
 	d->ses->frames++;
@@ -488,18 +468,12 @@ static void *sdec_create(const struct sonde_out *out, sonde_opts opts)
 	return d;
 }
 
-/* Frames that need nothing else are taken here (fast_run); each other
- * one goes through the framer and on_frame. */
+/* Frames that need nothing else are taken in the framer's hot loop
+ * (fast_run); each other one goes through the framer and on_frame. */
 static void sdec_feed(void *dec, const uint8_t *buf, size_t n)
 {
 	struct sdec *d = dec;
-	size_t i = 0;
-	while (i < n) {
-		if (hdlc_idle(&d->fr))
-			i += fast_run(d, buf + i, n - i);
-		if (i < n)
-			i += hdlc_feed_frame(&d->fr, buf + i, n - i);
-	}
+	hdlc_feed_fast(&d->fr, buf, n, fast_run, d);
 }
 
 /* The input continues after a break (a reconnected link): in stream order
