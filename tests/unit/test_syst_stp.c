@@ -280,7 +280,7 @@ static void encode_all(struct stp_enc *e, const struct how *h, int from, int to)
 		if (i % 20 == 0 || i == from) {
 			stp_enc_async(e);
 			stp_enc_version(e, 3);
-			stp_enc_freq(e, 60000000);
+			stp_enc_freq(e, 32, 60000000);
 			m = ch = 0;
 		}
 		uint16_t want_m = (uint16_t)(128 + i % 2), want_ch = (uint16_t)(1 + i % 3);
@@ -377,7 +377,7 @@ static void test_interleaved(void **state)
 	stp_enc_init(&e, 0);
 	stp_enc_async(&e);
 	stp_enc_version(&e, 3);
-	stp_enc_freq(&e, 60000000);
+	stp_enc_freq(&e, 32, 60000000);
 	stp_enc_master(&e, 16, 128);
 	/* messages 2 (46 bytes) and 3 (50 bytes): no short ones */
 	const int a = 2, b = 3;
@@ -444,12 +444,12 @@ static void test_garbage_between(void **state)
 	struct how h = { .ts_nibs = 16 };
 	encode_all(&e, &h, 0, 30);
 	uint64_t junk = e.nib;
-	static const char bad[] = "F02123456789"; /* a reserved opcode and more */
+	static const char bad[] = "F0C123456789"; /* a reserved opcode and more */
 	stp_enc_op(&e, bad);
 	encode_all(&e, &h, 30, NMSG);
 	struct cap *c = decode(e.buf, stp_enc_len(&e), opts_stp);
 	assert_string_equal(c->out, S.ref->out);
-	int k = find_diag(c, SONDE_D_UNKNOWN_RECORD, "opcode F02 USER not supported");
+	int k = find_diag(c, SONDE_D_UNKNOWN_RECORD, "opcode F0C (reserved) not supported");
 	assert_int_equal(c->diag[k].offset, junk / 2);
 	char where[64];
 	snprintf(where, sizeof(where), "nibble %llu (byte %llu", (unsigned long long)junk,
