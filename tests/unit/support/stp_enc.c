@@ -159,6 +159,9 @@ void stp_enc_msg(struct stp_enc *e, const uint8_t *m, size_t n, const struct stp
 	if (first > n)
 		first = 4;
 	stp_enc_data(e, (unsigned)(8 * first), STP_ENC_TS, le(m, first), how->ts_nibs, how->ts);
+	if (how->extras) /* packets that are no part of the message */
+		for (int k = STP_ENC_USER; k <= STP_ENC_XSYNC; k++)
+			stp_enc_bare(e, (enum stp_enc_bare)k, 0, 0, 0);
 	size_t pos = first;
 	while (pos < n) {
 		size_t k = how->body_bits / 8;

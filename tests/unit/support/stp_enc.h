@@ -59,6 +59,7 @@ void stp_enc_pad(struct stp_enc *e);
 enum stp_enc_end { STP_ENC_END_FLAG, STP_ENC_END_FLAG_TS, STP_ENC_END_MARKED };
 struct stp_enc_msg {
 	int is_short;
+	int extras;    /* a long message: USER, XSYNC and TIME after its start */
 	unsigned start_bits, body_bits;
 	enum stp_enc_end end;
 	unsigned ts_nibs;
