@@ -325,6 +325,39 @@ def syst_hex(msgs):
 
 # ---- Tonbandgeraet -----------------------------------------------------------
 
+def stp_user_time_xsync():
+    """An STPv2 stream (fields least significant nibble first) with the
+    packets the sample lacks: FREQ_40, USER, TIME, XSYNC and their TS
+    forms, TRIG, inside a SyS-T message; then an opcode no public decoder
+    sizes (FREQ_40_TS) and an ASYNC after it."""
+    nib = []
+    def op(text):
+        nib.extend(int(c, 16) for c in text)
+    def field(v, n):
+        nib.extend((v >> (4 * i)) & 0xF for i in range(n))
+    def ts(v, n):
+        op("%X" % (n if n <= 12 else 0xD if n == 14 else 0xE))
+        field(v, n)
+    def sync():
+        op("F" * 21 + "0")
+        op("F00"); field(3, 1)                    # VERSION 3
+    sync()
+    op("F0F0"); field(0x01DCD65000, 10)           # FREQ_40
+    op("F1"); field(128, 4); op("F3"); field(1, 4)  # M16, C16
+    op("F6"); field(0x01000042, 8); ts(1000, 16)  # D32TS: a SyS-T message starts
+    op("F02"); op("F03"); ts(0x20, 2)             # USER, USER_TS
+    op("F05"); ts(0x5000, 16); op("F04")          # TIME_TS, TIME
+    op("F0A"); op("F0B"); ts(0x7, 1)              # XSYNC, XSYNC_TS
+    op("F06"); field(0x3C, 2)                     # TRIG
+    op("6"); field(0x64636261, 8); op("FE")       # D32, FLAG: the message ends
+    op("F0F1"); field(0x12345, 5)                 # FREQ_40_TS: not sized, sync lost
+    sync()
+    op("4"); field(0x5A, 2)
+    if len(nib) % 2:
+        nib.append(0)
+    return bytes(nib[i] | nib[i + 1] << 4 for i in range(0, len(nib), 2))
+
+
 def tband_frames(data, limit, from_end=False):
     """Whole COBS frames (each ending in 0x00), at most about limit bytes."""
     if len(data) <= limit:
@@ -443,6 +476,8 @@ def make(build, td, kernel):
     seed("stp", "pub64_tail_auto", b"\x05\x0c" + stp[8568 // 2:])
     seed("stp", "pub64_head_msn", b"\x00\x02" + stp[:700])
     seed("stp", "pub64_raw", b"\x03\x10" + stp[:900])
+    seed("stp", "user_time_xsync", b"\x00\x01" + stp_user_time_xsync())
+    seed("stp", "user_time_xsync_raw", b"\x02\x10" + stp_user_time_xsync())
     coll = open(os.path.join(td, "syst", "collateral.xml"), "rb").read()
     seed("syst_coll", "collateral", coll)
     seed("syst_coll", "collateral_cut", coll[: len(coll) // 2])

@@ -9,7 +9,8 @@
  * written by the tests' encoder (tests/unit/support/stp_enc.c) in every
  * way the sample does not: most significant nibble first (detected), M8
  * and C8, DnM endings, FLAG_TS, D64TS starts, D8 bodies, short timestamps,
- * messages of two channels interleaved.  Damage (garbage between packets,
+ * USER, TIME and XSYNC packets among them, messages of two channels
+ * interleaved.  Damage (garbage between packets,
  * a reserved opcode inside a message, a stream cut mid-packet) is reported
  * with its offset and costs no message that was whole.  Every stream is
  * decoded whole, a byte at a time and in uneven chunks, with the same
@@ -268,6 +269,8 @@ static void test_sample(void **state)
 
 struct how {
 	int msn, small_ids, marked, flag_ts, start64, body8;
+	int extras; /* TIME_TS (the time but the low byte) before each message,
+		     * USER, XSYNC and TIME inside the long ones */
 	unsigned ts_nibs;
 };
 
@@ -280,7 +283,7 @@ static void encode_all(struct stp_enc *e, const struct how *h, int from, int to)
 		if (i % 20 == 0 || i == from) {
 			stp_enc_async(e);
 			stp_enc_version(e, 3);
-			stp_enc_freq(e, 60000000);
+			stp_enc_freq(e, 32, 60000000);
 			m = ch = 0;
 		}
 		uint16_t want_m = (uint16_t)(128 + i % 2), want_ch = (uint16_t)(1 + i % 3);
@@ -297,13 +300,17 @@ static void encode_all(struct stp_enc *e, const struct how *h, int from, int to)
 		unsigned type = hdr & 0xF;
 		/* short messages: SHORT32/64, BUILD COMPACT32/64 */
 		int is_short = S.n[i] <= 8 && (type == 1 || type == 7 || type == 0);
+		uint64_t ts = 60000ull * (uint64_t)(i + 1);
+		if (h->extras)
+			stp_enc_bare(e, STP_ENC_TIME, 1, 16, ts & ~(uint64_t)0xFF);
 		struct stp_enc_msg how = {
 			.is_short = is_short,
+			.extras = h->extras,
 			.start_bits = h->start64 && S.n[i] >= 8 ? 64 : 32,
 			.body_bits = h->body8 ? 8 : 64,
 			.end = h->marked ? STP_ENC_END_MARKED : h->flag_ts ? STP_ENC_END_FLAG_TS : STP_ENC_END_FLAG,
 			.ts_nibs = h->ts_nibs,
-			.ts = 60000ull * (uint64_t)(i + 1),
+			.ts = ts,
 		};
 		stp_enc_msg(e, S.m[i], S.n[i], &how);
 		stp_enc_pad(e);
@@ -324,7 +331,7 @@ static void check_variant(const struct how *h, const char *const *opts)
 	for (int i = 0; i < NMSG; i++) {
 		assert_int_equal(c->ev[i].master, 128 + i % 2);
 		assert_int_equal(c->ev[i].channel, 1 + i % 3);
-		if (h->ts_nibs >= 8) /* shorter ones keep the high part */
+		if (h->ts_nibs >= 8 || h->extras) /* shorter ones keep the high part */
 			assert_int_equal(c->ev[i].ts, 60000ull * (uint64_t)(i + 1));
 	}
 	cap_free(c);
@@ -369,6 +376,19 @@ static void test_encoded_flag_ts_short_ts(void **state)
 	check_variant(&h, opts_auto);
 }
 
+/* USER, TIME and XSYNC packets between and inside messages are no part
+ * of them; a TIME_TS gives the time that a message's one-byte timestamp
+ * completes (without it, times would be off: the test above checks only
+ * 8 nibbles and more). */
+static void test_encoded_user_time_xsync(void **state)
+{
+	(void)state;
+	struct how h = { .extras = 1, .ts_nibs = 2 };
+	check_variant(&h, opts_stp);
+	h.msn = 1;
+	check_variant(&h, opts_auto);
+}
+
 /* Two channels' messages interleaved packet by packet: each is whole. */
 static void test_interleaved(void **state)
 {
@@ -377,7 +397,7 @@ static void test_interleaved(void **state)
 	stp_enc_init(&e, 0);
 	stp_enc_async(&e);
 	stp_enc_version(&e, 3);
-	stp_enc_freq(&e, 60000000);
+	stp_enc_freq(&e, 32, 60000000);
 	stp_enc_master(&e, 16, 128);
 	/* messages 2 (46 bytes) and 3 (50 bytes): no short ones */
 	const int a = 2, b = 3;
@@ -444,12 +464,12 @@ static void test_garbage_between(void **state)
 	struct how h = { .ts_nibs = 16 };
 	encode_all(&e, &h, 0, 30);
 	uint64_t junk = e.nib;
-	static const char bad[] = "F02123456789"; /* a reserved opcode and more */
+	static const char bad[] = "F0C123456789"; /* a reserved opcode and more */
 	stp_enc_op(&e, bad);
 	encode_all(&e, &h, 30, NMSG);
 	struct cap *c = decode(e.buf, stp_enc_len(&e), opts_stp);
 	assert_string_equal(c->out, S.ref->out);
-	int k = find_diag(c, SONDE_D_UNKNOWN_RECORD, "opcode F02 USER not supported");
+	int k = find_diag(c, SONDE_D_UNKNOWN_RECORD, "opcode F0C (reserved) not supported");
 	assert_int_equal(c->diag[k].offset, junk / 2);
 	char where[64];
 	snprintf(where, sizeof(where), "nibble %llu (byte %llu", (unsigned long long)junk,
@@ -606,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_encoded_msn_detected),
 		cmocka_unit_test(test_encoded_m8_c8_marked),
 		cmocka_unit_test(test_encoded_flag_ts_short_ts),
+		cmocka_unit_test(test_encoded_user_time_xsync),
 		cmocka_unit_test(test_interleaved),
 		cmocka_unit_test(test_garbage_between),
 		cmocka_unit_test(test_damage_inside_message),

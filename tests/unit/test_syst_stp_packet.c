@@ -6,8 +6,8 @@
  * packets its independent listing (pub_64.packets.txt) names, at the same
  * nibble offsets with the same values and timestamps.  Streams made by the
  * tests' encoder (tests/unit/support/stp_enc.c) cover what the sample
- * lacks: every data size and variant, M8/C8, FLAG_TS, TRIG, errors, every
- * timestamp size, Gray timestamps, both nibble orders, and damage: garbage,
+ * lacks: every data size and variant, M8/C8, FLAG_TS, TRIG, errors, USER,
+ * TIME, XSYNC, FREQ_40, every timestamp size, Gray timestamps, both nibble orders, and damage: garbage,
  * reserved opcodes, packets cut by ASYNC or by the end of the input.  Every
  * stream is decoded whole, a byte at a time and in uneven chunks, with the
  * same packets and errors each time.
@@ -176,7 +176,7 @@ static void head(struct stp_enc *e)
 {
 	stp_enc_async(e);
 	stp_enc_version(e, 3);
-	stp_enc_freq(e, 1000000);
+	stp_enc_freq(e, 32, 1000000);
 }
 
 static void test_every_packet(void **state)
@@ -299,6 +299,64 @@ static void test_every_ts_size(void **state)
 	stp_enc_free(&e);
 }
 
+/* USER, TIME, XSYNC (and their TS forms) and FREQ_40, with the sizes of
+ * the public decoders' tables: USER, TIME and XSYNC have no payload in
+ * Zephyr's (OpenCSD and stm-rs reject them); FREQ_40 has 10 nibbles in
+ * Zephyr's and stm-rs.  Where the tables disagree -- TRIG: a byte in
+ * OpenCSD, nothing in Zephyr's -- the byte is read: the packet after a
+ * TRIG decodes only that way. */
+static void test_user_time_xsync(void **state)
+{
+	(void)state;
+	for (int msn = 0; msn < 2; msn++) {
+		struct stp_enc e;
+		stp_enc_init(&e, msn);
+		head(&e);
+		stp_enc_master(&e, 16, 0x1234);
+		stp_enc_channel(&e, 16, 0x0055);
+		uint64_t user = e.nib;
+		stp_enc_bare(&e, STP_ENC_USER, 0, 0, 0);
+		stp_enc_bare(&e, STP_ENC_USER, 1, 16, 0x0000001122334400ull);
+		stp_enc_data(&e, 8, STP_ENC_PLAIN, 0x5A, 0, 0);
+		/* TIME_TS gives the time a short timestamp builds on */
+		stp_enc_bare(&e, STP_ENC_TIME, 1, 16, 0x00000ABCDEF00000ull);
+		stp_enc_data(&e, 16, STP_ENC_TS, 0xBEEF, 4, 0x1234);
+		stp_enc_bare(&e, STP_ENC_XSYNC, 0, 0, 0);
+		stp_enc_bare(&e, STP_ENC_XSYNC, 1, 2, 0x77);
+		stp_enc_bare(&e, STP_ENC_TIME, 0, 0, 0);
+		uint64_t freq40 = e.nib;
+		stp_enc_freq(&e, 40, 0x123456789Aull); /* more than 32 bits */
+		stp_enc_op(&e, "F06"); /* TRIG and its byte */
+		stp_enc_field(&e, 0xC3, 2);
+		stp_enc_data(&e, 8, STP_ENC_MTS, 0x66, 1, 0x8);
+		stp_enc_pad(&e);
+		struct got *g = decode(e.buf, stp_enc_len(&e), msn);
+		assert_int_equal(g->ne, 0);
+		static const char *const names[] = { "ASYNC", "VERSION", "FREQ", "M16", "C16", "USER", "USER_TS",
+						     "D8", "TIME_TS", "D16TS", "XSYNC", "XSYNC_TS", "TIME", "FREQ_40",
+						     "TRIG", "D8MTS" };
+		size_t want = sizeof(names) / sizeof(names[0]);
+		assert_true(g->np == want || (g->np == want + 1 && !strcmp(g->p[want].name, "NULL")));
+		for (size_t i = 0; i < want; i++)
+			assert_string_equal(g->p[i].name, names[i]);
+		assert_true(g->p[5].kind == STP_K_USER && !g->p[5].has_ts && g->p[5].nib == user);
+		assert_true(g->p[5].master == 0x1234 && g->p[5].channel == 0x55 && g->p[5].nibs == 3);
+		assert_true(g->p[6].kind == STP_K_USER && g->p[6].has_ts && g->p[6].nibs == 3 + 1 + 16);
+		assert_true(g->p[6].ts == 0x0000001122334400ull && g->p[6].master == 0x1234);
+		assert_true(g->p[8].kind == STP_K_TIME && g->p[8].ts == 0x00000ABCDEF00000ull);
+		assert_true(g->p[9].value == 0xBEEF && g->p[9].ts == 0x00000ABCDEF01234ull);
+		assert_true(g->p[10].kind == STP_K_XSYNC && !g->p[10].has_ts && g->p[10].nibs == 3);
+		assert_true(g->p[11].kind == STP_K_XSYNC && g->p[11].ts == 0x00000ABCDEF01277ull);
+		assert_true(g->p[12].kind == STP_K_TIME && !g->p[12].has_ts && g->p[12].ts == g->p[11].ts);
+		assert_true(g->p[13].kind == STP_K_FREQ && g->p[13].value == 0x123456789Aull);
+		assert_true(g->p[13].bits == 40 && g->p[13].nib == freq40 && g->p[13].nibs == 4 + 10);
+		assert_true(g->p[14].value == 0xC3 && g->p[14].nibs == 3 + 2);
+		assert_true(g->p[15].value == 0x66 && g->p[15].ts == 0x00000ABCDEF01278ull);
+		free(g);
+		stp_enc_free(&e);
+	}
+}
+
 /* ---------------------------------------------------------- damage */
 
 static void test_garbage_before_async(void **state)
@@ -335,39 +393,54 @@ static void test_garbage_before_async(void **state)
 	stp_enc_free(&e);
 }
 
+/* Opcodes no public decoder reads (or whose payload they disagree on):
+ * reported with their nibbles and offset, then nothing until the next
+ * ASYNC, and nothing lost after it. */
 static void test_reserved_opcode_resync(void **state)
 {
 	(void)state;
-	struct stp_enc e;
-	stp_enc_init(&e, 1);
-	head(&e);
-	stp_enc_master(&e, 16, 5);
-	stp_enc_data(&e, 16, STP_ENC_PLAIN, 0x1111, 0, 0);
-	uint64_t bad = e.nib;
-	stp_enc_op(&e, "F02"); /* USER: not supported */
-	for (int i = 0; i < 9; i++)
-		stp_enc_nibble(&e, 3);
-	uint64_t resync = e.nib;
-	head(&e);
-	stp_enc_data(&e, 16, STP_ENC_PLAIN, 0x2222, 0, 0);
-	stp_enc_pad(&e);
-	struct got *g = decode(e.buf, stp_enc_len(&e), 1);
-	assert_int_equal(g->ne, 2);
-	assert_int_equal(g->e[0].code, STP_E_RESERVED);
-	assert_int_equal(g->e[0].nib, bad);
-	assert_non_null(strstr(g->e[0].msg, "F02 USER"));
-	char where[STP_WHERE_CAP];
-	assert_non_null(strstr(g->e[0].msg, stp_where(bad, where)));
-	assert_int_equal(g->e[1].code, STP_E_GARBAGE);
-	assert_int_equal(g->e[1].nib, bad + 3);
-	assert_int_equal(g->e[1].nibs, resync - bad - 3);
-	/* everything before and after is there */
-	assert_int_equal(g->np, 3 + 2 + 3 + 1);
-	assert_int_equal(g->p[4].value, 0x1111);
-	assert_int_equal(g->p[8].value, 0x2222);
-	assert_int_equal(g->p[8].master, 0); /* VERSION starts over */
-	free(g);
-	stp_enc_free(&e);
+	static const struct {
+		const char *op, *text;
+	} cases[] = {
+		{ "F0C", "opcode F0C (reserved) not supported" },
+		{ "F0F1", "opcode F0F1 FREQ_40_TS (its payload: 10 nibbles in stm-rs, none in Zephyr's decoder)" },
+		{ "F0F2", "opcode F0F2 DIP (no public decoder reads it) not supported" },
+		{ "F0F9", "opcode F0F9 (reserved) not supported" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct stp_enc e;
+		stp_enc_init(&e, 1);
+		head(&e);
+		stp_enc_master(&e, 16, 5);
+		stp_enc_data(&e, 16, STP_ENC_PLAIN, 0x1111, 0, 0);
+		uint64_t bad = e.nib;
+		stp_enc_op(&e, cases[k].op);
+		for (int i = 0; i < 9; i++)
+			stp_enc_nibble(&e, 3);
+		uint64_t resync = e.nib;
+		head(&e);
+		stp_enc_data(&e, 16, STP_ENC_PLAIN, 0x2222, 0, 0);
+		size_t pad = e.nib & 1; /* a NULL packet */
+		stp_enc_pad(&e);
+		struct got *g = decode(e.buf, stp_enc_len(&e), 1);
+		assert_int_equal(g->ne, 2);
+		assert_int_equal(g->e[0].code, STP_E_RESERVED);
+		assert_int_equal(g->e[0].nib, bad);
+		assert_non_null(strstr(g->e[0].msg, cases[k].text));
+		char where[STP_WHERE_CAP];
+		assert_non_null(strstr(g->e[0].msg, stp_where(bad, where)));
+		size_t oplen = strlen(cases[k].op);
+		assert_int_equal(g->e[1].code, STP_E_GARBAGE);
+		assert_int_equal(g->e[1].nib, bad + oplen);
+		assert_int_equal(g->e[1].nibs, resync - bad - oplen);
+		/* everything before and after is there */
+		assert_int_equal(g->np, 3 + 2 + 3 + 1 + pad);
+		assert_int_equal(g->p[4].value, 0x1111);
+		assert_int_equal(g->p[8].value, 0x2222);
+		assert_int_equal(g->p[8].master, 0); /* VERSION starts over */
+		free(g);
+		stp_enc_free(&e);
+	}
 }
 
 static void test_cut_by_async_and_end(void **state)
@@ -505,7 +578,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_before_async), cmocka_unit_test(test_reserved_opcode_resync),
 		cmocka_unit_test(test_cut_by_async_and_end), cmocka_unit_test(test_bad_async_and_ts_size),
 		cmocka_unit_test(test_unknown_version),  cmocka_unit_test(test_rejoin),
-		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_scan),             cmocka_unit_test(test_user_time_xsync),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,10 +76,10 @@ void stp_enc_version(struct stp_enc *e, unsigned v)
 	stp_enc_nibble(e, v);
 }
 
-void stp_enc_freq(struct stp_enc *e, uint32_t hz)
+void stp_enc_freq(struct stp_enc *e, unsigned bits, uint64_t hz)
 {
-	stp_enc_op(e, "F08");
-	stp_enc_field(e, hz, 8);
+	stp_enc_op(e, bits == 40 ? "F0F0" : "F08");
+	stp_enc_field(e, hz, bits / 4);
 }
 
 void stp_enc_master(struct stp_enc *e, unsigned bits, uint16_t m)
@@ -122,6 +122,19 @@ void stp_enc_flag(struct stp_enc *e, int with_ts, unsigned ts_nibs, uint64_t ts)
 	}
 }
 
+void stp_enc_bare(struct stp_enc *e, enum stp_enc_bare kind, int with_ts, unsigned ts_nibs, uint64_t ts)
+{
+	/* plain and TS opcodes: F02/F03, F04/F05, F0A/F0B */
+	static const char *const ops[3][2] = {
+		[STP_ENC_USER] = { "F02", "F03" },
+		[STP_ENC_TIME] = { "F04", "F05" },
+		[STP_ENC_XSYNC] = { "F0A", "F0B" },
+	};
+	stp_enc_op(e, ops[kind][with_ts != 0]);
+	if (with_ts)
+		stp_enc_ts(e, ts_nibs, ts);
+}
+
 void stp_enc_pad(struct stp_enc *e)
 {
 	if (e->nib & 1)
@@ -146,6 +159,9 @@ void stp_enc_msg(struct stp_enc *e, const uint8_t *m, size_t n, const struct stp
 	if (first > n)
 		first = 4;
 	stp_enc_data(e, (unsigned)(8 * first), STP_ENC_TS, le(m, first), how->ts_nibs, how->ts);
+	if (how->extras) /* packets that are no part of the message */
+		for (int k = STP_ENC_USER; k <= STP_ENC_XSYNC; k++)
+			stp_enc_bare(e, (enum stp_enc_bare)k, 0, 0, 0);
 	size_t pos = first;
 	while (pos < n) {
 		size_t k = how->body_bits / 8;

@@ -3,7 +3,7 @@
  * decoder (host/src/proto/syst/stp_packet.c) reads, with its own opcode
  * table, so that the tests can make what the reference sample lacks (M8,
  * C8, DnM endings, FLAG_TS, other timestamp sizes, Gray timestamps,
- * damaged streams).  Two nibbles per byte, the earlier in the low half.
+ * USER, TIME, XSYNC and FREQ_40 packets, damaged streams).  Two nibbles per byte, the earlier in the low half.
  */
 #ifndef SONDE_TEST_STP_ENC_H
 #define SONDE_TEST_STP_ENC_H
@@ -33,7 +33,8 @@ void stp_enc_ts(struct stp_enc *e, unsigned n, uint64_t ts);
 
 void stp_enc_async(struct stp_enc *e);
 void stp_enc_version(struct stp_enc *e, unsigned v);
-void stp_enc_freq(struct stp_enc *e, uint32_t hz);
+/* FREQ (bits 32) or FREQ_40 (bits 40). */
+void stp_enc_freq(struct stp_enc *e, unsigned bits, uint64_t hz);
 void stp_enc_master(struct stp_enc *e, unsigned bits, uint16_t m);
 void stp_enc_channel(struct stp_enc *e, unsigned bits, uint16_t c);
 
@@ -43,6 +44,11 @@ enum stp_enc_var { STP_ENC_PLAIN, STP_ENC_M, STP_ENC_TS, STP_ENC_MTS };
 void stp_enc_data(struct stp_enc *e, unsigned bits, enum stp_enc_var var, uint64_t v, unsigned ts_nibs,
 		  uint64_t ts);
 void stp_enc_flag(struct stp_enc *e, int with_ts, unsigned ts_nibs, uint64_t ts);
+/* Packets of no payload, with_ts: their TS form (a timestamp of ts_nibs
+ * nibbles).  Sizes after Zephyr's mipi_stp_decoder table, the one public
+ * decoder that gives them (docs/proto-syst.md). */
+enum stp_enc_bare { STP_ENC_USER, STP_ENC_TIME, STP_ENC_XSYNC };
+void stp_enc_bare(struct stp_enc *e, enum stp_enc_bare kind, int with_ts, unsigned ts_nibs, uint64_t ts);
 /* A NULL nibble if needed to reach a byte boundary. */
 void stp_enc_pad(struct stp_enc *e);
 
@@ -53,6 +59,7 @@ void stp_enc_pad(struct stp_enc *e);
 enum stp_enc_end { STP_ENC_END_FLAG, STP_ENC_END_FLAG_TS, STP_ENC_END_MARKED };
 struct stp_enc_msg {
 	int is_short;
+	int extras;    /* a long message: USER, XSYNC and TIME after its start */
 	unsigned start_bits, body_bits;
 	enum stp_enc_end end;
 	unsigned ts_nibs;

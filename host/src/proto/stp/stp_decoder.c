@@ -9,6 +9,8 @@
  * marked, and ts when it carried a timestamp; core = master << 16 |
  * channel; ts = the STP time (FREQ gives its rate).  TRIG is a MARK, MERR
  * and GERR (errors the trace hardware reports) RECORDs and diagnostics.
+ * USER and TIME packets are RECORDs with no value (the public decoders
+ * give them no payload), XSYNC a MARK; their TS forms add ts.
  * Options: stp.order=lsn|msn (default lsn), the fields' nibble order.
  */
 #include <stdio.h>
@@ -59,12 +61,15 @@ static void stpd_packet(void *ctx, const struct stp_packet *p)
 	case STP_K_TRIG:
 	case STP_K_MERR:
 	case STP_K_GERR:
+	case STP_K_USER:
+	case STP_K_TIME:
+	case STP_K_XSYNC:
 		break;
 	default:
 		return;
 	}
 	sonde_event_clear(&ev);
-	ev.kind = p->kind == STP_K_TRIG ? SONDE_EV_MARK : SONDE_EV_RECORD;
+	ev.kind = p->kind == STP_K_TRIG || p->kind == STP_K_XSYNC ? SONDE_EV_MARK : SONDE_EV_RECORD;
 	ev.rec_name = p->name;
 	ev.core = (uint32_t)p->master << 16 | p->channel;
 	ev.offset = p->nib / 2;
@@ -81,7 +86,7 @@ static void stpd_packet(void *ctx, const struct stp_packet *p)
 		put_arg(&ev, d->args, SONDE_A_HEX, "value", p->value);
 		put_arg(&ev, d->args, SONDE_A_BOOL, "marked", p->marked);
 		ev.value = (int64_t)p->value;
-	} else if (p->kind != STP_K_FLAG) {
+	} else if (p->kind == STP_K_TRIG || p->kind == STP_K_MERR || p->kind == STP_K_GERR) {
 		put_arg(&ev, d->args, SONDE_A_HEX, "value", p->value);
 		ev.obj = p->value;
 		ev.value = (int64_t)p->value;

@@ -19,6 +19,7 @@ enum {
 	ST_OP,    /* the first opcode nibble */
 	ST_OP2,   /* after F */
 	ST_OP3,   /* after F0 */
+	ST_OP4,   /* after F0F */
 	ST_ASYNC, /* after FF: the rest of an ASYNC */
 	ST_FIELD, /* payload nibbles */
 	ST_TSLEN, /* the timestamp's size nibble */
@@ -33,10 +34,15 @@ struct op_info {
 	const char *note;
 };
 
-/* Index: one-nibble opcodes 0..E at 0..14, F1..FE at 16 + n, F00..F0F at
- * 32 + n.  Payload sizes after the MIPI STPv2 opcode table (as OpenCSD and
- * Zephyr's decoders read it). */
-static const struct op_info ops[48] = {
+/* Index: one-nibble opcodes 0..E at 0..14, F1..FE at 16 + n, F00..F0E at
+ * 32 + n, F0F0..F0FF at 48 + n.  Payload sizes after the MIPI STPv2
+ * opcode table as the public decoders read it: OpenCSD, Zephyr's
+ * mipi_stp_decoder and the stm-rs crate.  USER, TIME and XSYNC (and their
+ * TS forms) have sizes in Zephyr's table only, none of payload; OpenCSD
+ * and stm-rs reject them as reserved.  TRIG has a byte of payload in
+ * OpenCSD and none in Zephyr's table (which does not decode it): the byte
+ * is taken, as OpenCSD does (docs/proto-syst.md, "Limits"). */
+static const struct op_info ops[64] = {
 	[0x0] = { "NULL", STP_K_NULL, 0, 0, 0, NULL },
 	[0x1] = { "M8", STP_K_MASTER, 2, 0, 0, NULL },
 	[0x2] = { "MERR", STP_K_MERR, 2, 0, 0, NULL },
@@ -68,17 +74,20 @@ static const struct op_info ops[48] = {
 	[16 + 0xE] = { "FLAG", STP_K_FLAG, 0, 0, 0, NULL },
 	[32 + 0x0] = { "VERSION", STP_K_VERSION, 1, 0, 0, NULL },
 	[32 + 0x1] = { "NULL_TS", STP_K_NULL, 0, 0, 1, NULL },
-	[32 + 0x2] = { NULL, STP_K_NULL, 0, 0, 0, "USER" },
-	[32 + 0x3] = { NULL, STP_K_NULL, 0, 0, 0, "USER_TS" },
-	[32 + 0x4] = { NULL, STP_K_NULL, 0, 0, 0, "TIME" },
-	[32 + 0x5] = { NULL, STP_K_NULL, 0, 0, 0, "TIME_TS" },
+	[32 + 0x2] = { "USER", STP_K_USER, 0, 0, 0, NULL },
+	[32 + 0x3] = { "USER_TS", STP_K_USER, 0, 0, 1, NULL },
+	[32 + 0x4] = { "TIME", STP_K_TIME, 0, 0, 0, NULL },
+	[32 + 0x5] = { "TIME_TS", STP_K_TIME, 0, 0, 1, NULL },
 	[32 + 0x6] = { "TRIG", STP_K_TRIG, 2, 0, 0, NULL },
 	[32 + 0x7] = { "TRIG_TS", STP_K_TRIG, 2, 0, 1, NULL },
 	[32 + 0x8] = { "FREQ", STP_K_FREQ, 8, 0, 0, NULL },
 	[32 + 0x9] = { "FREQ_TS", STP_K_FREQ, 8, 0, 1, NULL },
-	[32 + 0xA] = { NULL, STP_K_NULL, 0, 0, 0, "XSYNC" },
-	[32 + 0xB] = { NULL, STP_K_NULL, 0, 0, 0, "XSYNC_TS" },
-	[32 + 0xF] = { NULL, STP_K_NULL, 0, 0, 0, "F0Fx (FREQ_40, DIP)" },
+	[32 + 0xA] = { "XSYNC", STP_K_XSYNC, 0, 0, 0, NULL },
+	[32 + 0xB] = { "XSYNC_TS", STP_K_XSYNC, 0, 0, 1, NULL },
+	[48 + 0x0] = { "FREQ_40", STP_K_FREQ, 10, 0, 0, NULL },
+	[48 + 0x1] = { NULL, STP_K_NULL, 0, 0, 0,
+		       "FREQ_40_TS (its payload: 10 nibbles in stm-rs, none in Zephyr's decoder)" },
+	[48 + 0x2] = { NULL, STP_K_NULL, 0, 0, 0, "DIP (no public decoder reads it)" },
 };
 
 enum sonde_diag_code stp_err_code(enum stp_err e)
@@ -207,13 +216,11 @@ static void start(struct stp_dec *d, unsigned idx, uint64_t at)
 	const struct op_info *o = &ops[idx];
 	struct stp_packet *pk = &d->pk;
 	if (!o->name) {
-		char what[128];
-		unsigned code = idx < 16 ? idx : idx < 32 ? 0xF | (idx - 16) << 4 : 0xF | (idx - 32) << 8;
+		char what[160];
 		/* the opcode's nibbles in stream order */
-		char ops_text[4] = { 0 };
-		for (unsigned i = 0, k = idx < 16 ? 1 : idx < 32 ? 2 : 3; i < k; i++)
-			ops_text[i] = "0123456789ABCDEF"[(code >> (4 * i)) & 0xF];
-		snprintf(what, sizeof(what), "opcode %s %s not supported", ops_text, o->note ? o->note : "(reserved)");
+		static const char *const prefix[] = { "", "F", "F0", "F0F" };
+		snprintf(what, sizeof(what), "opcode %s%X %s not supported", prefix[idx / 16], idx % 16,
+			 o->note ? o->note : "(reserved)");
 		lose_sync(d, STP_E_RESERVED, what);
 		return;
 	}
@@ -265,7 +272,7 @@ static void async_found(struct stp_dec *d, uint64_t at)
 				 start_nib - d->pk.nib);
 		else
 			snprintf(what, sizeof(what), "%s packet cut short by an ASYNC,",
-				 d->st == ST_OP2 || d->st == ST_OP3 ? "a" : d->pk.name);
+				 d->st == ST_OP2 || d->st == ST_OP3 || d->st == ST_OP4 ? "a" : d->pk.name);
 		report(d, d->st == ST_ASYNC ? STP_E_GARBAGE : STP_E_CUT, d->pk.nib, start_nib - d->pk.nib, what,
 		       "from", "");
 	}
@@ -345,7 +352,13 @@ static inline void step(struct stp_dec *d, unsigned x)
 			start(d, 16 + x, at);
 		return;
 	case ST_OP3:
-		start(d, 32 + x, at);
+		if (x == 0xF)
+			d->st = ST_OP4;
+		else
+			start(d, 32 + x, at);
+		return;
+	case ST_OP4:
+		start(d, 48 + x, at);
 		return;
 	case ST_ASYNC:
 		if (x != 0xF) /* a 0 after enough F nibbles was taken above */

@@ -4,7 +4,7 @@
  * platform and ARM CoreSight STM emit.
  *
  * Two nibbles per byte, the earlier in the low half.  Packets are an opcode
- * of 1-3 nibbles (0..E, F1..FE, F00..F0F), a payload and, for the TS
+ * of 1-4 nibbles (0..E, F1..FE, F00..F0E, F0F0..F0FF), a payload and, for the TS
  * variants, a timestamp (a size nibble, then that many nibbles).  ASYNC
  * (21 F nibbles and a 0) synchronises; after any error the decoder drops
  * nibbles until the next ASYNC and reports them.  Streaming: bytes come in
@@ -24,20 +24,25 @@ enum stp_kind {
 	STP_K_NULL,    /* NULL, NULL_TS */
 	STP_K_ASYNC,
 	STP_K_VERSION, /* value = version nibble */
-	STP_K_FREQ,    /* value = timestamp frequency, Hz */
+	STP_K_FREQ,    /* FREQ, FREQ_TS, FREQ_40: value = timestamp frequency, Hz */
 	STP_K_MASTER,  /* M8, M16: value = the new master */
 	STP_K_CHANNEL, /* C8, C16: value = the new channel */
 	STP_K_DATA,    /* D4..D64 with the M / TS / MTS variants */
 	STP_K_FLAG,    /* FLAG, FLAG_TS */
 	STP_K_TRIG,    /* TRIG, TRIG_TS: value = the trigger byte */
 	STP_K_MERR,    /* master error: value = error byte */
-	STP_K_GERR     /* global error: value = error byte */
+	STP_K_GERR,    /* global error: value = error byte */
+	/* The public decoders (Zephyr's mipi_stp_decoder) give these no
+	 * payload: they carry at most a timestamp (docs/proto-syst.md). */
+	STP_K_USER,    /* USER, USER_TS: on the current master and channel */
+	STP_K_TIME,    /* TIME, TIME_TS: TIME_TS's timestamp is the stream's time */
+	STP_K_XSYNC    /* XSYNC, XSYNC_TS: a synchronisation marker */
 };
 
 struct stp_packet {
 	enum stp_kind kind;
 	const char *name;  /* "D32TS", "FLAG", ... */
-	uint8_t bits;      /* DATA: payload width 4, 8, 16, 32 or 64 */
+	uint8_t bits;      /* payload width: DATA 4, 8, 16, 32 or 64; FREQ_40 40 */
 	uint8_t marked;    /* DATA: M or MTS */
 	uint8_t has_ts;    /* the packet carried a timestamp */
 	uint16_t master;   /* current master and channel (after M/C packets: the new ones) */
