@@ -70,7 +70,12 @@ d = json.load(open(sys.argv[1]))
 ev = d["traceEvents"] if isinstance(d, dict) else d
 per = collections.Counter(e["pid"] for e in ev if e.get("ph") in ("i", "B", "E"))
 assert sorted(per.values()) == [5, 7, 16, 23, 33], per   # 129:2 129:1 128:3 128:2 128:1
-print("ok: chrome: a process per master/channel, with", sorted(per.values()), "messages")
+# each process named by its source, not by master << 16 | channel as a core number
+names = {e["pid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e.get("name") == "process_name"}
+got = sorted(names[p] for p in per)
+want = sorted("STP master %d, channel %d" % mc for mc in [(128, 1), (128, 2), (128, 3), (129, 1), (129, 2)])
+assert got == want, got
+print("ok: chrome: a process per master/channel, with", sorted(per.values()), "messages, named", got[0], "...")
 PY
 
 # ---- --proto stp: the channel writes ---------------------------------------

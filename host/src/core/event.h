@@ -197,6 +197,10 @@ struct sonde_session {
 	int buffer_mode;      /* SONDE_MODE_*, -1 unknown */
 	uint32_t version;     /* protocol version reported by the target */
 	const char *variant;  /* which version or variant the decoder met, for people ("v2"), or NULL */
+	/* What an event's core is to people when it is not a CPU core (STP:
+	 * a master and a channel, core = master << 16 | channel): its name in
+	 * buf[0..n), e.g. for a timeline's process; NULL: "Core N". */
+	void (*core_name)(uint32_t core, char *buf, size_t n);
 	int big_endian;
 	/* Loss accounting (decoders with sequence numbers fill what they can;
 	 * cumulative over the whole input, across target resets). */

@@ -501,6 +501,7 @@ void tmap_event(struct tmap *m, const struct sonde_event *ev, const struct sonde
 	m->nargs = 0;
 	if (ev->kind == SONDE_EV_DICT || ev->kind == SONDE_EV_TIME_SYNC)
 		return; /* names travel with the events; times are in ev->ts */
+	m->core_name = s ? s->core_name : NULL;
 	c = tmap_core_get(m, ev->core);
 	if (!c) {
 		m->st.unmapped++;

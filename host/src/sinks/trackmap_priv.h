@@ -92,6 +92,7 @@ struct tmap {
 	uint64_t flow_out, flow_in; /* for the next slice written (tmap_emit) */
 	uint64_t next_flow;
 	uint64_t names_gen;        /* the session's of the event being mapped, 0 unknown */
+	void (*core_name)(uint32_t core, char *buf, size_t n); /* the session's (event.h), or NULL */
 	struct sonde_loss loss;    /* what cuts the open slices (core/loss.h) */
 	struct tmap_stats st;
 };

@@ -169,10 +169,18 @@ struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id)
 	if (!c)
 		return NULL;
 	c->id = id;
-	if (m->name)
+	if (m->core_name) { /* a source that is not a CPU core (STP: master, channel) */
+		char who[128];
+		m->core_name(id, who, sizeof(who));
+		if (m->name)
+			snprintf(name, sizeof(name), "%s %s", m->name, who);
+		else
+			snprintf(name, sizeof(name), "%s", who);
+	} else if (m->name) {
 		snprintf(name, sizeof(name), "%s core %" PRIu32, m->name, id);
-	else
+	} else {
 		snprintf(name, sizeof(name), "Core %" PRIu32, id);
+	}
 	p = tmap_node_new(m, c, R_PROCESS, id, 0, TMAP_PROCESS, name);
 	if (!p) {
 		free(c);

@@ -121,6 +121,7 @@ static void *stpd_create(const struct sonde_out *out, sonde_opts opts)
 		out->session->proto = "stp";
 		out->session->variant = msn ? "STPv2 (fields most significant nibble first)"
 					    : "STPv2 (fields least significant nibble first)";
+		out->session->core_name = stp_core_name;
 	}
 	stp_init(&d->dec, msn, stpd_packet, stpd_error, d);
 	return d;

@@ -552,3 +552,8 @@ void stp_scan(const uint8_t *p, size_t n, int msn, int (*plausible)(uint32_t), s
 	stp_init(&d, msn, scan_packet, scan_error, out);
 	stp_feed(&d, p, n);
 }
+
+void stp_core_name(uint32_t core, char *buf, size_t n)
+{
+	snprintf(buf, n, "STP master %u, channel %u", (unsigned)(core >> 16), (unsigned)(core & 0xFFFFu));
+}

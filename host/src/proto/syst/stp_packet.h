@@ -128,4 +128,9 @@ struct stp_scan {
 };
 void stp_scan(const uint8_t *p, size_t n, int msn, int (*plausible)(uint32_t), struct stp_scan *out);
 
+/* The name of a source, core = master << 16 | channel, for people
+ * ("STP master 128, channel 1"): struct sonde_session's core_name of the
+ * decoders that read STP. */
+void stp_core_name(uint32_t core, char *buf, size_t n);
+
 #endif /* STP_PACKET_H */

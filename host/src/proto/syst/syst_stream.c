@@ -508,9 +508,11 @@ static size_t process_stp(struct syst_dec *d, const uint8_t *p, size_t n, int fi
 		}
 		stp_init(d->stp, d->stp_order == SYST_STP_MSN, stp_on_packet, stp_on_error, d);
 		stp_msg_init(d->stpm, stp_on_msg, stp_on_diag, d);
-		if (d->out.session)
+		if (d->out.session) {
 			d->out.session->variant = d->stp_order == SYST_STP_MSN ? "STPv2 (fields most significant nibble first)"
 										: "STPv2 (fields least significant nibble first)";
+			d->out.session->core_name = stp_core_name;
+		}
 	}
 	stp_feed(d->stp, p, n);
 	return n;
