@@ -161,7 +161,7 @@ struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id)
 {
 	struct tmap_node *p = tmap_lookup(m, R_PROCESS, id, 0);
 	struct tmap_core *c;
-	char name[256];
+	char name[256], who[128];
 
 	if (p)
 		return p->core;
@@ -169,18 +169,16 @@ struct tmap_core *tmap_core_get(struct tmap *m, uint32_t id)
 	if (!c)
 		return NULL;
 	c->id = id;
-	if (m->core_name) { /* a source that is not a CPU core (STP: master, channel) */
-		char who[128];
+	/* a CPU core by its number, or a source that is not one by the
+	 * decoder's name for it (STP: master and channel) */
+	if (m->core_name)
 		m->core_name(id, who, sizeof(who));
-		if (m->name)
-			snprintf(name, sizeof(name), "%s %s", m->name, who);
-		else
-			snprintf(name, sizeof(name), "%s", who);
-	} else if (m->name) {
-		snprintf(name, sizeof(name), "%s core %" PRIu32, m->name, id);
-	} else {
-		snprintf(name, sizeof(name), "Core %" PRIu32, id);
-	}
+	else
+		snprintf(who, sizeof(who), "%s %" PRIu32, m->name ? "core" : "Core", id);
+	if (m->name)
+		snprintf(name, sizeof(name), "%s %s", m->name, who);
+	else
+		snprintf(name, sizeof(name), "%s", who);
 	p = tmap_node_new(m, c, R_PROCESS, id, 0, TMAP_PROCESS, name);
 	if (!p) {
 		free(c);
