@@ -62,6 +62,17 @@ cat >"$TMP/check.js" <<'JS'
   res.load = sonde.Load.state();
   res.fmt = [fmtNs(res.view[0]), fmtNs(res.view[1])];
   res.win = sonde.WinStats.state();
+  /* while the window moves every frame, each frame brings at least one
+   * view up to date; once it rests, the next frame brings all */
+  res.behindMoving = [];
+  for (var f = 1; f <= 6; f++) {
+    var vv = TL.view(), dw = (vv[1] - vv[0]) / 50;
+    TL.zoom(vv[0] + dw, vv[1] + dw);
+    await frame();
+    res.behindMoving.push(sonde.viewsBehind());
+  }
+  await frame();
+  res.behindRest = sonde.viewsBehind();
   /* the event list after a pan */
   var w = res.view[1] - res.view[0];
   TL.zoom(res.view[0] + w / 3, res.view[1] + w / 3);
@@ -75,6 +86,22 @@ cat >"$TMP/check.js" <<'JS'
   res.scrolledRow = sonde.Events.firstRow();
   res.scrolledItem = D.items[sonde.Events.first()];
   res.scrolledView = TL.view();
+  /* small scrolls reuse the rows still in sight (each row keeps its
+   * element): after each, the rows shown are the list's, in order, each
+   * with its own item's text, one under the other from the first row */
+  res.rowChecks = [];
+  for (var step = 1; step <= 9; step++) {
+    var b = TL.view();
+    sonde.Events.scrollToRow(sonde.Events.firstRow() + (step % 3) + 1);
+    await until("the timeline to follow the list", function () { return TL.view()[0] !== b[0]; });
+    var shown = Array.prototype.filter.call(document.querySelectorAll("#events-inner .ev-row"),
+      function (e) { return e.style.display !== "none"; });
+    shown.sort(function (a, c) { return parseFloat(a.style.top) - parseFloat(c.style.top); });
+    res.rowChecks.push({ firstRow: sonde.Events.firstRow(), first: sonde.Events.first(), rowH: sonde.Events.rowHeight,
+      rows: shown.map(function (e) {
+        return [+e.dataset.k, parseFloat(e.style.top), e.firstChild.textContent, fmtNs(D.items[+e.dataset.k][2])];
+      }) });
+  }
   /* clicking a row selects its item */
   var el = document.querySelector("#events-inner .ev-row");
   el.click();
@@ -111,6 +138,19 @@ def check(cond, msg):
         fails.append(msg)
 
 v0, v1 = page["view"]
+# ---- the event list's rows after small scrolls -----------------------------------------
+check(all(b < 3 for b in page["behindMoving"]), f"views behind the moving window, frame by frame: {page['behindMoving']}")
+check(page["behindRest"] == 0, f"{page['behindRest']} views behind the window a frame after it rested")
+order = sorted((k for k, it in enumerate(items) if lanes[it[0]][0] != "state"), key=lambda k: (items[k][2], k))
+for c in page["rowChecks"]:
+    rows, r0 = c["rows"], c["firstRow"]
+    check(len(rows) >= 5, f"event list: {len(rows)} rows shown")
+    check([r[0] for r in rows] == order[r0:r0 + len(rows)],
+          f"event list from row {r0}: items {[r[0] for r in rows]}, the list has {order[r0:r0 + len(rows)]}")
+    check(rows and rows[0][0] == c["first"], f"event list: top row {rows[0][0] if rows else None}, first item {c['first']}")
+    for j, (k, top, shown, want) in enumerate(rows):
+        check(top == (r0 + j) * c["rowH"], f"event list: row {j} at {top} px, not {(r0 + j) * c['rowH']}")
+        check(shown == want, f"event list: row {j} (item {k}) shows time {shown}, its item's is {want}")
 # ---- the load graph follows the zoom -----------------------------------------------
 L = page["load"]
 check(page["loadBefore"]["v0"] != L["v0"], "the load graph did not change with the zoom")

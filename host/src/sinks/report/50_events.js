@@ -59,7 +59,7 @@ var Events = (function () {
   var pool = [];
   function row(i) {
     while (pool.length <= i) {
-      var d = document.createElement("div"), p = { el: d, k: -2, text: [] };
+      var d = document.createElement("div"), p = { el: d, k: -2, sel: false, text: [] };
       d.className = "ev-row";
       for (var c = 0; c < 5; c++) {
         var sp = document.createElement("span"), tx = document.createTextNode("");
@@ -70,14 +70,19 @@ var Events = (function () {
     }
     return pool[i];
   }
-  /* rows from pin (or from the scroll position) for a list scrolled to top */
+  /* rows from pin (or from the scroll position) for a list scrolled to top.
+   * Row r lives in pool[r % pool.length] at r * ROW: a pan of a few rows
+   * rewrites and moves only the rows that came into sight; the others keep
+   * their element, place and text, so the browser restyles and lays out
+   * only those (a list far longer than MAX_H maps rows, and moves them all) */
   function draw(pin, top) {
-    var n = order.length, vis = visibleRows() + 1;
+    var n = order.length, vis = visibleRows() + 1, mapped = n * ROW > MAX_H;
     if (top === undefined) top = box.scrollTop;
     firstRow = Math.min(Math.max(0, n - 1), pin !== undefined ? pin : rowOfTop(top));
-    var base = order.length * ROW <= MAX_H ? firstRow * ROW : top, i = 0;
-    for (var r = firstRow; r < Math.min(n, firstRow + vis); r++, i++) {
-      var k = order[r], p = row(i), y = base + (r - firstRow) * ROW + "px";
+    row(vis - 1);
+    var m = pool.length, last = Math.min(n, firstRow + vis), r;
+    for (r = firstRow; r < last; r++) {
+      var k = order[r], p = pool[r % m], y = (mapped ? top + (r - firstRow) * ROW : r * ROW) + "px";
       if (p.el.style.top !== y) p.el.style.top = y;
       if (p.el.style.display) p.el.style.display = "";
       if (p.k !== k) {
@@ -85,9 +90,12 @@ var Events = (function () {
         for (var j = 0; j < 5; j++) if (p.text[j].nodeValue !== c[j]) p.text[j].nodeValue = c[j];
         p.el.dataset.k = k; p.k = k;
       }
-      p.el.classList.toggle("sel", k === selected);
+      if (p.sel !== (k === selected)) { p.sel = k === selected; p.el.classList.toggle("sel", p.sel); }
     }
-    for (; i < pool.length; i++) if (!pool[i].el.style.display) { pool[i].el.style.display = "none"; pool[i].k = -2; }
+    for (; r < firstRow + m; r++) {
+      var q = pool[r % m];
+      if (!q.el.style.display) { q.el.style.display = "none"; q.k = -2; }
+    }
   }
   /* the timeline moved: show its window's first item at the top */
   function follow(v0) {
