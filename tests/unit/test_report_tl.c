@@ -117,6 +117,12 @@ static void test_live_ring(void **state)
 	assert_non_null(strstr(d, "\"seq\":1501,\"session\":0,\"missed\":501,"));
 	assert_null(strstr(d, "[1,0,49900,10,")); /* item 500: gone */
 	assert_non_null(strstr(d, "[1,0,50000,10,0,\"A\",\"\",3,1]")); /* item 501: the oldest kept */
+	/* the layout the page reads items by: the fields in the order written
+	 * above (lane 1, a slice at 50000 ns for 10 ns, depth 0, "A", no args,
+	 * category 3 "isr", nesting level 1), the type and category names */
+	assert_non_null(strstr(d, "\"fields\":[\"lane\",\"type\",\"t\",\"dur\",\"depth\",\"name\",\"args\","
+				  "\"cat\",\"value\"],\"types\":[\"slice\",\"instant\",\"counter\"],"
+				  "\"cats\":[\"\",\"sched\",\"state\",\"isr\","));
 	free(d);
 	d = delta(&t, 1500);
 	assert_non_null(strstr(d, "\"missed\":0,\n\"items\":[[1,0,149900,10,0,\"A\",\"\",3,1]]"));

@@ -436,16 +436,40 @@ static uint32_t rtl_args(struct rtl *r, const struct sonde_arg *a, size_t n)
 	return k ? namepool_intern(r->args, r->argbuf, k, &added) : 0;
 }
 
-#define RTL_CAT_ISR 3 /* "isr" in rtl_cat() */
+/* What the page's data says once, and its scripts read by name (the
+ * page's 00_util.js): the fields of an item in "items" (written in
+ * rtl_write_json and rtl_write_delta in this order), the names of the
+ * item types (enum rtl_type) and of the categories (an item's "cat"). */
+static const char *const rtl_fields[] = { "lane", "type", "t", "dur", "depth", "name", "args", "cat", "value" };
+static const char *const rtl_types[] = { "slice", "instant", "counter" };
+static const char *const rtl_cats[] = { "", "sched", "state", "isr", "func", "mark", "log", "record", "info",
+					"diag", "drops" };
+#define RTL_CAT_ISR 3 /* "isr" in rtl_cats */
+_Static_assert(sizeof(rtl_types) / sizeof(rtl_types[0]) == RTL_COUNTER + 1, "a name for each enum rtl_type");
 
 static uint8_t rtl_cat(const char *cat)
 {
-	static const char *const cats[] = { "", "sched", "state", "isr", "func", "mark", "log", "record", "info",
-					    "diag", "drops" };
-	for (uint8_t i = 1; cat && i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (strcmp(cat, cats[i]) == 0)
+	for (uint8_t i = 1; cat && i < sizeof(rtl_cats) / sizeof(rtl_cats[0]); i++)
+		if (strcmp(cat, rtl_cats[i]) == 0)
 			return i;
 	return 0;
+}
+
+static void rtl_json_names(FILE *out, const char *key, const char *const *v, size_t n)
+{
+	fprintf(out, "\"%s\":[", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s\"%s\"", i ? "," : "", v[i]);
+	fputs("],", out);
+}
+
+/* "fields", "types" and "cats": the layout of "items", written before them */
+static void rtl_json_layout(FILE *out)
+{
+	rtl_json_names(out, "fields", rtl_fields, sizeof(rtl_fields) / sizeof(rtl_fields[0]));
+	rtl_json_names(out, "types", rtl_types, sizeof(rtl_types) / sizeof(rtl_types[0]));
+	rtl_json_names(out, "cats", rtl_cats, sizeof(rtl_cats) / sizeof(rtl_cats[0]));
+	fputc('\n', out);
 }
 
 /* A slice begin, end or instant on lane l; value annotates a begin (an ISR
@@ -725,7 +749,9 @@ void rtl_write_json(struct rtl *r, FILE *out, void (*jstr)(FILE *, const char *,
 		pool_json(out, r->args, amap, jstr);
 	else
 		fputs("[\"\"]", out);
-	fputs(",\n\"items\":[", out);
+	fputs(",\n", out);
+	rtl_json_layout(out);
+	fputs("\"items\":[", out);
 	if (r->n) /* it is NULL while empty; qsort's pointer must not be */
 		qsort(it, r->n, sizeof(*it), item_cmp);
 	for (uint32_t i = 0; i < r->n; i++) {
@@ -752,6 +778,7 @@ void rtl_write_delta(struct rtl *r, FILE *out, uint64_t since, uint64_t bin, uin
 	 * merged (the width doubled) or the session changed */
 	uint32_t b0 = bin == r->bin && nbins && nbins <= r->nbins ? nbins - 1 : 0;
 	rtl_json_lanes(r, out, jstr, b0);
+	rtl_json_layout(out);
 	fprintf(out, "\"seq\":%" PRIu64 ",\"session\":%" PRIu64 ",\"missed\":%" PRIu64 ",\n\"items\":[",
 		r->seq, r->session, since < first ? first - since : 0);
 	if (since < first)

@@ -11,6 +11,21 @@ var T0 = performance.now();
 var D = JSON.parse(document.getElementById("sonde-data").textContent);
 var T_PARSE = performance.now() - T0;
 var FREQ = D.ts_freq;
+/* An item of D.items is an array (it keeps a 10 M-record page small); the
+ * data says once where each field is, the names of the item types and of
+ * the categories (report_tl.c writes them from its one table), and the
+ * scripts read items by these names only. */
+function fieldOf(list, name) {
+  var i = list ? list.indexOf(name) : -1;
+  if (i < 0) throw new Error("the page's data has no \"" + name + "\"");
+  return i;
+}
+var I_LANE = fieldOf(D.fields, "lane"), I_TYPE = fieldOf(D.fields, "type"), I_T = fieldOf(D.fields, "t"),
+  I_DUR = fieldOf(D.fields, "dur"), I_DEPTH = fieldOf(D.fields, "depth"), I_NAME = fieldOf(D.fields, "name"),
+  I_ARGS = fieldOf(D.fields, "args"), I_CAT = fieldOf(D.fields, "cat"), I_VALUE = fieldOf(D.fields, "value");
+var I_SEEN = D.fields.length; /* the live page's own field: the item's arrival number */
+var T_SLICE = fieldOf(D.types, "slice"), T_INSTANT = fieldOf(D.types, "instant"), T_COUNTER = fieldOf(D.types, "counter");
+var CAT = D.cats;
 
 function $(id) { return document.getElementById(id); }
 function esc(s) {

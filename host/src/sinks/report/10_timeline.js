@@ -20,7 +20,6 @@
  * "tl-draw", TL.lastFrameMs()). */
 "use strict";
 var TL = (function () {
-  var CAT = ["", "sched", "state", "isr", "func", "mark", "log", "record", "info", "diag", "drops"];
   var LABEL_W = 170, ROW = 16, STRIP = 5, COUNTER_H = 36, HEAD = 14, GAP = 3, RULER_H = 34;
   var SOLID_PX = 2;       /* narrower slices go to the coverage arrays */
   var MIN_ALPHA = 0.06;   /* any activity at all: a faint tint, never invisible */
@@ -47,13 +46,13 @@ var TL = (function () {
     var k = 0, e = 0, f = Infinity;
     for (var l = 0; l < nl; l++) {
       start[l] = k;
-      while (k < items.length && items[k][0] === l) {
+      while (k < items.length && items[k][I_LANE] === l) {
         var it = items[k];
-        if (it[2] < f) f = it[2];
-        if (it[3] > maxDur[l]) maxDur[l] = it[3];
-        if (it[4] > maxDepth[l]) maxDepth[l] = it[4];
-        if (it[2] + it[3] > e) e = it[2] + it[3];
-        if (it[1] === 2) { if (it[8] < cLo[l]) cLo[l] = it[8]; if (it[8] > cHi[l]) cHi[l] = it[8]; }
+        if (it[I_T] < f) f = it[I_T];
+        if (it[I_DUR] > maxDur[l]) maxDur[l] = it[I_DUR];
+        if (it[I_DEPTH] > maxDepth[l]) maxDepth[l] = it[I_DEPTH];
+        if (it[I_T] + it[I_DUR] > e) e = it[I_T] + it[I_DUR];
+        if (it[I_TYPE] === T_COUNTER) { if (it[I_VALUE] < cLo[l]) cLo[l] = it[I_VALUE]; if (it[I_VALUE] > cHi[l]) cHi[l] = it[I_VALUE]; }
         k++;
       }
     }
@@ -137,7 +136,7 @@ var TL = (function () {
       if (l.kind === "counter") {
         var mn = lodMin[r.lane] = new Float64Array(2 * B0).fill(NaN), mx = lodMax[r.lane] = new Float64Array(2 * B0).fill(NaN);
         for (var k = start[r.lane]; k < start[r.lane + 1]; k++) {
-          var it = items[k], v = it[8]; b = Math.min(B0 - 1, Math.floor(it[2] / bw0));
+          var it = items[k], v = it[I_VALUE]; b = Math.min(B0 - 1, Math.floor(it[I_T] / bw0));
           if (!(mn[b] <= v)) mn[b] = v;
           if (!(mx[b] >= v)) mx[b] = v;
         }
@@ -155,17 +154,17 @@ var TL = (function () {
         if (lane === undefined) return;
         var isState = lanes[lane].kind === "state";
         for (var k = start[lane]; k < start[lane + 1]; k++) {
-          var it = items[k], s = isState ? s0 : s0 + it[4];
-          if (it[1] === 1) {
-            b = Math.min(B0 - 1, Math.floor(it[2] / bw0));
+          var it = items[k], s = isState ? s0 : s0 + it[I_DEPTH];
+          if (it[I_TYPE] === T_INSTANT) {
+            b = Math.min(B0 - 1, Math.floor(it[I_T] / bw0));
             (lodInst[s] || (lodInst[s] = new Float32Array(2 * B0)))[b]++;
-            if (CAT[it[7]] === "diag" || CAT[it[7]] === "drops") (lodBad[s] || (lodBad[s] = new Uint8Array(2 * B0)))[b] = 1;
+            if (CAT[it[I_CAT]] === "diag" || CAT[it[I_CAT]] === "drops") (lodBad[s] || (lodBad[s] = new Uint8Array(2 * B0)))[b] = 1;
             continue;
           }
-          if (it[1] !== 0 || it[3] <= 0) continue;
-          var c = isState ? rgb(STATE_COL[names[it[5]]] || "#bbb") : sliceRgb(it, lanes[lane]), arr = covArr(s);
-          var t0 = it[2], t1 = it[2] + it[3];
-          if (it[3] >= 2 * bw0 && !isState) wide[Math.min(wide.length - 1, Math.floor(Math.log2(it[3] / (2 * bw0))))].push(k);
+          if (it[I_TYPE] !== T_SLICE || it[I_DUR] <= 0) continue;
+          var c = isState ? rgb(STATE_COL[names[it[I_NAME]]] || "#bbb") : sliceRgb(it, lanes[lane]), arr = covArr(s);
+          var t0 = it[I_T], t1 = it[I_T] + it[I_DUR];
+          if (it[I_DUR] >= 2 * bw0 && !isState) wide[Math.min(wide.length - 1, Math.floor(Math.log2(it[I_DUR] / (2 * bw0))))].push(k);
           if (!isState && isNested(it)) (lodNest[s] || (lodNest[s] = new Uint8Array(2 * B0)))[Math.min(B0 - 1, Math.floor(t0 / bw0))] = 1;
           for (b = Math.floor(t0 / bw0); b < B0 && b * bw0 < t1; b++) {
             var w = Math.min(t1, (b + 1) * bw0) - Math.max(t0, b * bw0), q = b * 4;
@@ -226,7 +225,7 @@ var TL = (function () {
   function t(px) { return v0 + (px - LABEL_W) * (v1 - v0) / pw(); }
   function first(l, from) { /* first item of lane l that can reach from */
     var lo = start[l], hi = start[l + 1], want = from - maxDur[l];
-    while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < want) lo = m + 1; else hi = m; }
+    while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][I_T] < want) lo = m + 1; else hi = m; }
     return lo;
   }
 
@@ -246,17 +245,17 @@ var TL = (function () {
    * thousands; emptied by load() */
   var sliceRgbMemo = new Map();
   function sliceRgb(it, l) {
-    var key = ((it[0] * 16 + it[7]) * 2 + (it[4] === 0 ? 1 : 0)) * (names.length + 1) + it[5], c = sliceRgbMemo.get(key);
+    var key = ((it[I_LANE] * 16 + it[I_CAT]) * 2 + (it[I_DEPTH] === 0 ? 1 : 0)) * (names.length + 1) + it[I_NAME], c = sliceRgbMemo.get(key);
     if (!c) { c = rgb(sliceColor(it, l)); sliceRgbMemo.set(key, c); }
     return c;
   }
   function sliceColor(it, l) {
     if (l.kind === "idle") return COLOR_IDLE;
-    if (l.kind === "notask" && it[4] === 0) return COLOR_NOTASK;
-    if (CAT[it[7]] === "sched") return l.kind === "task" ? colorOf(l.name) : "#90a4ae";
-    return colorOf(names[it[5]] || "");
+    if (l.kind === "notask" && it[I_DEPTH] === 0) return COLOR_NOTASK;
+    if (CAT[it[I_CAT]] === "sched") return l.kind === "task" ? colorOf(l.name) : "#90a4ae";
+    return colorOf(names[it[I_NAME]] || "");
   }
-  function isNested(it) { return CAT[it[7]] === "isr" && (it[8] >= 2 || it[4] >= 1); }
+  function isNested(it) { return CAT[it[I_CAT]] === "isr" && (it[I_VALUE] >= 2 || it[I_DEPTH] >= 1); }
   function rgba(css) { var c = rgb(css), m = /rgba\([^)]*,\s*([\d.]+)\)/.exec(css); return [c[0], c[1], c[2], m ? Math.round(255 * +m[1]) : 255]; }
   var MK_RGBA_TICK = rgba(COL_MARK), MK_RGBA_DIAG = rgba(COL_DIAG), MK_RGBA_BAD = rgba(COL_BAD), MK_RGBA_NEST = rgba(NEST_EDGE);
 
@@ -351,17 +350,17 @@ var TL = (function () {
   var work = { bins: 0, items: 0, cols: 0, solid: 0 };
   function lowerBound(l, t0) { /* first item of lane l starting at or after t0 */
     var lo = start[l], hi = start[l + 1];
-    while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][2] < t0) lo = m + 1; else hi = m; }
+    while (lo < hi) { var m = (lo + hi) >> 1; if (items[m][I_T] < t0) lo = m + 1; else hi = m; }
     return lo;
   }
   function drawStates(r) {
     var sl = r.state, c;
-    for (var k = first(sl, v0); k < start[sl + 1] && items[k][2] <= v1; k++) {
+    for (var k = first(sl, v0); k < start[sl + 1] && items[k][I_T] <= v1; k++) {
       var it = items[k];
       work.items++;
-      if (it[1] !== 0 || it[2] + it[3] < v0) continue;
-      c = rgb(STATE_COL[names[it[5]]] || "#bbb");
-      covAdd(r.ss, it[2], it[2] + it[3], c, 1);
+      if (it[I_TYPE] !== T_SLICE || it[I_T] + it[I_DUR] < v0) continue;
+      c = rgb(STATE_COL[names[it[I_NAME]]] || "#bbb");
+      covAdd(r.ss, it[I_T], it[I_T] + it[I_DUR], c, 1);
     }
   }
   /* depth 0 from the host's overview bins where detail was thinned out: the
@@ -396,33 +395,33 @@ var TL = (function () {
   }
   /* one slice at least SOLID_PX wide: solid, labelled, nesting noted */
   function drawSolid(r, l, it, x0, x1, nested) {
-    var yy = r.sy + it[4] * ROW, a = Math.max(LABEL_W, x0), b = Math.min(W, x1);
+    var yy = r.sy + it[I_DEPTH] * ROW, a = Math.max(LABEL_W, x0), b = Math.min(W, x1);
     work.solid++;
     ctx.fillStyle = sliceColor(it, l);
     ctx.fillRect(a, yy, b - a, ROW - 2);
     if (isNested(it)) nested.push([r, it, a, b]);
     if (b - a > 30) {
       ctx.fillStyle = "#fff"; ctx.save(); ctx.beginPath(); ctx.rect(a, yy, b - a, ROW - 2); ctx.clip();
-      ctx.fillText(names[it[5]] || "", a + 3, yy + ROW - 5); ctx.restore();
+      ctx.fillText(names[it[I_NAME]] || "", a + 3, yy + ROW - 5); ctx.restore();
     }
   }
   function drawLane(r, nested) {
     var l = lanes[r.lane], fromOv = drawOverview(r);
-    for (var k = first(r.lane, v0); k < start[r.lane + 1] && items[k][2] <= v1; k++) {
-      var it = items[k], d = it[4];
+    for (var k = first(r.lane, v0); k < start[r.lane + 1] && items[k][I_T] <= v1; k++) {
+      var it = items[k], d = it[I_DEPTH];
       work.items++;
-      if (it[2] + it[3] < v0) continue;
+      if (it[I_T] + it[I_DUR] < v0) continue;
       nVisible++;
-      var x0 = x(it[2]), x1 = x(it[2] + it[3]);
-      if (it[1] === 1) { /* instant: a tick, one per pixel column; no duration, so short
+      var x0 = x(it[I_T]), x1 = x(it[I_T] + it[I_DUR]);
+      if (it[I_TYPE] === T_INSTANT) { /* instant: a tick, one per pixel column; no duration, so short
                           * (dense instants must not read as a busy lane); losses tall and red,
                           * drawn even where another instant took the column first */
-        markAdd(r.s0 + d, CAT[it[7]] === "diag" || CAT[it[7]] === "drops" ? MK_BAD : MK_TICK, Math.floor(x0));
+        markAdd(r.s0 + d, CAT[it[I_CAT]] === "diag" || CAT[it[I_CAT]] === "drops" ? MK_BAD : MK_TICK, Math.floor(x0));
         continue;
       }
-      if (it[1] !== 0) continue;
+      if (it[I_TYPE] !== T_SLICE) continue;
       if (x1 - x0 >= SOLID_PX) { drawSolid(r, l, it, x0, x1, nested); continue; }
-      if (!(fromOv && d === 0)) covAdd(r.s0 + d, it[2], it[2] + it[3], sliceRgb(it, l), 1);
+      if (!(fromOv && d === 0)) covAdd(r.s0 + d, it[I_T], it[I_T] + it[I_DUR], sliceRgb(it, l), 1);
       if (isNested(it)) markAdd(r.s0 + d, MK_NEST, Math.floor(x0));
     }
   }
@@ -439,7 +438,7 @@ var TL = (function () {
       var wk = wide[wl], lo = 0, hi = wk.length;
       while (lo < hi) { var m = (lo + hi) >> 1; if (wk[m] < from) lo = m + 1; else hi = m; }
       for (var i = lo; i < wk.length && wk[i] < start[r.lane + 1] && items[wk[i]][2] <= v1; i++) {
-        var it = items[wk[i]], x0 = x(it[2]), x1 = x(it[2] + it[3]);
+        var it = items[wk[i]], x0 = x(it[I_T]), x1 = x(it[I_T] + it[I_DUR]);
         work.items++;
         if (x1 - x0 >= SOLID_PX && x1 >= LABEL_W && x0 <= W) drawSolid(r, l, it, x0, x1, nested);
       }
@@ -450,7 +449,7 @@ var TL = (function () {
    * below on the same core) paled while preempted */
   function drawNesting(nested) {
     nested.forEach(function (n) {
-      var r = n[0], it = n[1], d = it[4], yy = r.sy + d * ROW;
+      var r = n[0], it = n[1], d = it[I_DEPTH], yy = r.sy + d * ROW;
       ctx.fillStyle = NEST_EDGE;
       ctx.fillRect(n[2], yy, Math.max(1, n[3] - n[2]), n[3] - n[2] < SOLID_PX ? 2 : 3);
       if (n[3] - n[2] < SOLID_PX) return;
@@ -459,9 +458,9 @@ var TL = (function () {
       rows.forEach(function (o) {
         var ol = lanes[o.lane];
         if (o === r || ol.kind !== "isr" || ol.core !== lanes[r.lane].core) return;
-        for (var k = first(o.lane, it[2]); k < start[o.lane + 1] && items[k][2] <= it[2]; k++) {
+        for (var k = first(o.lane, it[I_T]); k < start[o.lane + 1] && items[k][I_T] <= it[I_T]; k++) {
           var p = items[k];
-          if (p[1] === 0 && p[4] === 0 && p[8] === it[8] - 1 && p[2] + p[3] >= it[2] + it[3]) ctx.fillRect(n[2], o.sy, n[3] - n[2], ROW - 2);
+          if (p[I_TYPE] === T_SLICE && p[I_DEPTH] === 0 && p[I_VALUE] === it[I_VALUE] - 1 && p[I_T] + p[I_DUR] >= it[I_T] + it[I_DUR]) ctx.fillRect(n[2], o.sy, n[3] - n[2], ROW - 2);
         }
       });
     });
@@ -489,8 +488,8 @@ var TL = (function () {
     else for (var k = Math.max(a, first(r.lane, v0) - 1); k < b; k++) {
       work.items++;
       var it = items[k];
-      put(Math.round(Math.max(LABEL_W, Math.min(W, x(it[2])))), it[8], it[8], it[8]);
-      if (it[2] > v1) break;
+      put(Math.round(Math.max(LABEL_W, Math.min(W, x(it[I_T])))), it[I_VALUE], it[I_VALUE], it[I_VALUE]);
+      if (it[I_T] > v1) break;
     }
     flush();
     ctx.stroke();
@@ -499,11 +498,11 @@ var TL = (function () {
   function drawSelection() {
     var k = sonde.selected;
     if (k === undefined || k === null || !items[k]) return;
-    var it = items[k], r = laneRow[it[0]];
+    var it = items[k], r = laneRow[it[I_LANE]];
     if (!r) return;
-    var isState = lanes[it[0]].kind === "state", y = isState ? r.y : r.sy + it[4] * ROW, h = isState ? STRIP - 1 : ROW - 2;
-    if (lanes[it[0]].kind === "counter") { y = r.y; h = r.h; }
-    var a = x(it[2]), b = x(it[2] + it[3]);
+    var isState = lanes[it[I_LANE]].kind === "state", y = isState ? r.y : r.sy + it[I_DEPTH] * ROW, h = isState ? STRIP - 1 : ROW - 2;
+    if (lanes[it[I_LANE]].kind === "counter") { y = r.y; h = r.h; }
+    var a = x(it[I_T]), b = x(it[I_T] + it[I_DUR]);
     if (b < LABEL_W || a > W) return;
     if (b - a < 5) { var c = (a + b) / 2; a = c - 2.5; b = c + 2.5; }
     ctx.save(); ctx.beginPath(); ctx.rect(LABEL_W, 0, W - LABEL_W, H); ctx.clip();
@@ -668,15 +667,15 @@ var TL = (function () {
   /* ---- the selected record ---- */
   function tick(ns) { return Math.round(D.origin + ns * FREQ / 1e9); }
   function describe(k) {
-    var it = items[k], l = lanes[it[0]];
-    var s = (names[it[5]] || (it[1] === 2 ? "value " + it[8] : "")) + "\n" + "lane: " + l.name + " (core " + l.core + ")\n" +
-      "start: " + fmtNs(it[2]) + (FREQ ? "  (target tick " + tick(it[2]) + ")" : "") + "\n";
-    if (it[1] === 0) s += "end: " + fmtNs(it[2] + it[3]) + (FREQ ? "  (target tick " + tick(it[2] + it[3]) + ")" : "") + "\n" +
-      "duration: " + fmtNs(it[3]) + "\n";
-    if (it[1] === 2) s += "value: " + it[8] + "\n";
-    if (CAT[it[7]] === "isr" && l.kind === "isr" && it[8] >= 1) s += "nesting level: " + it[8] + "\n";
-    if (CAT[it[7]]) s += "category: " + CAT[it[7]] + "\n";
-    if (it[6]) s += "arguments: " + args[it[6]] + "\n";
+    var it = items[k], l = lanes[it[I_LANE]];
+    var s = (names[it[I_NAME]] || (it[I_TYPE] === T_COUNTER ? "value " + it[I_VALUE] : "")) + "\n" + "lane: " + l.name + " (core " + l.core + ")\n" +
+      "start: " + fmtNs(it[I_T]) + (FREQ ? "  (target tick " + tick(it[I_T]) + ")" : "") + "\n";
+    if (it[I_TYPE] === T_SLICE) s += "end: " + fmtNs(it[I_T] + it[I_DUR]) + (FREQ ? "  (target tick " + tick(it[I_T] + it[I_DUR]) + ")" : "") + "\n" +
+      "duration: " + fmtNs(it[I_DUR]) + "\n";
+    if (it[I_TYPE] === T_COUNTER) s += "value: " + it[I_VALUE] + "\n";
+    if (CAT[it[I_CAT]] === "isr" && l.kind === "isr" && it[I_VALUE] >= 1) s += "nesting level: " + it[I_VALUE] + "\n";
+    if (CAT[it[I_CAT]]) s += "category: " + CAT[it[I_CAT]] + "\n";
+    if (it[I_ARGS]) s += "arguments: " + args[it[I_ARGS]] + "\n";
     return s;
   }
   function pick(e) {
@@ -687,9 +686,9 @@ var TL = (function () {
       if (py < row.y || py >= row.y + row.h) return;
       var lane = row.lane, d = Math.floor((py - row.sy) / ROW);
       if (row.state !== undefined && py < row.sy) { lane = row.state; d = 0; }
-      for (var k = first(lane, tt - tol); k < start[lane + 1] && items[k][2] <= tt + tol; k++) {
+      for (var k = first(lane, tt - tol); k < start[lane + 1] && items[k][I_T] <= tt + tol; k++) {
         var it = items[k];
-        if ((it[4] === d || lanes[lane].kind === "counter") && it[2] - tol <= tt && it[2] + it[3] + tol >= tt) best = k;
+        if ((it[I_DEPTH] === d || lanes[lane].kind === "counter") && it[I_T] - tol <= tt && it[I_T] + it[I_DUR] + tol >= tt) best = k;
       }
     });
     if (best >= 0) show(best);
@@ -721,9 +720,9 @@ var TL = (function () {
   function visible() {
     var out = [];
     for (var l = 0; l < lanes.length; l++)
-      for (var k = first(l, v0); k < start[l + 1] && items[k][2] <= v1; k++) {
+      for (var k = first(l, v0); k < start[l + 1] && items[k][I_T] <= v1; k++) {
         var it = items[k];
-        if (it[2] + it[3] >= v0) out.push(k);
+        if (it[I_T] + it[I_DUR] >= v0) out.push(k);
       }
     return out;
   }

@@ -63,7 +63,7 @@ function buildTables() {
   var counters = [];
   D.lanes.forEach(function (l, i) {
     if (l.kind !== "counter") return;
-    var v = TL.laneItems(i).map(function (k) { return D.items[k][8]; });
+    var v = TL.laneItems(i).map(function (k) { return D.items[k][I_VALUE]; });
     counters.push([l.name, l.core, l.items, v.length ? Math.min.apply(null, v) : "-", v.length ? Math.max.apply(null, v) : "-",
       v.length ? v[v.length - 1] : "-"]);
   });

@@ -34,9 +34,9 @@ var Load = (function () {
     var k = 0;
     for (var l = 0; l < n; l++) {
       start[l] = k;
-      while (k < D.items.length && D.items[k][0] === l) {
+      while (k < D.items.length && D.items[k][I_LANE] === l) {
         var it = D.items[k++];
-        if (it[1] === 0 && it[4] === 0 && it[3] > maxDur[l]) maxDur[l] = it[3];
+        if (it[I_TYPE] === T_SLICE && it[I_DEPTH] === 0 && it[I_DUR] > maxDur[l]) maxDur[l] = it[I_DUR];
       }
     }
     start[n] = k;
@@ -50,7 +50,7 @@ var Load = (function () {
       var a = per[ln.core] || (per[ln.core] = []);
       for (var q = start[l]; q < start[l + 1]; q++) {
         var it = D.items[q];
-        if (it[1] === 0 && it[4] === 0) a.push([it[2], it[2] + it[3]]);
+        if (it[I_TYPE] === T_SLICE && it[I_DEPTH] === 0) a.push([it[I_T], it[I_T] + it[I_DUR]]);
       }
     });
     isrU = {};
@@ -87,7 +87,7 @@ var Load = (function () {
   }
   function firstItem(l, from) {
     var lo = start[l], hi = start[l + 1], want = from - maxDur[l];
-    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < want) lo = m + 1; else hi = m; }
+    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][I_T] < want) lo = m + 1; else hi = m; }
     return lo;
   }
   /* add [a, b) to the columns of width cw from v0 */
@@ -104,10 +104,10 @@ var Load = (function () {
   function fromItems(l, v0, v1, ncol) {
     var out = new Float64Array(ncol), cw = (v1 - v0) / ncol, ln = D.lanes[l];
     var u = ln.kind === "isr" ? null : isrU[ln.core];
-    for (var k = firstItem(l, v0); k < start[l + 1] && D.items[k][2] < v1; k++) {
+    for (var k = firstItem(l, v0); k < start[l + 1] && D.items[k][I_T] < v1; k++) {
       var it = D.items[k];
-      if (it[1] !== 0 || it[4] !== 0) continue;
-      var a = Math.max(v0, it[2]), b = Math.min(v1, it[2] + it[3]);
+      if (it[I_TYPE] !== T_SLICE || it[I_DEPTH] !== 0) continue;
+      var a = Math.max(v0, it[I_T]), b = Math.min(v1, it[I_T] + it[I_DUR]);
       if (a >= b) continue;
       if (!u || !u.length) { spread(out, v0, cw, a, b); continue; }
       var lo = 0, hi = u.length / 2; /* first ISR interval that ends after a */

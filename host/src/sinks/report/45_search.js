@@ -94,7 +94,7 @@ var Search = (function () {
     });
     laneStart = [];
     for (var k = 0, l = 0; l <= D.lanes.length; l++) {
-      while (k < D.items.length && D.items[k][0] < l) k++;
+      while (k < D.items.length && D.items[k][I_LANE] < l) k++;
       laneStart.push(k);
     }
   }
@@ -159,9 +159,9 @@ var Search = (function () {
     var best = -1, names = [].concat(key.texts[1], key.texts[2]);
     for (var l = 0; l < D.lanes.length; l++) {
       var lo = laneStart[l], hi = laneStart[l + 1];
-      while (lo < hi) { var mid = (lo + hi) >> 1; if (D.items[mid][2] < t - 0.5) lo = mid + 1; else hi = mid; }
-      for (var k = lo; k < laneStart[l + 1] && D.items[k][2] <= t + 0.5; k++) {
-        if (names.indexOf(D.names[D.items[k][5]]) >= 0 || names.indexOf(D.lanes[l].name) >= 0) return k;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (D.items[mid][I_T] < t - 0.5) lo = mid + 1; else hi = mid; }
+      for (var k = lo; k < laneStart[l + 1] && D.items[k][I_T] <= t + 0.5; k++) {
+        if (names.indexOf(D.names[D.items[k][I_NAME]]) >= 0 || names.indexOf(D.lanes[l].name) >= 0) return k;
         if (best < 0) best = k;
       }
     }
@@ -226,7 +226,7 @@ var Search = (function () {
   function pick(e) {
     var d = e.target.closest("div[data-t]");
     if (!d) return;
-    var t = +d.dataset.t, k = itemAt(t, keys[+d.dataset.key]), dur = k >= 0 ? D.items[k][3] : 0;
+    var t = +d.dataset.t, k = itemAt(t, keys[+d.dataset.key]), dur = k >= 0 ? D.items[k][I_DUR] : 0;
     var pad = Math.max(dur * 3, 20000);
     TL.zoom(t - pad, t + dur + pad);
     if (k >= 0) TL.show(k);

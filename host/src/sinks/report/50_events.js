@@ -18,11 +18,11 @@ var Events = (function () {
   function boxHeight() { if (!boxH || !window.ResizeObserver) boxH = box.clientHeight; return boxH; }
   function load() {
     var skip = D.lanes.map(function (l) { return l.kind === "state"; }), n = 0, k;
-    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) n++;
+    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][I_LANE]]) n++;
     var idx = new Int32Array(n), j = 0;
-    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][0]]) idx[j++] = k;
+    for (k = 0; k < D.items.length; k++) if (!skip[D.items[k][I_LANE]]) idx[j++] = k;
     var ts = new Float64Array(D.items.length);
-    for (k = 0; k < D.items.length; k++) ts[k] = D.items[k][2];
+    for (k = 0; k < D.items.length; k++) ts[k] = D.items[k][I_T];
     /* stable on equal times: lane order, as the host sent them */
     order = idx.sort(function (a, b) { return ts[a] - ts[b] || a - b; });
     t0 = new Float64Array(n);
@@ -49,10 +49,10 @@ var Events = (function () {
   }
   function flush() { if (sonde.flushViews) sonde.flushViews(); }
   function text(k) {
-    var it = D.items[k], l = D.lanes[it[0]];
-    var nm = D.names[it[5]] || (it[1] === 2 ? "= " + it[8] : "");
-    return [fmtNs(it[2]), it[1] === 0 ? fmtNs(it[3]) : "", l.name + (it[4] ? " \u00b7" + it[4] : ""), nm,
-      it[6] ? D.args[it[6]] : ""];
+    var it = D.items[k], l = D.lanes[it[I_LANE]];
+    var nm = D.names[it[I_NAME]] || (it[I_TYPE] === T_COUNTER ? "= " + it[I_VALUE] : "");
+    return [fmtNs(it[I_T]), it[I_TYPE] === T_SLICE ? fmtNs(it[I_DUR]) : "", l.name + (it[I_DEPTH] ? " \u00b7" + it[I_DEPTH] : ""), nm,
+      it[I_ARGS] ? D.args[it[I_ARGS]] : ""];
   }
   /* the row elements, kept from frame to frame: a pan rewrites the text
    * that changed and moves the rows, it does not make the list anew */

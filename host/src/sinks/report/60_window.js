@@ -40,21 +40,21 @@ var WinStats = (function () {
   function load() {
     var n = D.lanes.length, k = 0;
     start = new Int32Array(n + 1);
-    for (var l = 0; l < n; l++) { start[l] = k; while (k < D.items.length && D.items[k][0] === l) k++; }
+    for (var l = 0; l < n; l++) { start[l] = k; while (k < D.items.length && D.items[k][I_LANE] === l) k++; }
     start[n] = k;
     stateOf = {};
     D.lanes.forEach(function (ln, i) { if (ln.kind === "state") stateOf[ln.core + "\u0000" + ln.name.replace(/ state$/, "")] = i; });
     runs = []; lats = [];
     D.lanes.forEach(function (ln, l) {
       /* a run or activation: a depth-0 slice, by its duration */
-      if (KINDS[ln.kind]) runs[l] = sums(l, function (q) { var it = D.items[q]; return it[1] === 0 && it[4] === 0 ? it[3] : -1; });
+      if (KINDS[ln.kind]) runs[l] = sums(l, function (q) { var it = D.items[q]; return it[I_TYPE] === T_SLICE && it[I_DEPTH] === 0 ? it[I_DUR] : -1; });
       /* a latency: a Running slice right after a Ready one, by the Ready time */
       if (ln.kind === "state") {
         var prev = null;
         lats[l] = sums(l, function (q) {
           var it = D.items[q], v = -1;
-          if (it[1] !== 0) return -1;
-          if (prev && D.names[it[5]] === "Running" && D.names[prev[5]] === "Ready" && prev[2] + prev[3] === it[2]) v = prev[3];
+          if (it[I_TYPE] !== T_SLICE) return -1;
+          if (prev && D.names[it[I_NAME]] === "Running" && D.names[prev[I_NAME]] === "Ready" && prev[I_T] + prev[I_DUR] === it[I_T]) v = prev[I_DUR];
           prev = it;
           return v;
         });
@@ -66,7 +66,7 @@ var WinStats = (function () {
    * time order): a window reads its own items, not the lane's */
   function lowerBound(l, t) {
     var lo = start[l], hi = start[l + 1];
-    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][2] < t) lo = m + 1; else hi = m; }
+    while (lo < hi) { var m = (lo + hi) >> 1; if (D.items[m][I_T] < t) lo = m + 1; else hi = m; }
     return lo;
   }
   function compute(v0, v1) {

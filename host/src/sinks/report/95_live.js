@@ -16,8 +16,8 @@
   var bar = $("live-state"), names = new Map(), args = new Map();
   sonde.follow = true;
   bar.hidden = false;
-  /* arrival numbers of the items (for the window), parallel to nothing: kept in item[9] */
-  D.items.forEach(function (it) { it[9] = 0; });
+  /* arrival numbers of the items (for the window), kept in each item, at I_SEEN */
+  D.items.forEach(function (it) { it[I_SEEN] = 0; });
   function index(arr, map) { map.clear(); arr.forEach(function (s, i) { if (!map.has(s)) map.set(s, i); }); }
   index(D.names, names);
   index(D.args, args);
@@ -32,7 +32,7 @@
   }
   laneSeen(Date.now());
   /* a (lane, t0, depth) order, as the host sends a whole page */
-  function cmp(a, b) { return a[0] - b[0] || a[2] - b[2] || a[4] - b[4]; }
+  function cmp(a, b) { return a[I_LANE] - b[I_LANE] || a[I_T] - b[I_T] || a[I_DEPTH] - b[I_DEPTH]; }
   function mergeSorted(a, b) {
     var out = new Array(a.length + b.length), i = 0, j = 0, k = 0;
     while (i < a.length && j < b.length) out[k++] = cmp(a[i], b[j]) <= 0 ? a[i++] : b[j++];
@@ -46,10 +46,10 @@
     var max = D.live.window;
     if (D.items.length <= max * 1.1) return;
     var cut = L.seq - max, nm = [""], am = [""], nmap = new Map(), amap = new Map();
-    D.items = D.items.filter(function (it) { return it[9] >= cut; });
+    D.items = D.items.filter(function (it) { return it[I_SEEN] >= cut; });
     D.items.forEach(function (it) {
-      it[5] = intern(nm, nmap, D.names[it[5]]);
-      it[6] = intern(am, amap, D.args[it[6]]);
+      it[I_NAME] = intern(nm, nmap, D.names[it[I_NAME]]);
+      it[I_ARGS] = intern(am, amap, D.args[it[I_ARGS]]);
     });
     D.names = nm; D.args = am;
     index(D.names, names); index(D.args, args);
@@ -88,10 +88,12 @@
     laneSeen(now);
     overview(d.overview);
     var fresh = d.items.map(function (x, i) {
-      return [x[0], x[1], x[2], x[3], x[4], intern(D.names, names, x[5]), intern(D.args, args, x[6]), x[7], x[8],
-        d.seq - d.items.length + i];
+      var it = x.slice();
+      it[I_NAME] = intern(D.names, names, x[I_NAME]); it[I_ARGS] = intern(D.args, args, x[I_ARGS]);
+      it[I_SEEN] = d.seq - d.items.length + i;
+      return it;
     });
-    fresh.forEach(function (it) { L.log.push([D.lanes[it[0]].name, it[1], it[2], it[8], now]); });
+    fresh.forEach(function (it) { L.log.push([D.lanes[it[I_LANE]].name, it[I_TYPE], it[I_T], it[I_VALUE], now]); });
     if (L.log.length > LOG_MAX) L.log.splice(0, L.log.length - LOG_MAX);
     if (fresh.length) D.items = mergeSorted(D.items, fresh.sort(cmp));
     L.seq = d.seq;
