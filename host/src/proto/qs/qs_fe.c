@@ -199,7 +199,7 @@ static void attach(struct qs_fe *fe, const uint8_t *p, size_t n)
 	if (fe->channels == 0) {
 		char bits[9];
 		for (int i = 0; i < 8; i++)
-			bits[i] = (char)('0' + ((p[n > 2 ? 2 : 1] >> (7 - i)) & 1));
+			bits[i] = (char)('0' + ((ch >> (7 - i)) & 1));
 		bits[8] = '\0';
 		say(fe, QS_FE_LINE_INFO, "   <F-END> Attached Chan=%s", bits);
 	}
