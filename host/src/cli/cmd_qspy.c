@@ -346,7 +346,9 @@ static int qspy_run(int argc, char **argv)
 		rc = qspy_open(q);
 	if (!rc) {
 		rc = qspy_loop(q);
-		p->cut_on_purpose = !q->exit_req;
+		/* a signal or a front-end ended it: a frame in flight is the stop's
+		 * doing; a file's end is the stream's */
+		p->cut_on_purpose = q->link.spec.kind != SONDE_LINK_FILE;
 	}
 	qspy_close(q); /* the front-end is told first */
 	if (began) {
