@@ -239,6 +239,11 @@ static void target_bytes(struct qspy *q, const uint8_t *buf, size_t n)
 	}
 	if (q->bin)
 		fwrite(buf, 1, n, q->bin);
+	if (!q->fe.channels) { /* no front-end: in one go (the framer still sees target resets) */
+		hdlc_feed(&q->fr, buf, n);
+		sonde_pipe_feed(q->pipe, buf, n);
+		return;
+	}
 	/* frame by frame: the front-end gets a record's packet, then its line */
 	while (n) {
 		size_t k = hdlc_feed_frame(&q->fr, buf, n);
