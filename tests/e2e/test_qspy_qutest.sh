@@ -106,8 +106,11 @@ echo "suites: ${#built[@]} of ${#suites[@]} built: $(for d in "${built[@]}"; do 
 echo "tests passing against QSPY: $pass_q, against sonde qspy: $pass_s"
 for s in $(awk '{print $1}' "$WORK/qspy.results" | sort -u); do
 	echo "  $s: QSPY $(grep -c "^$s .* PASS$" "$WORK/qspy.results")/$(grep -c "^$s " "$WORK/qspy.results") passed," \
-		"sonde $(grep -c "^$s .* PASS$" "$WORK/sonde.results")/$(grep -c "^$s " "$WORK/sonde.results")" \
-		"$(for r in qspy sonde; do f=$(awk -v s="$s" '$1 == s && $3 == "FAIL" { printf " %s", $2 }' "$WORK/$r.results"); [ -n "$f" ] && printf '; failing against %s:%s' "$r" "$f"; done)"
+		"sonde $(grep -c "^$s .* PASS$" "$WORK/sonde.results")/$(grep -c "^$s " "$WORK/sonde.results")$(
+		for r in qspy sonde; do
+			f=$(awk -v s="$s" '$1 == s && $3 == "FAIL" { printf " %s", $2 }' "$WORK/$r.results")
+			[ -n "$f" ] && printf '; failing against %s:%s' "$r" "$f"
+		done)"
 done
 if [ -n "$missing" ]; then
 	for m in $missing; do
