@@ -4,6 +4,8 @@
  * entry points of the record decoders.
  *
  * File map of this folder, each file calling only those below it:
+ *   qs_fe.c        QSPY's UDP front-end packets (qs_fe.h; `sonde qspy`): reads the
+ *                  decoder's dictionaries and sizes, builds QS-RX frames
  *   qs_decoder.c   decoder ops: framing (frames found 64 bytes at a time), sequence
  *                  check, dispatch, options, probe
  *   qs_records.c   the predefined records, one table row each
