@@ -83,7 +83,11 @@ if [ -z "${QTOOLS_PATH:-}" ]; then
 	exit 0
 fi
 src=$QTOOLS_PATH/qspy
-[ -f "$src/source/qspy_seq.c" ] || fail "QTOOLS_PATH=$QTOOLS_PATH has no qspy/source/qspy_seq.c"
+if [ ! -f "$src/source/qspy_seq.c" ]; then
+	# qtools 8.x ships QSPY without most of its sources
+	echo "SKIP (part): QTOOLS_PATH=$QTOOLS_PATH has no qspy/source/qspy_seq.c to build QSPY from (a qtools 7.x tree has)"
+	exit 0
+fi
 command -v gcc >/dev/null || { echo "SKIP: gcc not found (to build QSPY)"; exit 77; }
 gcc -O2 -w -DQSPY_APP -DNDEBUG -I"$src/include" -I"$src/posix" "$src"/source/*.c "$src/posix/qspy_pal.c" -o "$T/qspy" ||
 	fail "QSPY does not build from $src"
