@@ -8,6 +8,7 @@
  *                 saying what failed, what is retried, how often, how long
  *   live_term.c   the keys: a terminal on stdin in raw mode
  *   live_status.c the status area (figures, latest message) and messages
+ *   live_qs.c     the keys on a QS stream (QSPY's console keys)
  *   live_cmd.c    commands sent from keys and their acknowledgements,
  *                 the link budget
  *   live_ctl.c    the --control socket through which `sonde send` shares
@@ -15,7 +16,7 @@
  *   live_serve.c  --serve: the report page over HTTP, following the capture
  *
  * The calls go one way: cmd_live.c -> live_loop.c -> live_term.c (keys)
- * -> live_cmd.c -> live_status.c (the clock, messages, the screen) at the
+ * -> live_qs.c -> live_cmd.c -> live_status.c (the clock, messages, the screen) at the
  * bottom; live_retry.c and live_ctl.c sit between the loop and the status.
  */
 #ifndef SONDE_LIVE_H
@@ -28,6 +29,7 @@
 
 #include "analysis/stats.h"
 #include "core/pipe.h"
+#include "proto/qs/qs_tx.h"
 #include "proto/sonde/sonde_rxcmd.h"
 #include "sources/link.h"
 
@@ -114,6 +116,7 @@ struct live {
 	struct live_pending pend[LIVE_PENDING];
 	int stopped;             /* the 's' key's idea of the target: 1 after STOP */
 	char reply[128];         /* TARGET_STATS for the key 'p', said with its CMD_STATUS */
+	struct qs_tx qs_tx;      /* QS-RX frames of the keys on a QS stream (live_qs.c) */
 	/* joining a running target (live_cmd.c) */
 	uint64_t good_frames;    /* good frames of a Sonde stream seen */
 	int64_t first_frame_ms;
@@ -163,6 +166,11 @@ int live_term_raw(struct live *lv);
 void live_term_restore(struct live *lv);
 void live_keys_read(struct live *lv);
 void live_keys_help(struct live *lv);
+
+/* live_qs.c */
+int live_qs_stream(const struct live *lv); /* the stream is (or will be decoded as) QS */
+int live_qs_key(struct live *lv, char key); /* 1: the key was QSPY's and is done */
+void live_qs_help(struct live *lv);
 
 /* live_cmd.c */
 void live_cmd_init(struct live *lv);

@@ -30,6 +30,7 @@ void live_cmd_init(struct live *lv)
 	rxwatch_init(&lv->rw, live_cmd_frame, lv);
 	lv->seq = (uint8_t)(live_now_ms() ^ (int64_t)getpid());
 	lv->produced_rate = -1;
+	qs_tx_init(&lv->qs_tx, 4);
 }
 
 /* Replies mean something only in a Sonde stream. */

@@ -65,6 +65,10 @@ void live_term_install(struct live *lv)
 
 void live_keys_help(struct live *lv)
 {
+	if (live_qs_stream(lv)) {
+		live_qs_help(lv);
+		return;
+	}
 	const char *space = lv->show_tty ? ", space pause" : "";
 	if (sonde_link_writable(&lv->link))
 		live_msg(lv, "keys: i info, s start/stop, t trigger, r readout, c reset counters, p stats%s, "
@@ -106,6 +110,8 @@ void live_keys_read(struct live *lv)
 		return;
 	}
 	for (ssize_t i = 0; i < n && !lv->stop; i++) {
+		if (live_qs_stream(lv) && live_qs_key(lv, keys[i]))
+			continue;
 		switch (keys[i]) {
 		case 'q':
 			lv->stop = 1;

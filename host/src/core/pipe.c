@@ -202,6 +202,19 @@ void sonde_pipe_rejoin(struct sonde_pipe *p)
 		p->dec->rejoin(p->dec_state);
 }
 
+int sonde_pipe_control(struct sonde_pipe *p, const char *cmd, char *msg, size_t cap)
+{
+	if (!p->dec || !p->dec_state) {
+		snprintf(msg, cap, "the decoder is not chosen yet");
+		return -2;
+	}
+	if (!p->dec->control) {
+		snprintf(msg, cap, "the %s decoder takes no commands", p->dec->name);
+		return -2;
+	}
+	return p->dec->control(p->dec_state, cmd, msg, cap);
+}
+
 int sonde_pipe_flush(struct sonde_pipe *p)
 {
 	int rc = 0;

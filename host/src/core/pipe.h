@@ -136,6 +136,9 @@ void sonde_pipe_feed(struct sonde_pipe *p, const uint8_t *buf, size_t n);
 /* The next chunk fed follows a break in the input (a reconnected link):
  * tells the decoder (sonde_decoder_ops.rejoin).  Nothing before begin. */
 void sonde_pipe_rejoin(struct sonde_pipe *p);
+/* A command to the decoder (sonde_decoder_ops.control): its result, or -2
+ * with a message when it takes none or the decoder is not chosen yet. */
+int sonde_pipe_control(struct sonde_pipe *p, const char *cmd, char *msg, size_t cap);
 int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 

@@ -130,6 +130,11 @@ struct sonde_decoder_ops {
 	 * last chunk fed and the next (a live link that was reconnected joins
 	 * the stream mid-way again).  May be NULL: then nothing is done. */
 	void (*rejoin)(void *dec);
+	/* A command to the decoder while it decodes (a key of `sonde live`, a
+	 * front-end's request), e.g. the QS decoder's "dict" and "seq"
+	 * (proto/qs/qs_ctl.c).  msg gets what it did or why not.  0 done,
+	 * -1 failed, -2 a command the decoder does not know.  May be NULL. */
+	int (*control)(void *dec, const char *cmd, char *msg, size_t cap);
 };
 
 struct sonde_sink_ops {

@@ -11,7 +11,10 @@
  *   qs_records.c   the predefined records, one table row each
  *   qs_target.c    QS_TARGET_INFO (7.x and 8.x layouts)
  *   qs_user.c      application records with typed arguments
+ *   qs_ctl.c       commands while decoding (save dictionaries, sequence file on/off)
+ *   qs_dicwrite.c  writing QSPY's .dic files (-d: at QF_RUN and on request)
  *   qs_dicfile.c   QSPY's .dic dictionary files; resetting the dictionaries
+ *   qs_seq.c       QSPY's sequence diagrams (-g)
  *   qs_render.c    QSPY's renderings of values, compiled line templates
  *   qs_out.c       diagnostics, notices, active objects (events, timestamps and
  *                  argument slots: inline in this header)
@@ -50,6 +53,7 @@ enum {
 	QS_RX_STATUS = 66,
 	QS_QUERY_DATA = 67,
 	QS_PEEK_DATA = 68,
+	QS_QF_RUN = 70,
 	QS_DEFER_8X = 81,   /* QS 8.x: QS_QF_ACTIVE_DEFER_ATTEMPT; unknown in 7.x */
 	QS_USER = 100,     /* first application record */
 	QS_USER_LAST = 124 /* 125..127 are never enabled */
@@ -170,6 +174,10 @@ struct qs_dec {
 	unsigned dic_version; /* its -v line, 0 if none */
 	size_t dic_len;
 	char *dic_path;
+	char *dic_save;    /* -o qs.dic_save=DIR: where QSPY's -d writes (qs_dicwrite.c) */
+	struct qs_seq *seq; /* -o qs.seq=LIST: the sequence diagram (qs_seq.c), NULL none */
+	char *seq_path;    /* -o qs.seq_file, NULL: QSPY's qspy<time>.seq */
+	char seq_note[400]; /* QSPY's notice about the list, said at the start */
 
 	/* How QSPY prints a pointer it has no name for (its dictionaries' key
 	 * sizes): from qs.obj/qs.fun (QSPY's -O/-F, default 4) or the .dic
@@ -300,5 +308,10 @@ void qs_use_sizes(struct qs_dec *d, const struct qs_sizes *sz);
 /* The size field for a QSPY option letter, NULL for another letter. */
 uint8_t *qs_size_of(struct qs_sizes *sz, char letter);
 int qs_dicfile_load(struct qs_dec *d, const char *text, size_t len, int check_sizes);
+
+/* Write the dictionaries as QSPY's -d does (qs_dicwrite.c): the file
+ * qspy<build>.dic in dir (NULL: the current directory), with QSPY's notice
+ * (also copied to msg, cap bytes).  0 ok, -1 not written. */
+int qs_dic_write(struct qs_dec *d, const char *dir, char *msg, size_t cap);
 
 #endif /* SONDE_QS_H */

@@ -9,7 +9,8 @@
  *
  * Options (docs/proto-qs.md): qs.ts qs.obj qs.fun qs.sig qs.evt qs.eqc
  * qs.mpc qs.mps qs.tec (or QSPY's letters qs.T .. qs.C), qs.dic=FILE,
- * qs.version, qs.ts_freq, qs.max_record.
+ * qs.version, qs.ts_freq, qs.max_record, qs.seq=LIST, qs.seq_file=FILE,
+ * qs.dic_save=DIR.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 
 #include "qs.h"
 #include "qs_render.h"
+#include "qs_seq.h"
 #include "sonde_proto.h"
 #include "core/opts.h"
 
@@ -188,10 +190,25 @@ static int apply_options(struct qs_dec *d, sonde_opts opts, struct qs_sizes *giv
 	const char *s = sonde_opt_get(opts, "qs.dic");
 	if (s && read_dic_file(d, s) != 0)
 		return -1;
+	/* QSPY's -g and -d: what to draw and where to save */
+	const char *seq = sonde_opt_get(opts, "qs.seq");
+	s = sonde_opt_get(opts, "qs.seq_file");
+	if (s && !seq)
+		return sonde_opt_bad("qs.seq_file", s, "%s", "qs.seq=OBJ,... with it");
+	if (seq) {
+		d->seq = qs_seq_new(seq, d->seq_note, sizeof(d->seq_note));
+		if (!d->seq || (s && !(d->seq_path = strdup(s))))
+			return -1;
+	}
+	s = sonde_opt_get(opts, "qs.dic_save");
+	if (s && !(d->dic_save = strdup(s)))
+		return -1;
 	return 0;
 }
 
 /* ---- decoder ops ------------------------------------------------------ */
+
+int qs_control(void *p, const char *cmd, char *msg, size_t cap); /* qs_ctl.c */
 
 static void qs_destroy(void *p)
 {
@@ -207,6 +224,9 @@ static void qs_destroy(void *p)
 	free(d->aos);
 	free(d->dic_text);
 	free(d->dic_path);
+	free(d->dic_save);
+	free(d->seq_path);
+	qs_seq_free(d->seq);
 	free(d);
 }
 
@@ -253,6 +273,21 @@ static void *qs_create(const struct sonde_out *out, sonde_opts opts)
 	}
 	hdlc_init(&d->fr, d->frame_buf, d->max_rec, on_frame, d);
 	hdlc_track_escapes(&d->fr, d->esc_pos, d->max_rec);
+	if (d->seq) {
+		char def[64];
+		const char *path = d->seq_path;
+		if (!path) {
+			qs_seq_default_path(def, sizeof(def));
+			path = def;
+		}
+		if (qs_seq_open(d->seq, path) != 0) {
+			qs_diag(d, SONDE_D_OTHER, 0, 0, "Cannot open File=%s: %s", path, strerror(errno));
+			qs_destroy(d);
+			return NULL;
+		}
+		if (d->seq_note[0])
+			qs_notice(d, d->seq_note);
+	}
 	/* the .dic file (QSPY reads it, and says so, before the first record),
 	 * then the sizes given, which win over its header */
 	if (d->dic_text) {
@@ -403,4 +438,5 @@ const struct sonde_decoder_ops sonde_decoder_qs = {
 	.feed = qs_feed,
 	.finish = qs_finish,
 	.destroy = qs_destroy,
+	.control = qs_control,
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qs.h"
+#include "qs_seq.h"
 
 enum section { SEC_HEADER, SEC_OBJ, SEC_FUN, SEC_USR, SEC_SIG, SEC_NONE };
 
@@ -94,6 +95,8 @@ static void entry_line(struct dic_parse *p, const char *s, size_t n)
 			   p->sec == SEC_USR ? &dict->usr : &dict->sig;
 	if (qs_map_put(m, k1, k2, c, strlen(c)) != 0)
 		bad_line(p, "dictionary full");
+	else if (p->sec == SEC_OBJ && p->d->seq)
+		qs_seq_object(p->d->seq, k1, c, strlen(c));
 }
 
 static void dic_line(struct dic_parse *p, const char *s, size_t n)
@@ -108,6 +111,9 @@ static void dic_line(struct dic_parse *p, const char *s, size_t n)
 		if (n == strlen(heads[i].head) && memcmp(s, heads[i].head, n) == 0) {
 			p->sec = heads[i].sec;
 			p->want_keysize = 1;
+			/* QSPY gives the sequence diagram's lanes the file's objects only */
+			if (p->sec == SEC_OBJ && p->store && p->d->seq)
+				qs_seq_forget(p->d->seq, 0);
 			return;
 		}
 	}
@@ -177,6 +183,8 @@ void qs_reset_dicts(struct qs_dec *d)
 	d->n_aos = 0;
 	/* QSPY pre-seeds this entry for QUTest */
 	qs_map_put(&d->dict.usr, 124, 0, "QUTEST_ON_POST", 14);
+	if (d->seq)
+		qs_seq_forget(d->seq, 1);
 	if (d->dic_text)
 		qs_dic_reload(d);
 }

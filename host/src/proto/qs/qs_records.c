@@ -24,6 +24,7 @@
 
 #include "qs.h"
 #include "qs_render.h"
+#include "qs_seq.h"
 #include "sonde_proto.h"
 
 enum qs_pfx {
@@ -644,9 +645,18 @@ static void decode_row(struct qs_dec *d, const struct qs_frame *f, const struct 
 	if (rw->ao >= 0 && fl.v[(int)rw->ao])
 		qs_note_ao(d, fl.v[(int)rw->ao], &ev);
 	qs_emit(d, &ev);
-	if (r.pos < r.n)
+	if (r.pos < r.n) {
 		qs_diag(d, SONDE_D_MALFORMED, 2 + r.pos, r.n - r.pos, "%zu bytes unused in Rec=%s",
 			r.n - r.pos, rw->name);
+		return;
+	}
+	/* what QSPY does after the line of a record it read without error */
+	if (d->seq)
+		qs_seq_record(d, f->rec, raw_ts, &fl);
+	if (f->rec == QS_QF_RUN && d->dic_save) {
+		char msg[600];
+		qs_dic_write(d, d->dic_save, msg, sizeof(msg));
+	}
 }
 
 /* QS_PEEK_DATA: [ts][u16 offs][u8 size][u8 num][num items of size bytes] */
