@@ -77,6 +77,17 @@ grep -v 'Reading dictionaries\|Dictionaries saved' "$T/r.txt" | cmp -s - <(tail 
 	fail "round trip: lines differ"
 echo ".dic: written as QSPY's, read back"
 
+# ---- sonde qspy's -g and -d: the same files, under QSPY's names ---------
+mkdir "$T/q"
+(cd "$T/q" && "$SONDE" qspy -f "$D/dpp_posix-qv_x86.bin" -u0 -d -g '?,Philo_inst[0],Table_inst' \
+	>"$T/q.txt" 2>"$T/q.err") || fail "sonde qspy -d -g: $(tail -3 "$T/q.err")"
+qseq=$(ls "$T/q"/qspy*.seq 2>/dev/null | head -1)
+[ -n "$qseq" ] || fail "sonde qspy -g wrote no qspy*.seq: $(ls "$T/q")"
+cmp "$qseq" "$T/h.seq" || fail "sonde qspy -g: the diagram differs from decode's qs.seq"
+cmp "$T/q/qspy261121_235543.dic" "$D/dpp_posix-qv_x86.dic" || fail "sonde qspy -d: the .dic differs from QSPY's"
+grep -qF "Dictionaries saved to File=" "$T/q.txt" || fail "sonde qspy -d: no notice"
+echo "sonde qspy -g, -d: the same files"
+
 # ---- against QSPY itself -------------------------------------------------
 if [ -z "${QTOOLS_PATH:-}" ]; then
 	echo "SKIP (part): QTOOLS_PATH not set: the files were not compared with QSPY's (set it to a qtools 7.x tree)"

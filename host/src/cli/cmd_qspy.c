@@ -25,7 +25,9 @@ static const struct cli_opt qspy_opts[] = {
 	{ NULL, 'c', "DEVICE", "the target on a serial port" },
 	{ NULL, 'b', "BAUD", "baud rate of the serial port (default 115200)" },
 	{ NULL, 'f', "FILE", "the target's bytes from a file (ends at its end)" },
-	{ NULL, 'd', "[FILE]", "QSPY dictionary file, attached: -dFILE (read at start and after every target info)" },
+	{ NULL, 'd', "[FILE]", "write the dictionaries to qspy<build>.dic at QF_RUN; -dFILE (attached) also reads them "
+			       "from FILE at start and after every target info" },
+	{ NULL, 'g', "OBJS", "sequence diagram of these objects (comma-separated) in qspyYYMMDD_hhmmss.seq, as QSPY's" },
 	{ NULL, 'v', "VER", "QS version assumed until the target says (e.g. 7.4)" },
 	{ NULL, 'q', "[N]", "quiet: no record lines on the screen" },
 	{ NULL, 'o', NULL, "save the screen output to qspyYYMMDD_HHMMSS.txt" },
@@ -58,7 +60,7 @@ static const struct cli_opt *options(void)
 static void qspy_help(FILE *out)
 {
 	fprintf(out,
-		"usage: sonde qspy [-u[PORT]] [-t[PORT] | -c DEVICE [-b BAUD] | -f FILE] [-dFILE] [-q] [-o] [-s]\n"
+		"usage: sonde qspy [-u[PORT]] [-t[PORT] | -c DEVICE [-b BAUD] | -f FILE] [-d[FILE]] [-g OBJS] [-q] [-o] [-s]\n"
 		"                  [-T N -O N ...] [-w RAW] [--format NAME --output FILE] [--set KEY=VALUE ...]\n\n"
 		"Take QSPY's place between a QP target and its front-ends (QUTest, QView):\n"
 		"the target connects over TCP (-t, the default) or is on a serial port (-c)\n"
@@ -67,7 +69,7 @@ static void qspy_help(FILE *out)
 		"their meaning (options with an optional value take it attached: -t6601).\n"
 		"At the same time --format/--output export the decode, -w keeps the raw\n"
 		"bytes, and the summary on stderr counts what was lost.  Ctrl-C ends it.\n"
-		"Not provided: -m (Matlab), -g (sequence diagrams), keyboard commands.\n\noptions:\n");
+		"Not provided: -m (Matlab), keyboard commands.\n\noptions:\n");
 	cli_print_opts(out, options());
 	fprintf(out, "\nexit status: 0 clean stream; 1 the stream had errors; 2 usage error; 3 I/O error\n");
 }
@@ -183,12 +185,9 @@ static int parse(struct qspy_args *a, int argc, char **argv, int *help)
 				return -1;
 			break;
 		case 'd':
-			if (!optarg) {
-				fprintf(stderr, "sonde qspy: -d without a file (QSPY's default dictionary file) is not provided; "
-						"give -dFILE\n");
-				return -1;
-			}
-			if (add_kv(a, "qs.dic=%s", optarg) != 0)
+			/* as QSPY: -d writes the dictionaries to qspy<build>.dic at
+			 * QF_RUN; -dFILE also reads them from FILE */
+			if (add_kv(a, "qs.dic_save=%s", ".") != 0 || (optarg && add_kv(a, "qs.dic=%s", optarg) != 0))
 				return -1;
 			break;
 		case 'v': {
@@ -207,8 +206,12 @@ static int parse(struct qspy_args *a, int argc, char **argv, int *help)
 		case 'o': a->q.text_file = 1; break;
 		case 's': a->q.bin_file = 1; break;
 		case 'k': case 'r': break; /* no keys are read; lines are plain */
-		case 'm': case 'g':
-			fprintf(stderr, "sonde qspy: -%c (%s) is not provided\n", c, c == 'm' ? "Matlab output" : "sequence diagrams");
+		case 'g':
+			if (add_kv(a, "qs.seq=%s", optarg) != 0)
+				return -1;
+			break;
+		case 'm':
+			fprintf(stderr, "sonde qspy: -m (Matlab output) is not provided\n");
 			return -1;
 		case 'w': a->q.raw_path = optarg; break;
 		case 1: a->format = optarg; break;

@@ -165,14 +165,23 @@ static void fe_command(void *ctx, char cmd, enum qs_fe_action act)
 		toggle_file(&q->bin, q->bin_name, sizeof(q->bin_name), "bin", act);
 		printf("   <USER-> Binary Output [s] File=%s\n", q->bin_name);
 		break;
-	case 'g':
-		say_line(q, QS_FE_LINE_ERR, "   <QSPY-> Sequence list NOT provided (no -g option) ");
+	case 'd':
+	case 'g': {
+		/* the QS decoder saves the dictionaries and switches the
+		 * sequence diagram (proto/qs/qs_ctl.c), with QSPY's words */
+		static const char *const seq[] = { "seq-off", "seq-on", "seq" };
+		char msg[600];
+		int rc = sonde_pipe_control(q->pipe, cmd == 'd' ? "dict" : seq[act], msg, sizeof(msg));
+		if (rc == -2)
+			snprintf(msg, sizeof(msg), "   <QSPY-> Command [%c] not provided by sonde qspy", cmd);
+		say_line(q, rc == 0 ? QS_FE_LINE_INFO : QS_FE_LINE_ERR, "%s", msg);
 		break;
+	}
 	case 'c':
 		if (isatty(STDOUT_FILENO))
 			fputs("\033[2J\033[H", stdout);
 		break;
-	default: /* 'd' (saving dictionaries), 'm' (Matlab): not provided here */
+	default: /* 'm' (Matlab): not provided (docs/proto-qs.md says why) */
 		say_line(q, QS_FE_LINE_INFO, "   <QSPY-> Command [%c] not provided by sonde qspy", cmd);
 		break;
 	}
