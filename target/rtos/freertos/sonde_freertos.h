@@ -69,6 +69,12 @@
 #ifndef SONDE_FRTOS_MAX_OBJECTS
 #define SONDE_FRTOS_MAX_OBJECTS 64u
 #endif
+/* 1: V11's API entry and exit hooks as API records, a span per call of the
+ * functions of sonde_frtos_api.h with the value returned (off by default:
+ * 0 defines none of those hooks, and costs nothing). */
+#ifndef SONDE_FRTOS_API
+#define SONDE_FRTOS_API 0
+#endif
 #if SONDE_FRTOS_ID_FIRST < 1 || SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS > 256
 #error "SONDE_FRTOS_ID_FIRST and SONDE_FRTOS_MAX_OBJECTS must keep the ids within 1..255"
 #endif
@@ -159,6 +165,10 @@ void sonde_frtos_ready(const void *tcb, uint8_t id);
 void sonde_frtos_leaves(const void *tcb, uint8_t id, uint8_t state);
 void sonde_frtos_notify(uint8_t task, uint8_t flags, uint32_t action, uint32_t value, uint8_t index);
 void sonde_frtos_timer_cmd(uint8_t timer, int32_t cmd, uint32_t value, int ok);
+void sonde_frtos_set_send(uint8_t set, uint8_t member, uint32_t before);
+void sonde_frtos_set_created(uint8_t set);
+void sonde_frtos_pend(uint8_t flags, uintptr_t fn);
+void sonde_frtos_api_ret(uint8_t api, uint32_t value);
 
 /* A FreeRTOS queue type (ucQueueGetQueueType()) as an object kind. */
 #define SONDE_FRTOS_QKIND(t)                                                   \
@@ -390,6 +400,61 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength) \
 	SONDE_FRTOS_SBOP(SONDE_OP_RECEIVE | SONDE_OP_F_ISR | ((xReceivedLength) == 0 ? SONDE_OP_F_FAILED : 0u), \
 			 xStreamBuffer)
+
+/* ---- queue sets, deferred calls, failed creations, API spans ------------- */
+
+/* A member queue or semaphore signals its set (prvNotifyQueueSetContainer()
+ * in queue.c, where pxQueue is the member): the set, the member and the
+ * items in the set before.  V11 also says when a set is made
+ * (traceRETURN_xQueueCreateSet); V10 makes a set a queue of type 0, which
+ * its first signal shows to be a set. */
+#define SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)                                        \
+	sonde_frtos_set_send((uint8_t)uxQueueGetQueueNumber(pxQueueSetContainer),              \
+			     (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(uintptr_t)(pxQueue)), \
+			     (uint32_t)uxQueueMessagesWaitingFromISR(pxQueueSetContainer))
+#define SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)                                   \
+	do {                                                                           \
+		if ((pxQueue) != NULL)                                                 \
+			sonde_frtos_set_created((uint8_t)uxQueueGetQueueNumber(pxQueue)); \
+	} while (0)
+/* xTimerPendFunctionCall(FromISR)(): the function, failed when the timer
+ * command queue was full. */
+#define SONDE_FRTOS_PEND_OP(isr, xFunctionToPend, ret) \
+	sonde_frtos_pend((uint8_t)((isr) | ((ret) != pdPASS ? SONDE_OP_F_FAILED : 0u)), (uintptr_t)(xFunctionToPend))
+#define SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_OP(0u, xFunctionToPend, ret)
+#define SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_OP(SONDE_OP_F_ISR, xFunctionToPend, ret)
+/* A creation that failed (no memory): the kind of object. */
+#define SONDE_FRTOS_CREATE_FAILED(kind)                                                \
+	do {                                                                           \
+		if (sonde_rec_on_(SONDE_REC_CREATE_FAILED))                            \
+			sonde_w_word(SONDE_REC_CREATE_FAILED | 1u << 8, (uint32_t)(kind)); \
+	} while (0)
+#define SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType) SONDE_FRTOS_CREATE_FAILED(SONDE_FRTOS_QKIND(ucQueueType))
+#define SONDE_FRTOS_TASK_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_TASK)
+#define SONDE_FRTOS_TIMER_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_TIMER)
+#define SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_EVENT_GROUP)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType) \
+	SONDE_FRTOS_CREATE_FAILED((xType) == 1 ? SONDE_OBJK_MESSAGE_BUFFER : SONDE_OBJK_STREAM_BUFFER)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType) \
+	do {                                                           \
+		if ((xReturn) == NULL)                                 \
+			SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType); \
+	} while (0)
+/* An API call entered, and returned (with its value, or without: a
+ * function that returns nothing).  Global filter only. */
+#define SONDE_FRTOS_API_ENTER(api)                                   \
+	do {                                                         \
+		if (sonde_rec_on_(SONDE_REC_API))                    \
+			sonde_w_word(SONDE_REC_API | 1u << 8, (uint32_t)(api)); \
+	} while (0)
+#define SONDE_FRTOS_API_RETURN(api, r) sonde_frtos_api_ret((uint8_t)(api), (uint32_t)(r))
+#define SONDE_FRTOS_API_RETURN_VOID(api)                             \
+	do {                                                         \
+		if (sonde_rec_on_(SONDE_REC_API))                    \
+			sonde_w_word(SONDE_REC_API | 1u << 8, (uint32_t)(api) | 0x80u); \
+	} while (0)
 
 /* ---- the kernel's macro names -------------------------------------------- */
 
@@ -637,6 +702,48 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
 #endif
 
+#ifndef traceQUEUE_SET_SEND
+#define traceQUEUE_SET_SEND(pxQueueSetContainer) SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
+#endif
+#ifndef traceRETURN_xQueueCreateSet
+#define traceRETURN_xQueueCreateSet(pxQueue) SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
+#endif
+#ifndef tracePEND_FUNC_CALL
+#define tracePEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#endif
+#ifndef tracePEND_FUNC_CALL_FROM_ISR
+#define tracePEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#endif
+/* traceCREATE_MUTEX_FAILED and traceCREATE_COUNTING_SEMAPHORE_FAILED come
+ * after traceQUEUE_CREATE_FAILED of the same creation: left alone, so that
+ * it is said once.  The kernel (10.6, 11.1) never calls
+ * traceTASK_CREATE_FAILED nor traceTIMER_CREATE_FAILED; they are mapped for
+ * kernels that do. */
+#ifndef traceQUEUE_CREATE_FAILED
+#define traceQUEUE_CREATE_FAILED(ucQueueType) SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType)
+#endif
+#ifndef traceTASK_CREATE_FAILED
+#define traceTASK_CREATE_FAILED() SONDE_FRTOS_TASK_CREATE_FAILED()
+#endif
+#ifndef traceTIMER_CREATE_FAILED
+#define traceTIMER_CREATE_FAILED() SONDE_FRTOS_TIMER_CREATE_FAILED()
+#endif
+#ifndef traceEVENT_GROUP_CREATE_FAILED
+#define traceEVENT_GROUP_CREATE_FAILED() SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED()
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_FAILED
+#define traceSTREAM_BUFFER_CREATE_FAILED(xType) SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_STATIC_FAILED
+#define traceSTREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType) \
+	SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType)
+#endif
+#if SONDE_FRTOS_API
+#include "sonde_freertos_api.h"
+#endif
+
 #else /* !SONDE_ENABLED: the kernel's empty defaults stay; Sonde's macros,
        * which a FreeRTOSConfig.h may call from its own, do nothing */
 
@@ -710,6 +817,20 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
+#define SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
+#define SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
+#define SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#define SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#define SONDE_FRTOS_CREATE_FAILED(kind)
+#define SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType)
+#define SONDE_FRTOS_TASK_CREATE_FAILED()
+#define SONDE_FRTOS_TIMER_CREATE_FAILED()
+#define SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED()
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType)
+#define SONDE_FRTOS_API_ENTER(api)
+#define SONDE_FRTOS_API_RETURN(api, r)
+#define SONDE_FRTOS_API_RETURN_VOID(api)
 
 #endif /* SONDE_ENABLED */
 
