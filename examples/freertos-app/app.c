@@ -23,6 +23,9 @@
  *                  for 12 ticks: ctrl blocks on it, logger inherits prio 4
  *   oneshot  1     delays once, deletes itself
  *   timer "blink", 25 ticks, auto-reload: resumes sleeper
+ *
+ * app_sets.c adds a queue set and the task that selects from it, deferred
+ * calls, failed creations and the deletion of another task.
  */
 #include <stdint.h>
 

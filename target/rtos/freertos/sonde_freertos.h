@@ -23,7 +23,10 @@
  * semaphore, mutex, timer, event group and stream buffer; OBJ_OP for every
  * send, receive, peek, give and take with the fill level, notifications,
  * priority changes (set, inherit, disinherit), resumption, timer expiry
- * and commands, event bits and stream buffer transfers.
+ * and commands, event bits and stream buffer transfers; a queue set's
+ * signal by a member (OBJ_OP SET_SEND), deferred calls (PEND_CALL),
+ * creations that failed (CREATE_FAILED) and, with SONDE_FRTOS_API 1,
+ * V11's API calls as spans (API, sonde_freertos_api.h).
  *
  * Ids.  Every traced object gets a Sonde object id (1..255, shared with the
  * application's ISRs, markers and counters) when it is created, stored in
@@ -43,7 +46,9 @@
  * pxCurrentTCB in traceTASK_SWITCHED_IN (the task selected to run), and
  * xTaskToNotify, the task-handle parameter of the notify functions the
  * notify macros are expanded in (and their parameters eAction and ulValue
- * and result xReturn: what the notification does).  Single-core kernels only
+ * and result xReturn: what the notification does), and pxQueue, the member
+ * parameter of prvNotifyQueueSetContainer() where traceQUEUE_SET_SEND is
+ * expanded.  Single-core kernels only
  * (configNUMBER_OF_CORES 1); FreeRTOS-Kernel 10.4 to 11.x.
  */
 #ifndef SONDE_FREERTOS_H
