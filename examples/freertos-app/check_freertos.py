@@ -36,8 +36,9 @@ Checked, from the decoded events alone:
     cpu% equals the Cores line's idle%, and each object's puts, gets and
     peeks equal the application's;
   * with --chrome (the Chrome JSON export), each mutex's holder track ends
-    up named "<mutex> holder", no counter is "<Kind> #id", and the idle
-    task's thread has a Running slice per switch to it;
+    up named "<mutex> holder", no counter is "<Kind> #id", the idle
+    task's thread has a Running slice per switch to it, and there is an
+    instant per queue-set signal, deferred call and failed creation;
   * with --timer-wait, what the timer service task waits in: "receive"
     (from its command queue: kernels with the V11 API hooks) or
     "delayed" (V10);
@@ -369,6 +370,25 @@ def check_sets(t, c, names, api, pend_name):
     return bad
 
 
+def check_chrome_sets(path, t, names):
+    """The Chrome JSON export: an instant per queue-set signal, deferred
+    call and failed creation, as many as the application's."""
+    if len(t.report["APP_SETS"]) != 1:
+        return []
+    with open(path) as f:
+        d = json.load(f)
+    evs = d["traceEvents"] if isinstance(d, dict) else d
+    inst = collections.Counter(e.get("name") for e in evs if e.get("ph") in ("i", "I"))
+    _, a = args_of(t.report["APP_SETS"][0])
+    want = dict(zip(SETS_FIELDS, a[2:]))
+    expect = {"signal %s" % names.get(a[0]): want["signals"],
+              "PEND_CALL": want["pend ok"] + want["pend failed"] + want["pend isr ok"] + want["pend isr failed"],
+              "create failed queue": want["failed queue"],
+              "create failed stream buffer": want["failed stream buffer"]}
+    return ["chrome: %d instants %r, the application's %d" % (inst[k], k, v) for k, v in expect.items()
+            if inst[k] != v]
+
+
 def check_stats_sets(path, c):
     """`sonde stats`: the queue set's puts (its signals), the failed
     creations line and the API table (calls per function)."""
@@ -527,6 +547,7 @@ def main():
         bad.extend(check_stats(opt.stats, t, c, names))
     if opt.chrome:
         bad.extend(check_chrome(opt.chrome, t, c, names))
+        bad.extend(check_chrome_sets(opt.chrome, t, names))
     if opt.timer_wait:
         bad.extend(check_timer_wait(t, c, names, opt.timer_wait))
 

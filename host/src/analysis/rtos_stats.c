@@ -348,8 +348,10 @@ struct sonde_listener rtos_stats_listener(struct rtos_stats *rs)
 	uint32_t needed = sonde_kind_bit(SONDE_EV_TASK_CREATE) | sonde_kind_bit(SONDE_EV_TASK_IN) |
 			  sonde_kind_bit(SONDE_EV_TASK_OUT) | sonde_kind_bit(SONDE_EV_TASK_READY) |
 			  sonde_kind_bit(SONDE_EV_IDLE) | sonde_kind_bit(SONDE_EV_OBJ_OP) |
-			  sonde_kind_bit(SONDE_EV_OBJECT) | sonde_kind_bit(SONDE_EV_TASK_PRIO) |
-			  sonde_kind_bit(SONDE_EV_FUNC_ENTER) | sonde_kind_bit(SONDE_EV_FUNC_EXIT);
+			  sonde_kind_bit(SONDE_EV_OBJECT) | sonde_kind_bit(SONDE_EV_TASK_PRIO);
+	/* FUNC_ENTER/FUNC_EXIT stay tallied: of them only the API spans count
+	 * here, and the Sonde decoder delivers those (record API) whatever
+	 * the tally; the application's FUNC records keep their fast path. */
 	struct sonde_listener l = { .event = rtos_event, .diag = rtos_diag, .ctx = rs, .no_text = 1,
 				    .tally_kinds = SONDE_KINDS_ALL & ~needed };
 	return l;
