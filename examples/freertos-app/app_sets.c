@@ -113,8 +113,13 @@ void app_sets_start(void)
 	qset = xQueueCreateSet(2u + 1u); /* room for every member's items */
 	set_q = xQueueCreate(2, sizeof(uint32_t));
 	set_sem = xSemaphoreCreateBinary();
-	ok = qset && set_q && set_sem && xQueueAddToSet(set_q, qset) == pdPASS &&
-	     xQueueAddToSet(set_sem, qset) == pdPASS;
+	if (!qset || !set_q || !set_sem)
+		port_end(2);
+	/* named first: the set's members are named when they are added */
+	vQueueAddToRegistry(qset, "qset");
+	vQueueAddToRegistry(set_q, "set_q");
+	vQueueAddToRegistry(set_sem, "set_sem");
+	ok = xQueueAddToSet(set_q, qset) == pdPASS && xQueueAddToSet(set_sem, qset) == pdPASS;
 	ok = ok && xTaskCreate(setwait_task, "setwait", STACK, NULL, PRIO_SETWAIT, NULL) == pdPASS;
 #if APP_DELETE_OTHER
 	ok = ok && xTaskCreate(victim_task, "victim", STACK, NULL, PRIO_VICTIM, &t_victim) == pdPASS;
@@ -124,9 +129,6 @@ void app_sets_start(void)
 #endif
 	if (!ok)
 		port_end(2);
-	vQueueAddToRegistry(qset, "qset");
-	vQueueAddToRegistry(set_q, "set_q");
-	vQueueAddToRegistry(set_sem, "set_sem");
 }
 
 void app_sets_cycle(uint32_t i)

@@ -55,7 +55,9 @@ Checked, from the decoded events alone:
     returns, xQueuePeek, ulTaskGenericNotifyTake, xEventGroupWaitBits and
     the returns with the bit, xEventGroupSetBits, xQueueSelectFromSet,
     xTimerPendFunctionCall(FromISR) and their pdPASS returns), and so
-    does `sonde stats`' API table; --api no: no API record at all.
+    does `sonde stats`' API table, and the two members are decoded added
+    to the set; --api no: no API record, no member added (V10's kernel
+    says neither).
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
@@ -338,6 +340,13 @@ def check_sets(t, c, names, api, pend_name):
                 rets[(fn, r)] += 1
                 if fn == "xEventGroupWaitBits" and r & 1:
                     rets[(fn, "bit")] += 1
+    # members added to the set: V11's hooks say so (the set, ok), V10 has none
+    adds = collections.Counter((names.get(ev["object"]), names.get(args_of(ev)[0].get("set")),
+                                bool(args_of(ev)[0].get("failed")))
+                               for ev in evs if ev["kind"] == "obj_op" and args_of(ev)[0].get("op") == "add to set")
+    want_adds = {("set_q", "qset", False): 1, ("set_sem", "qset", False): 1} if api == "yes" else {}
+    if dict(adds) != want_adds:
+        bad.append("members added to the set: decoded %s, expected %s" % (dict(adds), want_adds))
     if api == "no":
         return bad + (["--api no, but %d API spans decoded" % sum(calls.values())] if calls else [])
     objs = {args_of(ev)[1][0]: args_of(ev)[1][1:7] for ev in t.report["APP_OBJ"]}

@@ -244,6 +244,8 @@
 /* Queue sets: a member signals its set (object: the set; value: the member's
  * id, then u32 items in the set before). */
 #define SONDE_OP_SET_SEND      40u
+#define SONDE_OP_SET_ADD       41u /* object: the member added; value: the set (FAILED: not added) */
+#define SONDE_OP_SET_REMOVE    42u /* object: the member removed; value: the set (FAILED: not) */
 #define SONDE_OP_COUNT         30u
 #define SONDE_OP_MASK          0x3Fu
 #define SONDE_OP_F_FAILED      0x40u /* did not succeed (full, empty, timed out) */

@@ -432,9 +432,10 @@ static void test_sets_pend_api(void **state)
 	REC(&s, SONDE_REC_API, T0 + 8, 13 | 0x80);
 	REC(&s, SONDE_REC_API, T0 + 9, 7 | 0x80, 1);
 	REC(&s, SONDE_REC_API, T0 + 10, 20 | 0x80, 0x01, 0x00, 0x00, 0x80); /* 4 value bytes */
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 11, SONDE_OP_SET_ADD | SONDE_OP_F_FAILED, 45, 44);
 	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
 	assert_int_equal(r.ndg, 0);
-	assert_int_equal(r.nev, FIRST + 3 + 11);
+	assert_int_equal(r.nev, FIRST + 3 + 12);
 	e = &r.ev[FIRST + 4];
 	assert_int_equal(e->ev.kind, SONDE_EV_OBJ_OP);
 	assert_int_equal(e->ev.obj2, SONDE_OBJK_QUEUE_SET);
@@ -488,6 +489,14 @@ static void test_sets_pend_api(void **state)
 	e = &r.ev[FIRST + 13];
 	assert_string_equal(e->obj_name, "xEventGroupSetBits");
 	assert_int_equal(arg(e, "ret")->u, 0x80000001u);
+	e = &r.ev[FIRST + 14];
+	assert_int_equal(e->ev.kind, SONDE_EV_OBJ_OP);
+	assert_string_equal(e->obj_name, "set_q");
+	assert_str_arg(e, "op", "add to set");
+	assert_int_equal(arg(e, "set")->u, 44);
+	assert_string_equal(arg(e, "set")->resolved, "qset");
+	assert_non_null(arg(e, "failed"));
+	assert_false(e->ev.flags & SONDE_EVF_LEVEL);
 	trec_free(&r);
 
 	/* unknown API ids and kinds are reported at their byte, entries

@@ -131,6 +131,8 @@ static const char *const ops[SONDE_OP_MASK + 1] = {
 	[SONDE_OP_TIMER_CHANGE_PERIOD] = "timer change period",
 	[SONDE_OP_TIMER_DELETE] = "timer delete",
 	[SONDE_OP_SET_SEND] = "signal",
+	[SONDE_OP_SET_ADD] = "add to set",
+	[SONDE_OP_SET_REMOVE] = "remove from set",
 };
 
 int rtos_op_is_notify(uint32_t op)

@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "sonde.h"
+#include "sonde_frtos_api.h"
 #include "sonde_rtos.h"
 
 /* ---- configuration ------------------------------------------------------ */
@@ -422,6 +423,26 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 		if ((pxQueue) != NULL)                                                 \
 			sonde_frtos_set_created((uint8_t)uxQueueGetQueueNumber(pxQueue)); \
 	} while (0)
+/* V11: a member added to / removed from a set, from the API return hooks
+ * of xQueueAddToSet() / xQueueRemoveFromSet(), where their parameters
+ * xQueueOrSemaphore and xQueueSet are in scope; with SONDE_FRTOS_API 1
+ * the hook also ends the call's span. */
+#if SONDE_FRTOS_API
+#define SONDE_FRTOS_API_RETURN_IF_ON(api, r) SONDE_FRTOS_API_RETURN(api, r)
+#else
+#define SONDE_FRTOS_API_RETURN_IF_ON(api, r) ((void)0)
+#endif
+#define SONDE_FRTOS_SET_MEMBER(op, api, xReturn)                                                  \
+	do {                                                                                      \
+		sonde_obj_op8((uint8_t)((op) | ((xReturn) != pdPASS ? SONDE_OP_F_FAILED : 0u)),   \
+			      (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(xQueueOrSemaphore)), \
+			      (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(xQueueSet)));        \
+		SONDE_FRTOS_API_RETURN_IF_ON(api, xReturn);                                       \
+	} while (0)
+#define SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn) \
+	SONDE_FRTOS_SET_MEMBER(SONDE_OP_SET_ADD, SONDE_FRTOS_API_xQueueAddToSet, xReturn)
+#define SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn) \
+	SONDE_FRTOS_SET_MEMBER(SONDE_OP_SET_REMOVE, SONDE_FRTOS_API_xQueueRemoveFromSet, xReturn)
 /* xTimerPendFunctionCall(FromISR)(): the function, failed when the timer
  * command queue was full. */
 #define SONDE_FRTOS_PEND_OP(isr, xFunctionToPend, ret) \
@@ -713,6 +734,12 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #ifndef traceRETURN_xQueueCreateSet
 #define traceRETURN_xQueueCreateSet(pxQueue) SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
 #endif
+#ifndef traceRETURN_xQueueAddToSet
+#define traceRETURN_xQueueAddToSet(xReturn) SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn)
+#endif
+#ifndef traceRETURN_xQueueRemoveFromSet
+#define traceRETURN_xQueueRemoveFromSet(xReturn) SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn)
+#endif
 #ifndef tracePEND_FUNC_CALL
 #define tracePEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret) \
 	SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
@@ -824,6 +851,8 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
 #define SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
 #define SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
+#define SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn)
+#define SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn)
 #define SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
 #define SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret)
 #define SONDE_FRTOS_CREATE_FAILED(kind)

@@ -8,7 +8,10 @@
  * left alone.  V10 has no such hooks: nothing is recorded there.
  *
  * One pair of definitions per function of the shared table; the kernel's
- * arguments are not used (variadic: they differ per function).
+ * arguments are not used (variadic: they differ per function).  The
+ * return hooks of xQueueAddToSet() and xQueueRemoveFromSet() are
+ * sonde_freertos.h's (the member and the set; they end the span too), so
+ * their definitions here are skipped.
  */
 #ifndef SONDE_FREERTOS_API_H
 #define SONDE_FREERTOS_API_H

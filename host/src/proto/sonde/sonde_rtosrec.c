@@ -20,7 +20,8 @@
  *                xSemaphoreCreateMutex(): op INIT (its starting level),
  *                not a give.  TIMER_COMMAND of older targets (FreeRTOS's
  *                command code) becomes the timer op it names.  SET_SEND
- *                (a member signals its queue set) is a send to the set.
+ *                (a member signals its queue set) is a send to the set;
+ *                SET_ADD / SET_REMOVE name the set (arg "set").
  *   PEND_CALL    RECORD "PEND_CALL": function (FUNC), isr, failed.
  *   CREATE_FAILED  OBJECT "create failed" (no object; obj2 the kind).
  *   API          FUNC_ENTER / FUNC_EXIT of RTOS_API_FN(id) on the running
@@ -271,6 +272,11 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 		break;
 	case SONDE_OP_SET_SEND:
 		set_send(d, &ev, o, p, n);
+		break;
+	case SONDE_OP_SET_ADD:
+	case SONDE_OP_SET_REMOVE: /* the member; the set in the value */
+		ev.obj_name = obj_name(d, id);
+		srec_add_arg(d, &ev, "set", SONDE_A_OBJ, v)->resolved = obj_name(d, (uint8_t)v);
 		break;
 	case SONDE_OP_RESET:
 		ev.obj_name = obj_name(d, id);
