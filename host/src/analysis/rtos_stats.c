@@ -220,14 +220,16 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 	}
 }
 
-/* RTOS API calls (function spans of RTOS_API_FN ids): calls, and the
- * returns that carried a value, how many of them 0 (pdFAIL, nothing). */
+/* RTOS API calls (function spans of RTOS_API_FN ids from Sonde's API
+ * record: other decoders' function ids may fall in that range): calls,
+ * and the returns that carried a value, how many of them 0 (pdFAIL,
+ * nothing). */
 static void api_call(struct rtos_stats *rs, const struct sonde_event *ev)
 {
 	struct rtos_api *a;
 
 	if ((ev->flags & (SONDE_EVF_ADDR | SONDE_EVF_NO_OBJ)) || ev->obj < RTOS_API_FN(0) ||
-	    ev->obj >= RTOS_API_FN(RTOS_APIS))
+	    ev->obj >= RTOS_API_FN(RTOS_APIS) || !ev->rec_name || strcmp(ev->rec_name, "API") != 0)
 		return;
 	rs->seen = 1;
 	a = &rs->api[ev->obj - RTOS_API_FN(0)];
