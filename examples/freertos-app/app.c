@@ -23,6 +23,9 @@
  *                  for 12 ticks: ctrl blocks on it, logger inherits prio 4
  *   oneshot  1     delays once, deletes itself
  *   timer "blink", 25 ticks, auto-reload: resumes sleeper
+ *
+ * app_sets.c adds a queue set and the task that selects from it, deferred
+ * calls, failed creations and the deletion of another task.
  */
 #include <stdint.h>
 
@@ -88,7 +91,7 @@ static volatile uint32_t c_inherit, c_disinherit, c_notify, c_notify_take, c_exp
  * parks once (parked counts them). */
 static volatile int stopping;
 static volatile uint32_t parked;
-#define LOOPING_TASKS 4u
+#define LOOPING_TASKS 5u /* and app_sets.c's setwait */
 
 static struct task_count *task_slot(const void *h)
 {
@@ -153,8 +156,11 @@ long app_isr(void)
 {
 	BaseType_t woken = pdFALSE;
 
+	long more = 0;
+
 	count(xSemaphoreGiveFromISR(tick_sem, &woken), &c_sem.put_ok, &c_sem.put_fail);
-	return (long)woken;
+	app_sets_isr(&more);
+	return (long)woken || more;
 }
 
 /* ---- tasks --------------------------------------------------------------- */
@@ -186,6 +192,11 @@ static void park_if_stopping(int *acked)
 		vTaskSuspend(NULL);
 }
 
+void app_park_if_stopping(int *acked)
+{
+	park_if_stopping(acked);
+}
+
 static void ctrl_task(void *arg)
 {
 	uint32_t i, k;
@@ -212,12 +223,13 @@ static void ctrl_task(void *arg)
 			c_notify_set++;
 			c_notify_set_sum += i;
 		}
+		app_sets_cycle(i);
 	}
 	stopping = 1;
 	/* wake the worker, which waits on the queue without a timeout */
 	count(xQueueSend(work_q, &i, portMAX_DELAY), &c_q.put_ok, &c_q.put_fail);
 	while (parked < LOOPING_TASKS)
-		vTaskDelay(1);
+		app_delay(1);
 	report();
 }
 
@@ -245,7 +257,7 @@ static void monitor_task(void *arg)
 	(void)arg;
 	for (;;) {
 		park_if_stopping(&acked);
-		vTaskDelay(7);
+		app_delay(7);
 		count(xQueuePeek(work_q, &v, 0), &c_q.peek_ok, &c_q.peek_fail);
 		if (xEventGroupWaitBits(evts, EV_TICK, pdTRUE, pdFALSE, 20) & EV_TICK)
 			c_ev_ok++;
@@ -283,7 +295,7 @@ static void logger_task(void *arg)
 static void oneshot_task(void *arg)
 {
 	(void)arg;
-	vTaskDelay(3);
+	app_delay(3);
 	vTaskDelete(NULL);
 }
 
@@ -305,6 +317,7 @@ void app_dict(void)
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_TASK, "APP_TASK");
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_OBJ, "APP_OBJ");
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_RUN, "APP_RUN");
+	app_sets_dict();
 }
 
 static void must(int ok)
@@ -334,6 +347,7 @@ void app_start(uint32_t cycles)
 	must(xTaskCreate(oneshot_task, "oneshot", STACK, NULL, PRIO_ONESHOT, &t_oneshot) == pdPASS);
 	must(xTimerStart(blink, 0) == pdPASS);
 	c_timer_start++;
+	app_sets_start();
 }
 
 static void put_task(const struct task_count *t)
@@ -399,6 +413,7 @@ static void report(void)
 			sonde_arg_u32(run[i]);
 		sonde_user_end();
 	}
+	app_sets_report();
 	port_drain(1);
 	port_end(0);
 }

@@ -28,6 +28,14 @@
 			     * notifications with a value, the sum of those values,
 			     * timer starts */
 
+#define APP_REC_SETS  0x7Bu /* app_sets.c: OBJ the queue set, U64 the deferred function's
+			     * address, U32 set signals, selects ok, selects timed out,
+			     * set_q receives, set_sem takes, of those ok, deferred calls
+			     * ok, failed,
+			     * from the ISR ok, failed, run, failed creations of a queue,
+			     * of a stream buffer, vTaskDelay calls, tasks deleted by
+			     * another */
+
 /* Create the objects and tasks (before vTaskStartScheduler()).  cycles:
  * how many control cycles (one per 10 ms) before the run ends. */
 void app_start(uint32_t cycles);
@@ -44,6 +52,19 @@ void app_dict(void);
  * buffer is empty), and end the run (never returns). */
 void port_drain(int all);
 void port_end(int code);
+
+/* app_sets.c: the queue set, deferred calls, failed creations, the
+ * deletion of another task.  _start from app_start(), _cycle from each
+ * control cycle, _isr from the interrupt (sets *woken when it woke a
+ * task), _report from the report; app_delay() is vTaskDelay() counted. */
+void app_sets_start(void);
+void app_sets_cycle(uint32_t cycle);
+void app_sets_isr(long *woken);
+void app_sets_dict(void);
+void app_sets_report(void);
+void app_delay(uint32_t ticks);
+/* app.c: at the top of a looping task's loop (parks it at the end). */
+void app_park_if_stopping(int *acked);
 
 /* Counting hooks, called from the kernel's trace macros (app_hooks.h). */
 void app_hook_switched_in(const void *tcb);

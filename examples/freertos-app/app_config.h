@@ -21,7 +21,7 @@
 #define configUSE_RECURSIVE_MUTEXES             1
 #define configUSE_COUNTING_SEMAPHORES           1
 #define configQUEUE_REGISTRY_SIZE               8
-#define configUSE_QUEUE_SETS                    0
+#define configUSE_QUEUE_SETS                    1
 #define configSUPPORT_DYNAMIC_ALLOCATION        1
 #define configSUPPORT_STATIC_ALLOCATION         0
 #define configCHECK_FOR_STACK_OVERFLOW          0
@@ -44,6 +44,9 @@
 #define INCLUDE_xTimerGetTimerDaemonTaskHandle  1
 #define INCLUDE_xTaskGetCurrentTaskHandle       1
 #define INCLUDE_xTimerPendFunctionCall          1
+
+/* Sonde: V11's API entry and exit hooks as spans (off by default). */
+#define SONDE_FRTOS_API                         1
 
 /* The example stops with a message on an assertion (each port's main.c). */
 void app_assert(const char *file, int line);

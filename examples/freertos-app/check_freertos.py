@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """check_freertos.py -- compare a decoded trace of the FreeRTOS example
 application (examples/freertos-app) with what the application counted
-itself and reported at the end (records APP_TASK, APP_OBJ, APP_RUN).
+itself and reported at the end (records APP_TASK, APP_OBJ, APP_RUN,
+APP_SETS).
 
     check_freertos.py DECODED.jsonl [--states] [--lossy] [--stats STATS.txt]
                       [--chrome TRACE.json] [--timer-wait receive|delayed]
+                      [--api yes|no] [--pend-name NAME]
 
 DECODED.jsonl is `sonde decode --format jsonl` of the capture (Sonde's own
 protocol or Tonbandgeraet's: the decoders map both onto the same events).
@@ -34,11 +36,28 @@ Checked, from the decoded events alone:
     cpu% equals the Cores line's idle%, and each object's puts, gets and
     peeks equal the application's;
   * with --chrome (the Chrome JSON export), each mutex's holder track ends
-    up named "<mutex> holder", no counter is "<Kind> #id", and the idle
-    task's thread has a Running slice per switch to it;
+    up named "<mutex> holder", no counter is "<Kind> #id", the idle
+    task's thread has a Running slice per switch to it, and there is an
+    instant per queue-set signal, deferred call and failed creation;
   * with --timer-wait, what the timer service task waits in: "receive"
     (from its command queue: kernels with the V11 API hooks) or
-    "delayed" (V10).
+    "delayed" (V10);
+  * the queue set (APP_SETS): it is a "queue set", each member's signal
+    is an operation "signal" naming the member, xQueueSelectFromSet's
+    results are its receives (ok / timed out), and the task that selects
+    waits on the set; deferred calls (PEND_CALL) by origin (task, ISR)
+    and result, each naming the application's function (its address; its
+    name with --pend-name, when decoded with the ELF); the creations that
+    failed, by kind; a task deleted by another is decoded deleted once;
+  * with --api yes (kernels with the V11 API hooks; the example turns
+    them on), the API spans of the functions only the application calls
+    equal its own calls (vTaskDelay, xQueueSemaphoreTake and its pdPASS
+    returns, xQueuePeek, ulTaskGenericNotifyTake, xEventGroupWaitBits and
+    the returns with the bit, xEventGroupSetBits, xQueueSelectFromSet,
+    xTimerPendFunctionCall(FromISR) and their pdPASS returns), and so
+    does `sonde stats`' API table, and the two members are decoded added
+    to the set; --api no: no API record, no member added (V10's kernel
+    says neither).
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
@@ -71,7 +90,7 @@ class Trace:
                 line = line.strip()
                 if line:
                     self.events.append(json.loads(line))
-        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": []}
+        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": [], "APP_SETS": []}
         self.report_at = None   # the first report record
         self.run_at = None      # APP_RUN
         for i, ev in enumerate(self.events):
@@ -251,6 +270,151 @@ def check_timer_wait(t, c, names, how):
             ] if not outs or badly else []
 
 
+SETS_FIELDS = ["signals", "select ok", "select timeout", "set_q receives", "set_sem takes", "set_sem takes ok",
+               "pend ok", "pend failed", "pend isr ok", "pend isr failed", "pend runs", "failed queue",
+               "failed stream buffer", "delays", "deleted other"]
+
+
+def check_sets(t, c, names, api, pend_name):
+    """The queue set, deferred calls, failed creations, deleting another
+    task and (api) the API spans against APP_SETS and the other counts."""
+    if len(t.report["APP_SETS"]) != 1:
+        return ["no APP_SETS record in the report"]
+    _, a = args_of(t.report["APP_SETS"][0])
+    qset, pend_fn, want = a[0], a[1], dict(zip(SETS_FIELDS, a[2:]))
+    ids = {v: k for k, v in names.items()}
+    evs = t.events[:t.report_at]
+    bad = []
+    if c["kind"].get(qset) != "queue set":
+        bad.append("qset: decoded kind %s, not queue set" % c["kind"].get(qset))
+    signals = [ev for ev in evs if ev["kind"] == "obj_op" and ev["object"] == qset and
+               args_of(ev)[0].get("op") == "signal"]
+    members = collections.Counter(names.get(args_of(ev)[0].get("member")) for ev in signals)
+    if len(signals) != want["signals"] or set(members) - {"set_q", "set_sem"}:
+        bad.append("qset: %d signals, decoded %d (members %s)" % (want["signals"], len(signals), dict(members)))
+    got = (c["ops"][(qset, "receive", False)], c["ops"][(qset, "receive", True)])
+    if got != (want["select ok"], want["select timeout"]):
+        bad.append("qset: selects ok/timed out %d/%d, decoded receives %s" % (want["select ok"],
+                                                                            want["select timeout"], got))
+    waits = [ev for ev in evs if ev["kind"] == "task_out" and ev["task"] == ids.get("setwait") and
+             args_of(ev)[0].get("waits_on") == qset and ev.get("reason_name") == "waiting to receive"]
+    if not waits:
+        bad.append("setwait never decoded waiting to receive from qset")
+    pends = collections.Counter((bool(args_of(ev)[0].get("isr")), bool(args_of(ev)[0].get("failed")))
+                                for ev in evs if ev.get("record") == "PEND_CALL")
+    want_p = {(False, False): want["pend ok"], (False, True): want["pend failed"],
+              (True, False): want["pend isr ok"], (True, True): want["pend isr failed"]}
+    if any(pends[k] != v for k, v in want_p.items()) or sum(pends.values()) != sum(want_p.values()):
+        bad.append("deferred calls (isr, failed) %s, decoded %s" % (want_p, dict(pends)))
+    fns = [[x for x in ev["args"] if x.get("name") == "function"][0] for ev in evs if ev.get("record") == "PEND_CALL"]
+    if any(f["value"] != pend_fn for f in fns):
+        bad.append("deferred calls: a function other than the application's %#x" % pend_fn)
+    if pend_name and any(f.get("resolved") != pend_name for f in fns):
+        bad.append("deferred calls: not all named %s: %s" % (pend_name, {f.get("resolved") for f in fns}))
+    failed = collections.Counter(ev.get("type_name") for ev in evs if ev["kind"] == "object" and
+                                 args_of(ev)[0].get("op") == "create failed")
+    if (failed["queue"], failed["stream buffer"]) != (want["failed queue"], want["failed stream buffer"]) \
+            or sum(failed.values()) != want["failed queue"] + want["failed stream buffer"]:
+        bad.append("failed creations: queue %d, stream buffer %d; decoded %s" % (want["failed queue"],
+                                                                                 want["failed stream buffer"],
+                                                                                 dict(failed)))
+    victim = ids.get("victim")
+    deleted = c["out"][victim][DELETED] if victim is not None else 0
+    if deleted != want["deleted other"]:
+        bad.append("victim: deleted by another task %d times, decoded %d" % (want["deleted other"], deleted))
+    print("sets: " + ", ".join("%s %d" % (k, want[k]) for k in SETS_FIELDS) + "; deferred function %#x" % pend_fn)
+    if api is None:
+        return bad
+
+    # API spans of the functions only the application calls
+    calls, rets = collections.Counter(), collections.Counter()
+    for ev in evs:
+        if ev.get("record") != "API":
+            continue
+        fn = ev.get("func_name")
+        if ev["kind"] == "func_enter":
+            calls[fn] += 1
+        else:
+            r = args_of(ev)[0].get("ret")
+            if r is not None:
+                rets[(fn, r)] += 1
+                if fn == "xEventGroupWaitBits" and r & 1:
+                    rets[(fn, "bit")] += 1
+    # members added to the set: V11's hooks say so (the set, ok), V10 has none
+    adds = collections.Counter((names.get(ev["object"]), names.get(args_of(ev)[0].get("set")),
+                                bool(args_of(ev)[0].get("failed")))
+                               for ev in evs if ev["kind"] == "obj_op" and args_of(ev)[0].get("op") == "add to set")
+    want_adds = {("set_q", "qset", False): 1, ("set_sem", "qset", False): 1} if api == "yes" else {}
+    if dict(adds) != want_adds:
+        bad.append("members added to the set: decoded %s, expected %s" % (dict(adds), want_adds))
+    if api == "no":
+        return bad + (["--api no, but %d API spans decoded" % sum(calls.values())] if calls else [])
+    objs = {args_of(ev)[1][0]: args_of(ev)[1][1:7] for ev in t.report["APP_OBJ"]}
+    sem, bus, q = objs[ids["tick_sem"]], objs[ids["bus"]], objs[ids["work_q"]]
+    run = dict(zip(["notify take", "ev set", "ev ok", "ev timeout"], [args_of(t.report["APP_RUN"][0])[1][i]
+                                                                       for i in (7, 10, 11, 12)]))
+    expect = {
+        "vTaskDelay": want["delays"],
+        "xQueueSemaphoreTake": sem[2] + sem[3] + bus[2] + bus[3] + want["set_sem takes"],
+        ("xQueueSemaphoreTake", 1): sem[2] + bus[2] + want["set_sem takes ok"],
+        "xQueuePeek": q[4] + q[5],
+        "ulTaskGenericNotifyTake": run["notify take"],
+        "xEventGroupWaitBits": run["ev ok"] + run["ev timeout"],
+        ("xEventGroupWaitBits", "bit"): run["ev ok"],
+        "xEventGroupSetBits": run["ev set"],
+        "xQueueSelectFromSet": want["select ok"] + want["select timeout"],
+        "xTimerPendFunctionCall": want["pend ok"] + want["pend failed"],
+        ("xTimerPendFunctionCall", 1): want["pend ok"],
+        "xTimerPendFunctionCallFromISR": want["pend isr ok"] + want["pend isr failed"],
+        ("xTimerPendFunctionCallFromISR", 1): want["pend isr ok"],
+    }
+    for k, v in expect.items():
+        got = rets[k] if isinstance(k, tuple) else calls[k]
+        if got != v:
+            bad.append("API %s: the application's %d, decoded %d" % (k, v, got))
+    print("api: %d spans of %d functions; %s" % (sum(calls.values()), len(calls),
+                                                 ", ".join("%s %d" % (k, calls[k]) for k in expect
+                                                           if isinstance(k, str))))
+    c["api_calls"] = calls
+    return bad
+
+
+def check_chrome_sets(path, t, names):
+    """The Chrome JSON export: an instant per queue-set signal, deferred
+    call and failed creation, as many as the application's."""
+    if len(t.report["APP_SETS"]) != 1:
+        return []
+    with open(path) as f:
+        d = json.load(f)
+    evs = d["traceEvents"] if isinstance(d, dict) else d
+    inst = collections.Counter(e.get("name") for e in evs if e.get("ph") in ("i", "I"))
+    _, a = args_of(t.report["APP_SETS"][0])
+    want = dict(zip(SETS_FIELDS, a[2:]))
+    expect = {"signal %s" % names.get(a[0]): want["signals"],
+              "PEND_CALL": want["pend ok"] + want["pend failed"] + want["pend isr ok"] + want["pend isr failed"],
+              "create failed queue": want["failed queue"],
+              "create failed stream buffer": want["failed stream buffer"]}
+    return ["chrome: %d instants %r, the application's %d" % (inst[k], k, v) for k, v in expect.items()
+            if inst[k] != v]
+
+
+def check_stats_sets(path, c):
+    """`sonde stats`: the queue set's puts (its signals), the failed
+    creations line and the API table (calls per function)."""
+    bad = []
+    tabs = stats_tables(path)
+    text = open(path).read()
+    m = re.search(r"RTOS objects that could not be created: (\d+)", text)
+    want_failed = c.get("failed_total", 0)
+    if want_failed and (not m or int(m.group(1)) != want_failed):
+        bad.append("stats: failed creations %s, decoded %d" % (m.group(1) if m else "none", want_failed))
+    api = {r[0]: r for r in tabs.get("RTOS API", [])}
+    for fn, n in c.get("api_calls", {}).items():
+        if fn not in api or int(api[fn][1]) != n:
+            bad.append("stats: API %s calls %s, decoded %d" % (fn, api[fn][1] if fn in api else "none", n))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("decoded")
@@ -262,6 +426,9 @@ def main():
     ap.add_argument("--chrome", help="the Chrome JSON export: the holder tracks' names")
     ap.add_argument("--timer-wait", choices=["receive", "delayed"],
                     help="how the timer service task waits for commands")
+    ap.add_argument("--api", choices=["yes", "no"],
+                    help="the kernel has the V11 API hooks (the example turns them on): check the spans")
+    ap.add_argument("--pend-name", help="the deferred function's name (decoded with --elf)")
     opt = ap.parse_args()
 
     t = Trace(opt.decoded)
@@ -380,10 +547,16 @@ def main():
     bad.extend(c["inherit_bad"])
 
     bad.extend(check_idle(t, c))
+    bad.extend(check_sets(t, c, names, opt.api, opt.pend_name))
+    c["failed_total"] = sum(1 for ev in t.events[:t.report_at] if ev["kind"] == "object" and
+                            args_of(ev)[0].get("op") == "create failed")
+    if opt.stats:
+        bad.extend(check_stats_sets(opt.stats, c))
     if opt.stats:
         bad.extend(check_stats(opt.stats, t, c, names))
     if opt.chrome:
         bad.extend(check_chrome(opt.chrome, t, c, names))
+        bad.extend(check_chrome_sets(opt.chrome, t, names))
     if opt.timer_wait:
         bad.extend(check_timer_wait(t, c, names, opt.timer_wait))
 

@@ -44,6 +44,7 @@ static QueueHandle_t q;
 static SemaphoreHandle_t mutex;
 static TimerHandle_t timer;
 static EventGroupHandle_t evts;
+static QueueSetHandle_t qset;
 static TaskHandle_t pxCurrentTCB;
 
 void app_assert(const char *file, int line);
@@ -97,6 +98,12 @@ static void timer_fn(TimerHandle_t t)
 	(void)t;
 }
 
+static void pend_fn(void *p1, uint32_t p2)
+{
+	(void)p1;
+	(void)p2;
+}
+
 #define HOOK(name, body)                                   \
 	__attribute__((noinline)) static void name(void)   \
 	{                                                  \
@@ -121,6 +128,13 @@ HOOK(h_notify_value, TaskHandle_t xTaskToNotify = tb; eNotifyAction eAction = eS
 HOOK(h_timer_expired, SONDE_FRTOS_TIMER_EXPIRED(timer))
 HOOK(h_event_set, SONDE_FRTOS_EVENT_GROUP_SET_BITS(evts, 1))
 HOOK(h_tick, SONDE_FRTOS_TASK_INCREMENT_TICK(0))
+/* the set macro reads its function's parameter pxQueue, the member */
+HOOK(h_set_send, QueueHandle_t pxQueue = q; SONDE_FRTOS_QUEUE_SET_SEND(qset))
+HOOK(h_pend, SONDE_FRTOS_PEND_FUNC_CALL(pend_fn, NULL, 0, pdPASS))
+HOOK(h_create_failed, SONDE_FRTOS_QUEUE_CREATE_FAILED(0))
+HOOK(h_api_enter, SONDE_FRTOS_API_ENTER(SONDE_FRTOS_API_xQueueReceive))
+HOOK(h_api_return, SONDE_FRTOS_API_RETURN(SONDE_FRTOS_API_xQueueReceive, pdPASS))
+HOOK(h_api_return_void, SONDE_FRTOS_API_RETURN_VOID(SONDE_FRTOS_API_vTaskDelay))
 
 /* One loop per case, the same structure in each; the asm comment keeps the
  * compiler from merging them (insn_count.py tells them apart by name). */
@@ -150,6 +164,12 @@ BENCH_LOOP(b_gk_notify_value, h_notify_value())
 BENCH_LOOP(b_gk_timer_expired, h_timer_expired())
 BENCH_LOOP(b_gk_event_set, h_event_set())
 BENCH_LOOP(b_gk_tick, h_tick())
+BENCH_LOOP(b_gk_set_send, h_set_send())
+BENCH_LOOP(b_gk_pend, h_pend())
+BENCH_LOOP(b_gk_create_failed, h_create_failed())
+BENCH_LOOP(b_gk_api_enter, h_api_enter())
+BENCH_LOOP(b_gk_api_return, h_api_return())
+BENCH_LOOP(b_gk_api_return_void, h_api_return_void())
 
 static void fail(const char *why)
 {
@@ -168,7 +188,8 @@ static void fresh(void)
 static void (*const cases[])(void) = {
 	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
 	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify, b_gk_notify_value,
-	b_gk_timer_expired, b_gk_event_set, b_gk_tick,
+	b_gk_timer_expired, b_gk_event_set, b_gk_tick, b_gk_set_send, b_gk_pend, b_gk_create_failed,
+	b_gk_api_enter, b_gk_api_return, b_gk_api_return_void,
 };
 
 int main(void)
@@ -185,7 +206,8 @@ int main(void)
 	mutex = xSemaphoreCreateBinary();
 	timer = xTimerCreate("t", 10, pdTRUE, NULL, timer_fn);
 	evts = xEventGroupCreate();
-	if (!q || !mutex || !timer || !evts)
+	qset = xQueueCreateSet(8);
+	if (!q || !mutex || !timer || !evts || !qset)
 		fail("objects not created");
 	/* a task is running (the first switch-in asks the kernel for its
 	 * idle task, which exists only once the scheduler starts) */

@@ -96,6 +96,9 @@
 #define SONDE_REC_TASK_SWITCH  0x14u /* out task, its state, what it waits on, in task */
 #define SONDE_REC_OBJ_CREATE   0x15u /* a kernel object (task, queue, ...) and its kind */
 #define SONDE_REC_OBJ_OP       0x16u /* an operation on a kernel object, with a value */
+#define SONDE_REC_PEND_CALL    0x1Au /* a deferred function call posted: flags, function address */
+#define SONDE_REC_CREATE_FAILED 0x1Bu /* a kernel object could not be created: its kind */
+#define SONDE_REC_API          0x1Cu /* an RTOS API call entered / returned (sonde_frtos_api.h) */
 /* 0x17..0x1F reserved for future event records */
 /* 0x20..0x2F command channel replies (see docs/protocol.md, "Receive channel") */
 #define SONDE_REC_CMD_STATUS   0x20u
@@ -238,6 +241,11 @@
 #define SONDE_OP_TIMER_STOP    27u
 #define SONDE_OP_TIMER_CHANGE_PERIOD 28u /* value: the new period in RTOS ticks */
 #define SONDE_OP_TIMER_DELETE  29u
+/* Queue sets: a member signals its set (object: the set; value: the member's
+ * id, then u32 items in the set before). */
+#define SONDE_OP_SET_SEND      40u
+#define SONDE_OP_SET_ADD       41u /* object: the member added; value: the set (FAILED: not added) */
+#define SONDE_OP_SET_REMOVE    42u /* object: the member removed; value: the set (FAILED: not) */
 #define SONDE_OP_COUNT         30u
 #define SONDE_OP_MASK          0x3Fu
 #define SONDE_OP_F_FAILED      0x40u /* did not succeed (full, empty, timed out) */

@@ -49,6 +49,19 @@ frtos_timer_wait() {
 	fi
 }
 
+# Whether the kernel has V11's API entry and exit hooks, which the example
+# turns into API spans (SONDE_FRTOS_API): "yes" or "no" (V10: none may
+# appear).
+frtos_api() {
+	if grep -q traceENTER_xQueueSemaphoreTake "$FREERTOS_KERNEL_PATH/include/FreeRTOS.h"; then
+		echo yes
+	else
+		echo "note: API spans (SONDE_FRTOS_API): this kernel has no traceENTER_/traceRETURN_ hooks (V11 has)," \
+		     "checked that none appear" >&2
+		echo no
+	fi
+}
+
 # frtos_check CAPTURE JSONL CHECKER-OPTIONS...: the checker on the decoded
 # trace, `sonde stats` and the Chrome JSON export of the capture.
 frtos_check() {
@@ -56,5 +69,6 @@ frtos_check() {
 	shift 2
 	"$SONDE" stats "$bin" >"$bin.stats" 2>&1 || { cat "$bin.stats"; fail "sonde stats failed"; }
 	"$SONDE" decode "$bin" --proto sonde --format chrome >"$bin.json" || fail "Chrome JSON export failed"
-	python3 "$CHECK" "$jsonl" --stats "$bin.stats" --chrome "$bin.json" --timer-wait "$(frtos_timer_wait)" "$@"
+	python3 "$CHECK" "$jsonl" --stats "$bin.stats" --chrome "$bin.json" --timer-wait "$(frtos_timer_wait)" \
+		--api "$(frtos_api)" "$@"
 }

@@ -9,8 +9,11 @@
 # clock (-icount shift=0) and checks the capture: zero decode diagnostics,
 # and decoded task switches, queue/semaphore/mutex operations and levels,
 # priority inheritance, notifications, timer, resumptions and event bits
-# equal the firmware's own counts, and `sonde stats` and the Chrome export
-# agree with them (examples/freertos-app/check_freertos.py;
+# equal the firmware's own counts; so do the queue set's signals and
+# selects, the deferred calls (named from the ELF), the failed creations,
+# the task deleted by another (vTaskDelete(other), which this port does and
+# the POSIX port cannot) and, on V11, the API spans; and `sonde stats` and
+# the Chrome export agree with them (examples/freertos-app/check_freertos.py;
 # the switch-out states are checked by the POSIX test, where the kernel can
 # be asked for them).  Then live: UART0 on a TCP socket, `sonde live` on the
 # other end and `sonde send info` through its control socket while the
@@ -49,10 +52,12 @@ run() {
 	timeout -k 5 "$HANG" "${QEMU[@]}" -serial "file:$build/trace.bin" -kernel "$build/fw.elf" </dev/null || rc=$?
 	[ "$rc" -eq 0 ] || fail "$name: QEMU exited with status $rc (assertion, fault or hang)"
 	rc=0
-	"$SONDE" decode "$build/trace.bin" --proto sonde --format jsonl >"$build/trace.jsonl" 2>"$build/err" || rc=$?
+	# with the ELF: the deferred function is named (PEND_CALL's address)
+	"$SONDE" decode "$build/trace.bin" --proto sonde --format jsonl --elf "$build/fw.elf" >"$build/trace.jsonl" \
+		2>"$build/err" || rc=$?
 	[ "$rc" -eq 0 ] && [ ! -s "$build/err" ] ||
 		{ cat "$build/err"; fail "$name: sonde decode reported problems (status $rc)"; }
-	frtos_check "$build/trace.bin" "$build/trace.jsonl" ||
+	frtos_check "$build/trace.bin" "$build/trace.jsonl" --pend-name pend_fn ||
 		fail "$name: decoded trace, stats or export and the firmware's counts differ"
 }
 

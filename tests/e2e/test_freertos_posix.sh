@@ -16,6 +16,11 @@
 #      CPU in the Tasks table, the RTOS table and the Cores line); the
 #      Chrome export names the holder track after the mutex; the timer
 #      task waits on its command queue (V11) or is delayed (V10); the
+#      queue set's signals and selects (the selecting task waits on the
+#      set), deferred calls from a task and from the ISR (some fail), the
+#      failed creations and, on V11, the API spans (calls and return
+#      values, in `sonde stats` too) equal the application's counts (V10:
+#      no API span; no vTaskDelete(other) here: docs/freertos.md); the
 #      target's records and bytes equal the decoded ones;
 #   2. overflow, overwrite mode (1 KiB buffer drained every 100 ms): the
 #      decoder's loss totals equal the target's, nothing lost on the link,

@@ -22,6 +22,7 @@
 #include "sonde.h"
 #include "sonde_posix.h"
 #include "rtos_desc.h"
+#include "sonde_proto.h"
 #include "sonde_rtos.h"
 #include "test_sonde_helpers.h"
 
@@ -405,6 +406,116 @@ static void test_other_ops(void **state)
 	tb_free(&s.wire);
 }
 
+/* Queue sets, deferred calls, failed creations and API spans (records
+ * 0x1A-0x1C, OBJ_OP SET_SEND). */
+static void test_sets_pend_api(void **state)
+{
+	struct tstream s;
+	struct trec r;
+	const struct tev *e;
+
+	(void)state;
+	start(&s);
+	ts_dict(&s, SONDE_DICT_OBJECT, 44, "qset");
+	ts_dict(&s, SONDE_DICT_OBJECT, 45, "set_q");
+	ts_dict(&s, SONDE_DICT_FUNCTION, 0x8000, "pend_fn"); /* named by id here, by an ELF elsewhere */
+	/* a set its creation did not show as one (V10): a queue of 3 */
+	REC(&s, SONDE_REC_OBJ_CREATE, T0, 44, SONDE_OBJK_QUEUE, 3);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 1, SONDE_OP_SET_SEND, 44, 45, 1, 0, 0, 0);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 2, SONDE_OP_RECEIVE, 44, 2, 0);
+	REC(&s, SONDE_REC_PEND_CALL, T0 + 3, SONDE_OP_F_ISR | SONDE_OP_F_FAILED, 0x00, 0x80, 0, 0);
+	REC(&s, SONDE_REC_PEND_CALL, T0 + 4, 0, 0x34, 0x12, 0, 0);
+	REC(&s, SONDE_REC_CREATE_FAILED, T0 + 5, SONDE_OBJK_STREAM_BUFFER);
+	/* xQueueSemaphoreTake (7) returned 1 around vTaskDelay (13): nested */
+	REC(&s, SONDE_REC_API, T0 + 6, 7);
+	REC(&s, SONDE_REC_API, T0 + 7, 13);
+	REC(&s, SONDE_REC_API, T0 + 8, 13 | 0x80);
+	REC(&s, SONDE_REC_API, T0 + 9, 7 | 0x80, 1);
+	REC(&s, SONDE_REC_API, T0 + 10, 20 | 0x80, 0x01, 0x00, 0x00, 0x80); /* 4 value bytes */
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 11, SONDE_OP_SET_ADD | SONDE_OP_F_FAILED, 45, 44);
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(r.ndg, 0);
+	assert_int_equal(r.nev, FIRST + 3 + 12);
+	e = &r.ev[FIRST + 4];
+	assert_int_equal(e->ev.kind, SONDE_EV_OBJ_OP);
+	assert_int_equal(e->ev.obj2, SONDE_OBJK_QUEUE_SET);
+	assert_string_equal(e->obj2_name, "queue set");
+	assert_int_equal(e->ev.value, 2); /* 1 before, one more */
+	assert_true(e->ev.flags & SONDE_EVF_LEVEL);
+	assert_str_arg(e, "op", "signal");
+	assert_int_equal(arg(e, "member")->u, 45);
+	assert_string_equal(arg(e, "member")->resolved, "set_q");
+	assert_int_equal(arg(e, "before")->u, 1);
+	e = &r.ev[FIRST + 5];
+	assert_str_arg(e, "op", "receive");
+	assert_int_equal(e->ev.value, 1);
+	e = &r.ev[FIRST + 6];
+	assert_int_equal(e->ev.kind, SONDE_EV_RECORD);
+	assert_string_equal(e->rec_name, "PEND_CALL");
+	assert_int_equal(arg(e, "function")->type, SONDE_A_FUNC);
+	assert_int_equal(arg(e, "function")->u, 0x8000);
+	assert_string_equal(arg(e, "function")->resolved, "pend_fn");
+	assert_non_null(arg(e, "isr"));
+	assert_non_null(arg(e, "failed"));
+	e = &r.ev[FIRST + 7];
+	assert_int_equal(arg(e, "function")->u, 0x1234);
+	assert_false(arg(e, "function")->has_resolved);
+	assert_null(arg(e, "isr"));
+	assert_null(arg(e, "failed"));
+	e = &r.ev[FIRST + 8];
+	assert_int_equal(e->ev.kind, SONDE_EV_OBJECT);
+	assert_int_equal(e->ev.op, SONDE_OBJ_CREATE_FAILED);
+	assert_int_equal(e->ev.obj2, SONDE_OBJK_STREAM_BUFFER);
+	assert_true(e->ev.flags & SONDE_EVF_NO_OBJ);
+	assert_str_arg(e, "op", "create failed");
+	e = &r.ev[FIRST + 9];
+	assert_int_equal(e->ev.kind, SONDE_EV_FUNC_ENTER);
+	assert_int_equal(e->ev.obj, RTOS_API_FN(7));
+	assert_string_equal(e->obj_name, "xQueueSemaphoreTake");
+	assert_int_equal(e->ev.value, 1);
+	assert_false(e->ev.flags & SONDE_EVF_ADDR);
+	e = &r.ev[FIRST + 10];
+	assert_string_equal(e->obj_name, "vTaskDelay");
+	assert_int_equal(e->ev.value, 2);
+	e = &r.ev[FIRST + 11];
+	assert_int_equal(e->ev.kind, SONDE_EV_FUNC_EXIT);
+	assert_string_equal(e->obj_name, "vTaskDelay");
+	assert_null(arg(e, "ret")); /* it returns nothing */
+	e = &r.ev[FIRST + 12];
+	assert_int_equal(e->ev.kind, SONDE_EV_FUNC_EXIT);
+	assert_string_equal(e->obj_name, "xQueueSemaphoreTake");
+	assert_int_equal(e->ev.value, 1);
+	assert_int_equal(arg(e, "ret")->u, 1);
+	e = &r.ev[FIRST + 13];
+	assert_string_equal(e->obj_name, "xEventGroupSetBits");
+	assert_int_equal(arg(e, "ret")->u, 0x80000001u);
+	e = &r.ev[FIRST + 14];
+	assert_int_equal(e->ev.kind, SONDE_EV_OBJ_OP);
+	assert_string_equal(e->obj_name, "set_q");
+	assert_str_arg(e, "op", "add to set");
+	assert_int_equal(arg(e, "set")->u, 44);
+	assert_string_equal(arg(e, "set")->resolved, "qset");
+	assert_non_null(arg(e, "failed"));
+	assert_false(e->ev.flags & SONDE_EVF_LEVEL);
+	trec_free(&r);
+
+	/* unknown API ids and kinds are reported at their byte, entries
+	 * with a value and OBJ_OP values of 5 bytes but SET_SEND's too */
+	tb_free(&s.wire);
+	start(&s);
+	REC(&s, SONDE_REC_API, T0 + 1, 120);
+	REC(&s, SONDE_REC_API, T0 + 2, 7, 1);
+	REC(&s, SONDE_REC_CREATE_FAILED, T0 + 3, 99);
+	REC(&s, SONDE_REC_OBJ_OP, T0 + 4, SONDE_OP_SEND, 5, 1, 2, 3, 4, 5);
+	t_decode(s.wire.p, s.wire.n, T_BYTES, &r);
+	assert_int_equal(t_count_diags(&r, SONDE_D_MALFORMED), 4);
+	assert_int_equal(r.nev, FIRST + 3);
+	assert_int_equal(r.ev[FIRST].ev.obj, RTOS_API_FN(120));
+	assert_int_equal(r.ev[FIRST + 2].ev.obj2, 99);
+	trec_free(&r);
+	tb_free(&s.wire);
+}
+
 /* Unknown codes are reported at their byte and shown as numbers; wrong
  * lengths are reported and the frame skipped. */
 static void test_malformed(void **state)
@@ -585,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_create_after_loss),
 		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_sets_pend_api),
 	};
 	/* the target writes version 2 only */
 	const struct CMUnitTest target[] = {

@@ -194,6 +194,8 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 		o->kind = ev->obj2;
 	if (base >= SONDE_OP_SEND && base <= SONDE_OP_PEEK)
 		o->ops[base - SONDE_OP_SEND][failed]++;
+	else if (base == SONDE_OP_SET_SEND) /* a member's signal: an item in the set */
+		o->ops[0][failed]++;
 	else if (ev->op != SONDE_OP_INIT) /* the level it starts with: no operation */
 		o->other_ops++;
 	if ((ev->flags & SONDE_EVF_LEVEL) && (!o->have_level || ev->value > o->max_level)) {
@@ -214,6 +216,31 @@ static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t
 			o->hold_sum += ts - o->held_from;
 			if (ts - o->held_from > o->hold_max)
 				o->hold_max = ts - o->held_from;
+		}
+	}
+}
+
+/* RTOS API calls (function spans of RTOS_API_FN ids from Sonde's API
+ * record: other decoders' function ids may fall in that range): calls,
+ * and the returns that carried a value, how many of them 0 (pdFAIL,
+ * nothing). */
+static void api_call(struct rtos_stats *rs, const struct sonde_event *ev)
+{
+	struct rtos_api *a;
+
+	if ((ev->flags & (SONDE_EVF_ADDR | SONDE_EVF_NO_OBJ)) || ev->obj < RTOS_API_FN(0) ||
+	    ev->obj >= RTOS_API_FN(RTOS_APIS) || !ev->rec_name || strcmp(ev->rec_name, "API") != 0)
+		return;
+	rs->seen = 1;
+	a = &rs->api[ev->obj - RTOS_API_FN(0)];
+	if (ev->kind == SONDE_EV_FUNC_ENTER) {
+		a->calls++;
+		return;
+	}
+	for (size_t i = 0; i < ev->nargs; i++) {
+		if (ev->args[i].name && strcmp(ev->args[i].name, "ret") == 0) {
+			a->rets++;
+			a->zero += ev->args[i].v.u == 0;
 		}
 	}
 }
@@ -275,7 +302,9 @@ static void rtos_event(void *ctx, const struct sonde_event *ev, const struct son
 		break;
 	case SONDE_EV_OBJECT:
 		rs->seen = 1;
-		if (rtos_kind_is_task(ev->obj2)) {
+		if (ev->op == SONDE_OBJ_CREATE_FAILED) {
+			rs->create_failed[ev->obj2 < RTOS_KINDS ? ev->obj2 : 0]++;
+		} else if (rtos_kind_is_task(ev->obj2)) {
 			task_of(rs, ev, ev->obj);
 			if (ev->obj2 == SONDE_OBJK_IDLE_TASK && ev->core < 8)
 				rs->idle[ev->core] = ev->obj + 1;
@@ -285,6 +314,10 @@ static void rtos_event(void *ctx, const struct sonde_event *ev, const struct son
 		break;
 	case SONDE_EV_TASK_PRIO:
 		rs->seen = 1;
+		break;
+	case SONDE_EV_FUNC_ENTER:
+	case SONDE_EV_FUNC_EXIT:
+		api_call(rs, ev);
 		break;
 	default:
 		break;
@@ -318,6 +351,9 @@ struct sonde_listener rtos_stats_listener(struct rtos_stats *rs)
 			  sonde_kind_bit(SONDE_EV_TASK_OUT) | sonde_kind_bit(SONDE_EV_TASK_READY) |
 			  sonde_kind_bit(SONDE_EV_IDLE) | sonde_kind_bit(SONDE_EV_OBJ_OP) |
 			  sonde_kind_bit(SONDE_EV_OBJECT) | sonde_kind_bit(SONDE_EV_TASK_PRIO);
+	/* FUNC_ENTER/FUNC_EXIT stay tallied: of them only the API spans count
+	 * here, and the Sonde decoder delivers those (record API) whatever
+	 * the tally; the application's FUNC records keep their fast path. */
 	struct sonde_listener l = { .event = rtos_event, .diag = rtos_diag, .ctx = rs, .no_text = 1,
 				    .tally_kinds = SONDE_KINDS_ALL & ~needed };
 	return l;
@@ -340,6 +376,52 @@ static const char *label(char *buf, size_t n, const char *name, uint64_t id)
 		return name;
 	snprintf(buf, n, "#%" PRIu64, id);
 	return buf;
+}
+
+/* Failed creations, by kind: one line, none when there were none. */
+static void print_failed(const struct rtos_stats *rs, FILE *out)
+{
+	const char *sep = "";
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < RTOS_KINDS; k++)
+		n += rs->create_failed[k];
+	if (!n)
+		return;
+	fprintf(out, "\nRTOS objects that could not be created: %" PRIu64 " (", n);
+	for (size_t k = 0; k < RTOS_KINDS; k++) {
+		if (!rs->create_failed[k])
+			continue;
+		fprintf(out, "%s%s %" PRIu64, sep, rtos_kind_name(k) ? rtos_kind_name(k) : "unknown kind",
+			rs->create_failed[k]);
+		sep = ", ";
+	}
+	fputs(")\n", out);
+}
+
+/* The API calls table, when the trace has API spans. */
+static void print_api(const struct rtos_stats *rs, FILE *out)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < RTOS_APIS; i++) {
+		const struct rtos_api *a = &rs->api[i];
+		char rets[24] = "-", zero[24] = "-";
+
+		if (!a->calls && !a->rets)
+			continue;
+		if (!any)
+			fprintf(out, "\nRTOS API calls (returned: calls that returned a value; 0: of those, "
+				     "the ones that returned 0)\n%-32s %9s %9s %9s\n", "function", "calls", "returned",
+				"0");
+		any = 1;
+		if (a->rets) {
+			snprintf(rets, sizeof(rets), "%" PRIu64, a->rets);
+			snprintf(zero, sizeof(zero), "%" PRIu64, a->zero);
+		}
+		fprintf(out, "%-32s %9" PRIu64 " %9s %9s\n", rtos_api_name(i) ? rtos_api_name(i) : "?", a->calls, rets,
+			zero);
+	}
 }
 
 int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
@@ -398,5 +480,7 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 	if (rs->untracked)
 		fprintf(out, "(%" PRIu64 " events about tasks or objects beyond the first %d not counted)\n",
 			rs->untracked, RTOS_STATS_MAX);
+	print_failed(rs, out);
+	print_api(rs, out);
 	return ferror(out) ? -1 : 0;
 }

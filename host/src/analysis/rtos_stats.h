@@ -58,12 +58,21 @@ struct rtos_obj {
 	int held;
 };
 
+#define RTOS_KINDS 16  /* object kinds counted (failed creations) */
+#define RTOS_APIS 128  /* API ids (RTOS_API_FN) counted */
+
+struct rtos_api {
+	uint64_t calls, rets, zero;
+};
+
 struct rtos_stats {
 	struct rtos_task *tasks;
 	struct rtos_obj *objs;
 	size_t ntasks, nobjs;
 	uint64_t untracked;        /* events about tasks/objects beyond the limit */
 	int seen;                  /* any RTOS event: print the section */
+	uint64_t create_failed[RTOS_KINDS]; /* by kind (0: unknown) */
+	struct rtos_api api[RTOS_APIS];     /* by API id */
 	uint64_t running[8];       /* per core (0..7): index + 1 of the running task, 0 none */
 	uint64_t idle[8];          /* per core: id + 1 of the idle task (OBJECT), 0 unknown */
 	uint64_t last_ts;

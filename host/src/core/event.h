@@ -53,7 +53,8 @@ enum sonde_ev_kind {
 	 * (SONDE_OP_* with SONDE_OP_F_FAILED / _ISR). */
 	SONDE_EV_OBJECT,      /* an object appears or goes: obj = object, value = capacity (queue
 			       * length, maximum count, bytes, timer period, a task's priority);
-			       * op = SONDE_OBJ_CREATED / _ANNOUNCED (exists already) / _DELETED */
+			       * op = SONDE_OBJ_CREATED / _ANNOUNCED (exists already) / _DELETED /
+			       * _CREATE_FAILED */
 	SONDE_EV_OBJ_OP,      /* an operation on object obj: value = the fill level after it
 			       * (SONDE_EVF_LEVEL: items, a semaphore's count, 1 = mutex free,
 			       * bytes) or the operation's own value (bits, notification index,
@@ -109,6 +110,7 @@ struct sonde_arg {
 #define SONDE_OBJ_CREATED   1u
 #define SONDE_OBJ_ANNOUNCED 2u
 #define SONDE_OBJ_DELETED   3u
+#define SONDE_OBJ_CREATE_FAILED 4u /* could not be created: obj2 = the kind, no obj (NO_OBJ) */
 
 struct sonde_event {
 	enum sonde_ev_kind kind;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sonde_frtos_api.h"
 #include "sonde_proto.h"
 
 static int is_semaphore(uint64_t kind)
@@ -99,7 +100,7 @@ int rtos_kind_counts_items(uint64_t kind)
 	return kind != SONDE_OBJK_STREAM_BUFFER && kind != SONDE_OBJK_MESSAGE_BUFFER;
 }
 
-static const char *const ops[SONDE_OP_COUNT] = {
+static const char *const ops[SONDE_OP_MASK + 1] = {
 	[SONDE_OP_SEND] = "send",
 	[SONDE_OP_RECEIVE] = "receive",
 	[SONDE_OP_PEEK] = "peek",
@@ -129,6 +130,9 @@ static const char *const ops[SONDE_OP_COUNT] = {
 	[SONDE_OP_TIMER_STOP] = "timer stop",
 	[SONDE_OP_TIMER_CHANGE_PERIOD] = "timer change period",
 	[SONDE_OP_TIMER_DELETE] = "timer delete",
+	[SONDE_OP_SET_SEND] = "signal",
+	[SONDE_OP_SET_ADD] = "add to set",
+	[SONDE_OP_SET_REMOVE] = "remove from set",
 };
 
 int rtos_op_is_notify(uint32_t op)
@@ -164,7 +168,27 @@ const char *rtos_op_name(uint32_t op, uint64_t kind)
 		return "give";
 	if (is_semaphore(kind) && op == SONDE_OP_RECEIVE)
 		return "take";
-	return op < SONDE_OP_COUNT ? ops[op] : NULL;
+	return ops[op];
+}
+
+/* The API record's table, shared with the target (sonde_frtos_api.h). */
+static const struct {
+	const char *name;
+	uint8_t ret;
+} apis[SONDE_FRTOS_API_LIMIT] = {
+#define API_ENTRY_(id, name, ret) [id] = { #name, ret },
+	SONDE_FRTOS_APIS(API_ENTRY_)
+#undef API_ENTRY_
+};
+
+const char *rtos_api_name(uint64_t id)
+{
+	return id < SONDE_FRTOS_API_LIMIT ? apis[id].name : NULL;
+}
+
+int rtos_api_returns(uint64_t id)
+{
+	return id < SONDE_FRTOS_API_LIMIT && apis[id].ret;
 }
 
 /* Append s to buf (length *k, capacity n), cut to fit.  The Perfetto

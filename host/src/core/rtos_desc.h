@@ -60,6 +60,15 @@ int rtos_op_on_task(uint32_t op);
  * value; the ISR forms map onto the same), TIMER_COMMAND if unknown. */
 uint32_t rtos_timer_command_op(uint64_t code);
 
+/* RTOS API calls (the Sonde API record, sonde_frtos_api.h): the kernel
+ * function of an id ("xQueueReceive"), NULL if unknown; 1 if it returns a
+ * value the record carries.  As function spans (FUNC_ENTER/FUNC_EXIT) an
+ * API call's obj is RTOS_API_FN(id): beyond the 16-bit function ids of
+ * FUNC_ENTER, never an address (no SONDE_EVF_ADDR). */
+#define RTOS_API_FN(id) (0x10000u + (uint64_t)(id))
+const char *rtos_api_name(uint64_t id);
+int rtos_api_returns(uint64_t id);
+
 /* The operation with its flags, e.g. "take (ISR, failed)", into buf. */
 const char *rtos_op_text(char *buf, size_t n, uint32_t op, uint64_t kind);
 

@@ -16,7 +16,9 @@
  *                        `<priority set|inherit|disinherit>` on the task's
  *                        state track; the priority goes to the scheduler view
  *   OBJECT               instants `Created` / `Deleted` on the object's
- *                        holder track for mutexes; otherwise nothing drawn
+ *                        holder track for mutexes; a failed creation:
+ *                        instant `create failed <kind>` on the running
+ *                        context; otherwise nothing drawn
  *
  * Per object the model keeps the flow ids of items sent and not yet
  * received, at most TMAP_FLOWS_MAX (older ones get no arrow): memory stays
@@ -194,7 +196,7 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 			o->robj->held_name = namepool_intern_str(m->names, c->cur->name, &added);
 		}
 	}
-	if (ok && (base == SONDE_OP_SEND))
+	if (ok && (base == SONDE_OP_SEND || base == SONDE_OP_SET_SEND))
 		flow_send(m, o->robj);
 	else if (ok && base == SONDE_OP_RECEIVE)
 		flow_receive(m, o->robj);
@@ -265,6 +267,18 @@ static void object(struct tmap *m, struct tmap_core *c, const struct sonde_event
 {
 	struct tmap_node *o, *h;
 
+	if (ev->op == SONDE_OBJ_CREATE_FAILED) { /* no object: on whatever tried */
+		char name[64];
+
+		if ((h = tmap_context(m, c)) == NULL) {
+			m->st.unmapped++;
+			return;
+		}
+		snprintf(name, sizeof(name), "create failed %s", ev->obj2_name ? ev->obj2_name : "object");
+		tmap_args_event(m, ev);
+		tmap_emit(m, TMAP_INSTANT, ns, h, "rtos", name, 0);
+		return;
+	}
 	if (!is_mutex(ev->obj2) || ev->op == SONDE_OBJ_ANNOUNCED)
 		return;
 	o = obj_node(m, c, ev);

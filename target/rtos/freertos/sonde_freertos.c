@@ -200,6 +200,56 @@ void sonde_frtos_timer_cmd(uint8_t timer, int32_t cmd, uint32_t value, int ok)
 }
 #endif
 
+/* ---- queue sets, deferred calls, API returns ------------------------------ */
+
+/* A set is a queue to the kernel (type 0 before 11.x's hook says so): the
+ * first sign of it makes it a set, announced again with its kind. */
+void sonde_frtos_set_created(uint8_t set)
+{
+	struct obj *o = slot(set);
+
+	if (o == NULL || o->h == NULL || o->kind == SONDE_OBJK_QUEUE_SET)
+		return;
+	o->kind = SONDE_OBJK_QUEUE_SET;
+	sonde_obj_create(set, SONDE_OBJK_QUEUE_SET | SONDE_OBJK_ANNOUNCED, o->cap);
+}
+
+/* OBJ_OP SET_SEND: the set, the member that signals it, the items in the
+ * set before (the member's own send is traced as its send). */
+void sonde_frtos_set_send(uint8_t set, uint8_t member, uint32_t before)
+{
+	sonde_frtos_set_created(set);
+	if (sonde_obj_rec_on_(SONDE_REC_OBJ_OP, set))
+		sonde_w_gen(SONDE_REC_OBJ_OP | (uint32_t)SONDE_OP_SET_SEND << 8 | (uint32_t)set << 16 |
+				    (uint32_t)member << 24,
+			    before, 0u, SONDE_W_SHAPE(3u, 1u, 0u));
+}
+
+/* PEND_CALL: flags (SONDE_OP_F_ISR, SONDE_OP_F_FAILED), the function's
+ * address in SONDE_ADDR_SIZE bytes, as FUNC_ENTER_A carries one. */
+void sonde_frtos_pend(uint8_t flags, uintptr_t fn)
+{
+	uint64_t a = (uint64_t)fn;
+
+	if (sonde_rec_on_(SONDE_REC_PEND_CALL))
+		sonde_w_gen(SONDE_REC_PEND_CALL | (uint32_t)flags << 8, (uint32_t)a, (uint32_t)(a >> 32),
+			    SONDE_W_SHAPE(1u, SONDE_ADDR_SIZE / 4u, 0u));
+}
+
+/* API returned: the id with bit 7, then the value in the fewest bytes that
+ * hold it (none for 0). */
+void sonde_frtos_api_ret(uint8_t api, uint32_t value)
+{
+	uint32_t n = value == 0u ? 0u : value <= 0xFFu ? 1u : value <= 0xFFFFu ? 2u : value <= 0xFFFFFFu ? 3u : 4u;
+
+	if (!sonde_rec_on_(SONDE_REC_API))
+		return;
+	if (n < 4u)
+		sonde_w_word(SONDE_REC_API | (1u + n) << 8, (uint32_t)api | 0x80u | value << 8);
+	else
+		sonde_w_gen(SONDE_REC_API | ((uint32_t)api | 0x80u) << 8, value, 0u, SONDE_W_SHAPE(1u, 1u, 0u));
+}
+
 /* The idle and timer service tasks: their handles are known once the
  * scheduler starts, which is when the first task is switched in. */
 static void mark_role(const void *h, uint8_t kind)

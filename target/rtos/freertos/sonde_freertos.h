@@ -23,7 +23,10 @@
  * semaphore, mutex, timer, event group and stream buffer; OBJ_OP for every
  * send, receive, peek, give and take with the fill level, notifications,
  * priority changes (set, inherit, disinherit), resumption, timer expiry
- * and commands, event bits and stream buffer transfers.
+ * and commands, event bits and stream buffer transfers; a queue set's
+ * signal by a member (OBJ_OP SET_SEND), deferred calls (PEND_CALL),
+ * creations that failed (CREATE_FAILED) and, with SONDE_FRTOS_API 1,
+ * V11's API calls as spans (API, sonde_freertos_api.h).
  *
  * Ids.  Every traced object gets a Sonde object id (1..255, shared with the
  * application's ISRs, markers and counters) when it is created, stored in
@@ -43,7 +46,9 @@
  * pxCurrentTCB in traceTASK_SWITCHED_IN (the task selected to run), and
  * xTaskToNotify, the task-handle parameter of the notify functions the
  * notify macros are expanded in (and their parameters eAction and ulValue
- * and result xReturn: what the notification does).  Single-core kernels only
+ * and result xReturn: what the notification does), and pxQueue, the member
+ * parameter of prvNotifyQueueSetContainer() where traceQUEUE_SET_SEND is
+ * expanded.  Single-core kernels only
  * (configNUMBER_OF_CORES 1); FreeRTOS-Kernel 10.4 to 11.x.
  */
 #ifndef SONDE_FREERTOS_H
@@ -55,6 +60,7 @@
 #include <stdint.h>
 
 #include "sonde.h"
+#include "sonde_frtos_api.h"
 #include "sonde_rtos.h"
 
 /* ---- configuration ------------------------------------------------------ */
@@ -68,6 +74,12 @@
 #endif
 #ifndef SONDE_FRTOS_MAX_OBJECTS
 #define SONDE_FRTOS_MAX_OBJECTS 64u
+#endif
+/* 1: V11's API entry and exit hooks as API records, a span per call of the
+ * functions of sonde_frtos_api.h with the value returned (off by default:
+ * 0 defines none of those hooks, and costs nothing). */
+#ifndef SONDE_FRTOS_API
+#define SONDE_FRTOS_API 0
 #endif
 #if SONDE_FRTOS_ID_FIRST < 1 || SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS > 256
 #error "SONDE_FRTOS_ID_FIRST and SONDE_FRTOS_MAX_OBJECTS must keep the ids within 1..255"
@@ -159,6 +171,10 @@ void sonde_frtos_ready(const void *tcb, uint8_t id);
 void sonde_frtos_leaves(const void *tcb, uint8_t id, uint8_t state);
 void sonde_frtos_notify(uint8_t task, uint8_t flags, uint32_t action, uint32_t value, uint8_t index);
 void sonde_frtos_timer_cmd(uint8_t timer, int32_t cmd, uint32_t value, int ok);
+void sonde_frtos_set_send(uint8_t set, uint8_t member, uint32_t before);
+void sonde_frtos_set_created(uint8_t set);
+void sonde_frtos_pend(uint8_t flags, uintptr_t fn);
+void sonde_frtos_api_ret(uint8_t api, uint32_t value);
 
 /* A FreeRTOS queue type (ucQueueGetQueueType()) as an object kind. */
 #define SONDE_FRTOS_QKIND(t)                                                   \
@@ -390,6 +406,81 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength) \
 	SONDE_FRTOS_SBOP(SONDE_OP_RECEIVE | SONDE_OP_F_ISR | ((xReceivedLength) == 0 ? SONDE_OP_F_FAILED : 0u), \
 			 xStreamBuffer)
+
+/* ---- queue sets, deferred calls, failed creations, API spans ------------- */
+
+/* A member queue or semaphore signals its set (prvNotifyQueueSetContainer()
+ * in queue.c, where pxQueue is the member): the set, the member and the
+ * items in the set before.  V11 also says when a set is made
+ * (traceRETURN_xQueueCreateSet); V10 makes a set a queue of type 0, which
+ * its first signal shows to be a set. */
+#define SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)                                        \
+	sonde_frtos_set_send((uint8_t)uxQueueGetQueueNumber(pxQueueSetContainer),              \
+			     (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(uintptr_t)(pxQueue)), \
+			     (uint32_t)uxQueueMessagesWaitingFromISR(pxQueueSetContainer))
+#define SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)                                   \
+	do {                                                                           \
+		if ((pxQueue) != NULL)                                                 \
+			sonde_frtos_set_created((uint8_t)uxQueueGetQueueNumber(pxQueue)); \
+	} while (0)
+/* V11: a member added to / removed from a set, from the API return hooks
+ * of xQueueAddToSet() / xQueueRemoveFromSet(), where their parameters
+ * xQueueOrSemaphore and xQueueSet are in scope; with SONDE_FRTOS_API 1
+ * the hook also ends the call's span. */
+#if SONDE_FRTOS_API
+#define SONDE_FRTOS_API_RETURN_IF_ON(api, r) SONDE_FRTOS_API_RETURN(api, r)
+#else
+#define SONDE_FRTOS_API_RETURN_IF_ON(api, r) ((void)0)
+#endif
+#define SONDE_FRTOS_SET_MEMBER(op, api, xReturn)                                                  \
+	do {                                                                                      \
+		sonde_obj_op8((uint8_t)((op) | ((xReturn) != pdPASS ? SONDE_OP_F_FAILED : 0u)),   \
+			      (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(xQueueOrSemaphore)), \
+			      (uint8_t)uxQueueGetQueueNumber((QueueHandle_t)(xQueueSet)));        \
+		SONDE_FRTOS_API_RETURN_IF_ON(api, xReturn);                                       \
+	} while (0)
+#define SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn) \
+	SONDE_FRTOS_SET_MEMBER(SONDE_OP_SET_ADD, SONDE_FRTOS_API_xQueueAddToSet, xReturn)
+#define SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn) \
+	SONDE_FRTOS_SET_MEMBER(SONDE_OP_SET_REMOVE, SONDE_FRTOS_API_xQueueRemoveFromSet, xReturn)
+/* xTimerPendFunctionCall(FromISR)(): the function, failed when the timer
+ * command queue was full. */
+#define SONDE_FRTOS_PEND_OP(isr, xFunctionToPend, ret) \
+	sonde_frtos_pend((uint8_t)((isr) | ((ret) != pdPASS ? SONDE_OP_F_FAILED : 0u)), (uintptr_t)(xFunctionToPend))
+#define SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_OP(0u, xFunctionToPend, ret)
+#define SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_OP(SONDE_OP_F_ISR, xFunctionToPend, ret)
+/* A creation that failed (no memory): the kind of object. */
+#define SONDE_FRTOS_CREATE_FAILED(kind)                                                \
+	do {                                                                           \
+		if (sonde_rec_on_(SONDE_REC_CREATE_FAILED))                            \
+			sonde_w_word(SONDE_REC_CREATE_FAILED | 1u << 8, (uint32_t)(kind)); \
+	} while (0)
+#define SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType) SONDE_FRTOS_CREATE_FAILED(SONDE_FRTOS_QKIND(ucQueueType))
+#define SONDE_FRTOS_TASK_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_TASK)
+#define SONDE_FRTOS_TIMER_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_TIMER)
+#define SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED() SONDE_FRTOS_CREATE_FAILED(SONDE_OBJK_EVENT_GROUP)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType) \
+	SONDE_FRTOS_CREATE_FAILED((xType) == 1 ? SONDE_OBJK_MESSAGE_BUFFER : SONDE_OBJK_STREAM_BUFFER)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType) \
+	do {                                                           \
+		if ((xReturn) == NULL)                                 \
+			SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType); \
+	} while (0)
+/* An API call entered, and returned (with its value, or without: a
+ * function that returns nothing).  Global filter only. */
+#define SONDE_FRTOS_API_ENTER(api)                                   \
+	do {                                                         \
+		if (sonde_rec_on_(SONDE_REC_API))                    \
+			sonde_w_word(SONDE_REC_API | 1u << 8, (uint32_t)(api)); \
+	} while (0)
+#define SONDE_FRTOS_API_RETURN(api, r) sonde_frtos_api_ret((uint8_t)(api), (uint32_t)(r))
+#define SONDE_FRTOS_API_RETURN_VOID(api)                             \
+	do {                                                         \
+		if (sonde_rec_on_(SONDE_REC_API))                    \
+			sonde_w_word(SONDE_REC_API | 1u << 8, (uint32_t)(api) | 0x80u); \
+	} while (0)
 
 /* ---- the kernel's macro names -------------------------------------------- */
 
@@ -637,6 +728,54 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
 #endif
 
+#ifndef traceQUEUE_SET_SEND
+#define traceQUEUE_SET_SEND(pxQueueSetContainer) SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
+#endif
+#ifndef traceRETURN_xQueueCreateSet
+#define traceRETURN_xQueueCreateSet(pxQueue) SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
+#endif
+#ifndef traceRETURN_xQueueAddToSet
+#define traceRETURN_xQueueAddToSet(xReturn) SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn)
+#endif
+#ifndef traceRETURN_xQueueRemoveFromSet
+#define traceRETURN_xQueueRemoveFromSet(xReturn) SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn)
+#endif
+#ifndef tracePEND_FUNC_CALL
+#define tracePEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#endif
+#ifndef tracePEND_FUNC_CALL_FROM_ISR
+#define tracePEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret) \
+	SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#endif
+/* traceCREATE_MUTEX_FAILED and traceCREATE_COUNTING_SEMAPHORE_FAILED come
+ * after traceQUEUE_CREATE_FAILED of the same creation: left alone, so that
+ * it is said once.  The kernel (10.6, 11.1) never calls
+ * traceTASK_CREATE_FAILED nor traceTIMER_CREATE_FAILED; they are mapped for
+ * kernels that do. */
+#ifndef traceQUEUE_CREATE_FAILED
+#define traceQUEUE_CREATE_FAILED(ucQueueType) SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType)
+#endif
+#ifndef traceTASK_CREATE_FAILED
+#define traceTASK_CREATE_FAILED() SONDE_FRTOS_TASK_CREATE_FAILED()
+#endif
+#ifndef traceTIMER_CREATE_FAILED
+#define traceTIMER_CREATE_FAILED() SONDE_FRTOS_TIMER_CREATE_FAILED()
+#endif
+#ifndef traceEVENT_GROUP_CREATE_FAILED
+#define traceEVENT_GROUP_CREATE_FAILED() SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED()
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_FAILED
+#define traceSTREAM_BUFFER_CREATE_FAILED(xType) SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType)
+#endif
+#ifndef traceSTREAM_BUFFER_CREATE_STATIC_FAILED
+#define traceSTREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType) \
+	SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType)
+#endif
+#if SONDE_FRTOS_API
+#include "sonde_freertos_api.h"
+#endif
+
 #else /* !SONDE_ENABLED: the kernel's empty defaults stay; Sonde's macros,
        * which a FreeRTOSConfig.h may call from its own, do nothing */
 
@@ -710,6 +849,22 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
+#define SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
+#define SONDE_FRTOS_RETURN_QUEUE_CREATE_SET(pxQueue)
+#define SONDE_FRTOS_RETURN_QUEUE_ADD_TO_SET(xReturn)
+#define SONDE_FRTOS_RETURN_QUEUE_REMOVE_FROM_SET(xReturn)
+#define SONDE_FRTOS_PEND_FUNC_CALL(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#define SONDE_FRTOS_PEND_FUNC_CALL_FROM_ISR(xFunctionToPend, pvParameter1, ulParameter2, ret)
+#define SONDE_FRTOS_CREATE_FAILED(kind)
+#define SONDE_FRTOS_QUEUE_CREATE_FAILED(ucQueueType)
+#define SONDE_FRTOS_TASK_CREATE_FAILED()
+#define SONDE_FRTOS_TIMER_CREATE_FAILED()
+#define SONDE_FRTOS_EVENT_GROUP_CREATE_FAILED()
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_FAILED(xType)
+#define SONDE_FRTOS_STREAM_BUFFER_CREATE_STATIC_FAILED(xReturn, xType)
+#define SONDE_FRTOS_API_ENTER(api)
+#define SONDE_FRTOS_API_RETURN(api, r)
+#define SONDE_FRTOS_API_RETURN_VOID(api)
 
 #endif /* SONDE_ENABLED */
 

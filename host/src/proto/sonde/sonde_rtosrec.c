@@ -19,7 +19,14 @@
  *                its creation is the kernel's own, inside
  *                xSemaphoreCreateMutex(): op INIT (its starting level),
  *                not a give.  TIMER_COMMAND of older targets (FreeRTOS's
- *                command code) becomes the timer op it names.
+ *                command code) becomes the timer op it names.  SET_SEND
+ *                (a member signals its queue set) is a send to the set;
+ *                SET_ADD / SET_REMOVE name the set (arg "set").
+ *   PEND_CALL    RECORD "PEND_CALL": function (FUNC), isr, failed.
+ *   CREATE_FAILED  OBJECT "create failed" (no object; obj2 the kind).
+ *   API          FUNC_ENTER / FUNC_EXIT of RTOS_API_FN(id) on the running
+ *                context's call stack, named from sonde_frtos_api.h; the
+ *                value returned as arg "ret".
  *
  * Called by sonde_records.c with the time already taken and the timestamp
  * field split off (at the end of DATA in version 2, at its start in
@@ -31,6 +38,7 @@
 
 #include "rtos_desc.h"
 #include "sonde_dec.h"
+#include "sonde_frtos_api.h"
 #include "sonde_proto.h"
 #include "util/bytes.h"
 
@@ -169,6 +177,25 @@ static void add_flag(struct sdec *d, struct sonde_event *ev, const char *name)
 	srec_add_arg(d, ev, name, SONDE_A_BOOL, 1);
 }
 
+/* A member signals its set: the set (an object of kind queue until now,
+ * when its creation was not seen as a set's) gets an item, the member's id;
+ * the value is the member's id, then the items in the set before. */
+static void set_send(struct sdec *d, struct sonde_event *ev, struct srtos_obj *o, const uint8_t *p, size_t n)
+{
+	uint8_t member = n > 2 ? p[2] : 0;
+	uint32_t before = n > 3 ? (uint32_t)bytes_le(p + 3, n - 3) : 0;
+
+	if (o->kind == 0 || o->kind == SONDE_OBJK_QUEUE)
+		o->kind = SONDE_OBJK_QUEUE_SET;
+	ev->obj2 = o->kind;
+	ev->obj2_name = rtos_kind_name(o->kind);
+	ev->obj_name = obj_name(d, (uint8_t)ev->obj);
+	ev->value = level_after(o, SONDE_OP_SEND | (ev->op & SONDE_OP_F_FAILED), before);
+	ev->flags |= SONDE_EVF_LEVEL;
+	srec_add_arg(d, ev, "member", SONDE_A_OBJ, member)->resolved = obj_name(d, member);
+	srec_add_arg(d, ev, "before", SONDE_A_U32, before);
+}
+
 static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t n, size_t off)
 {
 	struct srtos *r = &d->rtos;
@@ -178,7 +205,12 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 	struct sonde_event ev;
 	int init = o->fresh && op == SONDE_OP_SEND;
 
-	if (base == 0 || base >= SONDE_OP_COUNT)
+	if (n == 7 && base != SONDE_OP_SET_SEND) { /* the layout's 7 is SET_SEND's alone */
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off + 6, 1,
+			     "OBJ_OP: 7 data bytes before its timestamp, expected 2 to 6 (7: SET_SEND only)");
+		return;
+	}
+	if (!rtos_op_name(base, 0))
 		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1,
 			     "OBJ_OP: unknown operation %u (shown as a number)", base);
 	o->fresh = 0;
@@ -238,6 +270,14 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 		}
 		ev.flags |= SONDE_EVF_LEVEL;
 		break;
+	case SONDE_OP_SET_SEND:
+		set_send(d, &ev, o, p, n);
+		break;
+	case SONDE_OP_SET_ADD:
+	case SONDE_OP_SET_REMOVE: /* the member; the set in the value */
+		ev.obj_name = obj_name(d, id);
+		srec_add_arg(d, &ev, "set", SONDE_A_OBJ, v)->resolved = obj_name(d, (uint8_t)v);
+		break;
 	case SONDE_OP_RESET:
 		ev.obj_name = obj_name(d, id);
 		ev.value = 0;
@@ -258,10 +298,89 @@ static void obj_op(struct sdec *d, const struct sdec_frame *f, const uint8_t *p,
 	srec_emit(d, &ev);
 }
 
+/* ---- PEND_CALL, CREATE_FAILED, API ---------------------------------------- */
+
+/* A deferred function call (xTimerPendFunctionCall()): a record event
+ * with the function (named from the dictionary here, from an ELF by the
+ * pipeline's symbolizer) and its flags. */
+static void pend_call(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t n)
+{
+	struct sonde_event ev;
+	uint8_t flags = p[0];
+	struct sonde_arg *a;
+
+	srec_ev_init(d, &ev, f, SONDE_EV_RECORD, "PEND_CALL");
+	a = srec_add_arg(d, &ev, "function", SONDE_A_FUNC, bytes_le(p + 1, n - 1));
+	a->resolved = sdict_get(&d->dict, SONDE_DICT_FUNCTION, (uint32_t)a->v.u);
+	if (flags & SONDE_OP_F_ISR)
+		add_flag(d, &ev, "isr");
+	if (flags & SONDE_OP_F_FAILED)
+		add_flag(d, &ev, "failed");
+	srec_emit(d, &ev);
+}
+
+/* An object the kernel could not make: OBJECT "create failed" of no
+ * object, its kind in obj2. */
+static void create_failed(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t off)
+{
+	struct sonde_event ev;
+	uint8_t kind = p[0];
+
+	if (!rtos_kind_name(kind))
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1,
+			     "CREATE_FAILED: unknown object kind %u (shown as a number)", kind);
+	srec_ev_init(d, &ev, f, SONDE_EV_OBJECT, "CREATE_FAILED");
+	ev.flags |= SONDE_EVF_NO_OBJ;
+	ev.obj2 = kind;
+	ev.obj2_name = rtos_kind_name(kind);
+	ev.op = SONDE_OBJ_CREATE_FAILED;
+	str_arg(d, &ev, "op", "create failed");
+	srec_emit(d, &ev);
+}
+
+/* An API call entered or returned: a function span of the running context
+ * (its call stack, as FUNC_ENTER/FUNC_EXIT), the function RTOS_API_FN(id),
+ * named from the shared table; the value returned as arg "ret". */
+static void api(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, size_t n, size_t off)
+{
+	struct sonde_event ev;
+	uint8_t id = p[0] & 0x7Fu;
+	int returned = (p[0] & SONDE_FRTOS_API_RETURNED) != 0;
+
+	if (!rtos_api_name(id))
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off, 1, "API: unknown API id %u (shown as a number)", id);
+	if (!returned && n > 1)
+		sdec_diag_at(d, SONDE_D_MALFORMED, 2 + off + 1, 1, "API: %zu bytes after an entry, expected none",
+			     n - 1);
+	srec_ev_init(d, &ev, f, returned ? SONDE_EV_FUNC_EXIT : SONDE_EV_FUNC_ENTER, "API");
+	ev.obj = RTOS_API_FN(id);
+	ev.obj_name = rtos_api_name(id);
+	if (!returned) {
+		ev.value = sstk_func_enter(&d->stk, ev.obj, 0);
+	} else {
+		struct sstk_call c;
+		int known;
+
+		ev.value = sstk_func_exit(&d->stk, &c, &known);
+		if (rtos_api_returns(id))
+			srec_add_arg(d, &ev, "ret", SONDE_A_U32, bytes_le(p + 1, n - 1));
+	}
+	srec_emit(d, &ev);
+}
+
 void srtos_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *fields, size_t n,
 		  size_t off)
 {
 	switch (id) {
+	case SONDE_REC_PEND_CALL:
+		pend_call(d, f, fields, n);
+		break;
+	case SONDE_REC_CREATE_FAILED:
+		create_failed(d, f, fields, off);
+		break;
+	case SONDE_REC_API:
+		api(d, f, fields, n, off);
+		break;
 	case SONDE_REC_TASK_SWITCH:
 		task_switch(d, f, fields, off);
 		break;
