@@ -14,7 +14,7 @@
 #include "pipe.h"
 #include "select.h"
 #include "symbolize.h"
-#include "sources/source.h"
+#include "core/source.h"
 #include "core/msg.h"
 
 void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
