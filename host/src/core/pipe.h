@@ -140,7 +140,7 @@ int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 
 /* What the decoder's output does, for drivers that produce the stream
- * themselves (the merge of several inputs, core/drive_merge.c):
+ * themselves (the merge of several inputs, cli/drive_merge.c):
  * sonde_pipe_emit_event hands an event to the sinks, then the listeners;
  * sonde_pipe_emit_diag counts a diagnostic, prints it (diag_out,
  * max_diags) and hands it to the sinks, then the listeners.
