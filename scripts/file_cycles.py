@@ -2,10 +2,11 @@
 """file_cycles.py -- no two source files of a library call each other,
 even through others (issue 20; docs/hacking.md, "Layers").
 
-    python3 scripts/file_cycles.py [--allow A.o,B.o ...] LIBRARY.a
+    python3 scripts/file_cycles.py [--allow A.o,B.o ...] LIBRARY.a...
 
-Reads the archive's symbols with `nm -A` (binutils): a member that uses a
-symbol another member defines depends on it.  Prints every circle of
+Reads the archives' symbols with `nm -A` (binutils): a member that uses a
+symbol another member defines depends on it (the host's layers are one
+archive each; scripts/layers.py checks their order).  Prints every circle of
 members (a strongly connected component of two or more) and exits 1 if
 there is one, else prints how many members and dependencies it checked
 and exits 0.  --allow names a circle that is one unit by design (exactly
@@ -18,8 +19,8 @@ import subprocess
 import sys
 
 
-def graph(archive):
-    out = subprocess.run(["nm", "-A", archive], capture_output=True, text=True, check=True).stdout
+def graph(archives):
+    out = subprocess.run(["nm", "-A", *archives], capture_output=True, text=True, check=True).stdout
     defs, uses, members = {}, collections.defaultdict(set), set()
     for line in out.splitlines():
         head, _, rest = line.rpartition(":")  # "lib.a:member.o:<value> T sym" or "... U sym"
@@ -86,9 +87,9 @@ def main():
     while len(args) > 2 and args[0] == "--allow":
         allowed.append(sorted(args[1].split(",")))
         args = args[2:]
-    if len(args) != 1:
-        sys.exit("usage: file_cycles.py [--allow A.o,B.o ...] LIBRARY.a")
-    g = graph(args[0])
+    if not args:
+        sys.exit("usage: file_cycles.py [--allow A.o,B.o ...] LIBRARY.a...")
+    g = graph(args)
     bad = 0
     for comp in circles(g):
         ok = comp in allowed

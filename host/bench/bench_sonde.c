@@ -236,7 +236,7 @@ static void run_pipe(const struct gen *g, const char *sink)
 	struct sonde_pipe p;
 	struct sonde_stats st;
 	FILE *null = fopen("/dev/null", "w");
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = stderr;
 	sonde_stats_init(&st);
 	struct sonde_listener l = sonde_stats_listener(&st);

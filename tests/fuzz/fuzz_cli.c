@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/drive.h"
+#include "cli/drive.h"
 #include "proto/qs/qs_rxcmd.h"
 #include "proto/sonde/sonde_rxcmd.h"
 #include "framers/framer_hdlc.h"

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_fail("the %s probe scores the same bytes differently", d->name);
 	}
 	char why[512];
-	const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", data, head, why, sizeof(why));
+	const struct sonde_decoder_ops *d = sonde_pipe_choose(sonde_decoders, "auto", data, head, why, sizeof(why));
 	if (!d && !why[0])
 		fuzz_fail("no decoder chosen and no reason given");
 	if (d && !sonde_decoder_find(d->name))

@@ -206,7 +206,7 @@ void fuzz_decode_run(const struct fuzz_decode *d, const uint8_t *data, size_t n,
 	FILE *out = memstream(&r->out, &r->out_len);
 	FILE *dg = memstream(&r->diags, &r->diags_len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, d->opts);
+	sonde_pipe_init(&p, d->opts, sonde_decoders);
 	p.diag_out = dg;
 	p.max_diags = 0;
 	p.output_name = "<fuzz output>";

@@ -41,7 +41,7 @@ static int decode_to(const char *format, char **text, struct sonde_stats *st)
 	size_t len;
 	FILE *out = open_memstream(text, &len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = NULL;
 	if (format)
 		assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find(format), out), 0);
@@ -236,14 +236,14 @@ static void test_read_error_is_io(void **state)
 {
 	(void)state;
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = NULL;
 	struct sonde_source src;
 	assert_int_equal(sonde_source_open_file(&src, "/"), 0); /* a directory: read() fails */
 	assert_int_equal(sonde_pipe_run(&p, &src, "sonde"), SONDE_EXIT_IO);
 	src.close(&src);
 	sonde_pipe_destroy(&p);
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_source_open_file(&src, "/"), 0);
 	assert_int_equal(sonde_pipe_run(&p, &src, "nosuch"), SONDE_EXIT_USAGE);
 	src.close(&src);
@@ -273,7 +273,7 @@ static void run_text(int no_text, int select, struct text_seen *t, uint64_t *mal
 	struct sonde_pipe p;
 	struct sonde_select sel;
 	char err[128];
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = NULL;
 	if (select) {
 		sonde_select_init(&sel);
@@ -335,7 +335,7 @@ static void test_native_only_rule(void **state)
 	FILE *out = fopen("/dev/null", "w");
 	(void)state;
 	assert_non_null(out);
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(native_only(&p), 0); /* no sink at all */
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("qspy"), out), 0);
 	assert_int_equal(native_only(&p), 1);
@@ -352,7 +352,7 @@ static void test_native_only_rule(void **state)
 	assert_int_equal(native_only(&p), 0); /* a listener reads events */
 	sonde_pipe_destroy(&p);
 	sonde_select_free(&sel);
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("syst-csv"), out), 0);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
 	assert_int_equal(native_only(&p), 0); /* jsonl prints the fields */
@@ -378,7 +378,7 @@ static char *native_of(const char *file, const char *proto, const char *format, 
 	size_t len;
 	FILE *out = open_memstream(&text, &len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = NULL;
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find(format), out), 0);
 	struct sonde_listener l = { .event = count_args };

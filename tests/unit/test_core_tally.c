@@ -229,7 +229,7 @@ static uint64_t stats_of(const struct tbuf *w, int all_events, size_t chunk, cha
 	size_t len;
 	FILE *out = open_memstream(text, &len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	p.diag_out = NULL;
 	struct sonde_stats st;
 	struct rtos_stats rs;

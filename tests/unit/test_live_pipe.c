@@ -69,7 +69,7 @@ static char *run_whole(const uint8_t *s, size_t n, size_t *len)
 	char *buf = NULL;
 	FILE *out = open_memstream(&buf, len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
 	struct sonde_source src;
 	assert_int_equal(sonde_source_open_file(&src, path), 0);
@@ -94,7 +94,7 @@ static void test_incremental(void **state)
 		size_t len;
 		FILE *out = open_memstream(&buf, &len);
 		struct sonde_pipe p;
-		sonde_pipe_init(&p, NULL);
+		sonde_pipe_init(&p, NULL, sonde_decoders);
 		assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
 		/* the head decides the protocol, as `sonde live` does */
 		assert_int_equal(sonde_pipe_begin(&p, "<test>", "auto", s, 100), 0);
@@ -118,16 +118,16 @@ static void test_begin_errors(void **state)
 {
 	(void)state;
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_pipe_begin(&p, "<test>", "nosuch", NULL, 0), SONDE_EXIT_USAGE);
 	sonde_pipe_destroy(&p);
 	static const uint8_t noise[64] = { 1, 2, 3 };
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_pipe_begin(&p, "<test>", "auto", noise, sizeof(noise)), SONDE_EXIT_USAGE);
 	assert_int_equal(p.bytes, sizeof(noise));
 	sonde_pipe_destroy(&p);
 	/* nothing arrived at all: decoded (to nothing) by the sonde decoder */
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	assert_int_equal(sonde_pipe_begin(&p, "<test>", "auto", NULL, 0), 0);
 	assert_string_equal(p.dec->name, "sonde");
 	assert_int_equal(sonde_pipe_end(&p), SONDE_EXIT_OK);
@@ -147,7 +147,7 @@ static void test_rejoin(void **state)
 	size_t len;
 	FILE *out = open_memstream(&buf, &len);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, NULL);
+	sonde_pipe_init(&p, NULL, sonde_decoders);
 	sonde_pipe_rejoin(&p);
 	assert_int_equal(sonde_pipe_add_sink(&p, sonde_sink_find("jsonl"), out), 0);
 	assert_int_equal(sonde_pipe_begin(&p, "<test>", "sonde", s, starts[100]), 0);

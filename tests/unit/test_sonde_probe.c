@@ -101,22 +101,22 @@ static void test_registry_choice(void **state)
 	struct tstream s;
 	stream(&s, 1, 2);
 	char why[512];
-	const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", s.wire.p, s.wire.n, why, sizeof(why));
+	const struct sonde_decoder_ops *d = sonde_pipe_choose(sonde_decoders, "auto", s.wire.p, s.wire.n, why, sizeof(why));
 	assert_non_null(d);
 	assert_string_equal(d->name, "sonde");
-	d = sonde_pipe_choose("sonde", NULL, 0, why, sizeof(why));
+	d = sonde_pipe_choose(sonde_decoders, "sonde", NULL, 0, why, sizeof(why));
 	assert_ptr_equal(d, &sonde_decoder_sonde);
-	d = sonde_pipe_choose("nosuch", NULL, 0, why, sizeof(why));
+	d = sonde_pipe_choose(sonde_decoders, "nosuch", NULL, 0, why, sizeof(why));
 	assert_null(d);
 	assert_non_null(strstr(why, "unknown protocol 'nosuch' (known: "));
 	assert_non_null(strstr(why, " sonde"));
 	uint8_t zeros[64] = { 0 };
-	d = sonde_pipe_choose(NULL, zeros, sizeof(zeros), why, sizeof(why));
+	d = sonde_pipe_choose(sonde_decoders, NULL, zeros, sizeof(zeros), why, sizeof(why));
 	assert_null(d);
 	assert_non_null(strstr(why, "cannot tell the protocol"));
 	assert_non_null(strstr(why, "sonde 0"));
 	assert_non_null(strstr(why, "use --proto NAME"));
-	d = sonde_pipe_choose("auto", NULL, 0, why, sizeof(why)); /* empty input */
+	d = sonde_pipe_choose(sonde_decoders, "auto", NULL, 0, why, sizeof(why)); /* empty input */
 	assert_ptr_equal(d, &sonde_decoder_sonde);
 	tb_free(&s.wire);
 }

@@ -4,7 +4,7 @@
  * build generates the table of them (host/CMakeLists.txt), so a new one is
  * one new file;
  * option parsing (cli_args.c) and what the decoding subcommands share
- * around the driver of core/drive.h (cli_run.c: options, output, exit
+ * around the driver of cli/drive.h (cli_run.c: options, output, exit
  * status) live here too.
  */
 #ifndef SONDE_CLI_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/drive.h"
+#include "cli/drive.h"
 #include "core/select.h"
 #include "core/symbolize.h"
 

@@ -1,7 +1,7 @@
 /*
  * cli_run.c -- what every decoding subcommand does: parse the shared
  * options, open the output when the driver asks, hand the run to the
- * driver (core/drive.h: inputs, decoders, merge, sinks), report I/O
+ * driver (cli/drive.h: inputs, decoders, merge, sinks), report I/O
  * errors with the file's name, and turn it all into one exit status.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "core/opts.h"
 #include "core/out.h"
-#include "core/drive.h"
+#include "cli/drive.h"
 #include "core/pipe.h"
 #include "core/stop.h"
 

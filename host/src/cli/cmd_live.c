@@ -303,7 +303,7 @@ static int live_session(struct live_args *a, const struct sonde_sink_ops *ops)
 	}
 	sonde_opts kv = a->c.kv;
 	sonde_opt_track(kv);
-	sonde_pipe_init(p, kv);
+	sonde_pipe_init(p, kv, sonde_decoders);
 	if (!rc)
 		rc = cli_stages_open(&a->c);
 	cli_stages_apply(&a->c, p);
@@ -408,7 +408,7 @@ static int live_run(int argc, char **argv)
 	}
 	if (strcmp(a.c.proto, "auto") != 0 && !sonde_decoder_find(a.c.proto)) {
 		char why[512];
-		sonde_pipe_choose(a.c.proto, NULL, 0, why, sizeof(why));
+		sonde_pipe_choose(sonde_decoders, a.c.proto, NULL, 0, why, sizeof(why));
 		fprintf(stderr, "sonde live: %s\n", why);
 		cli_stages_close(&a.c);
 		return SONDE_EXIT_USAGE;

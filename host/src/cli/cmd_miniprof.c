@@ -309,7 +309,7 @@ static int run_capture(struct mp_args *a, struct mp_host *h, const struct sonde_
 		}
 	}
 	sonde_opt_track(kv);
-	sonde_pipe_init(&p, kv);
+	sonde_pipe_init(&p, kv, sonde_decoders);
 	rc = cli_stages_open(&a->c);
 	if (rc)
 		goto done;

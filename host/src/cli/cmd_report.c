@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/drive.h"
+#include "cli/drive.h"
 #include "core/pipe.h"
 
 /* Without -o, a terminal would get megabytes of HTML: the report goes to

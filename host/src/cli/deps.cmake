@@ -1,5 +1,5 @@
 # deps.cmake -- build dependencies of src/cli/ (included by host/CMakeLists.txt
-# before the sonde_host library is defined).
+# before the layers' libraries are defined).
 #
 # `sonde live --serve` (live_serve.c) serves the report page over HTTP with
 # libmicrohttpd (Debian: libmicrohttpd-dev), which runs the server in a

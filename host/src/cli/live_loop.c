@@ -78,7 +78,8 @@ static int try_begin(struct live *lv, int final)
 		if (lv->nprobe < sizeof(lv->probe) && now - lv->probe_t0 < LIVE_PROBE_WAIT_MS)
 			return 0;
 		char why[512];
-		const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", lv->probe, lv->nprobe, why, sizeof(why));
+		const struct sonde_decoder_ops *d =
+			sonde_pipe_choose(sonde_decoders, "auto", lv->probe, lv->nprobe, why, sizeof(why));
 		if (!d && lv->nprobe < sizeof(lv->probe))
 			return 0; /* wait for more */
 		if (d)

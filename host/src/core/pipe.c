@@ -14,13 +14,14 @@
 #include "pipe.h"
 #include "select.h"
 #include "symbolize.h"
-#include "sources/source.h"
+#include "core/source.h"
 #include "core/msg.h"
 
-void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts)
+void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts, const struct sonde_decoder_ops *const *decoders)
 {
 	memset(p, 0, sizeof(*p));
 	p->opts = opts;
+	p->decoders = decoders;
 	p->diag_out = stderr;
 	p->max_diags = 0;
 	p->input_name = "<input>";
@@ -163,7 +164,7 @@ int sonde_pipe_begin(struct sonde_pipe *p, const char *name, const char *proto, 
 	p->input_name = name;
 	p->proto_named = proto && strcmp(proto, "auto") != 0;
 	char why[512];
-	p->dec = sonde_pipe_choose(proto, head, n, why, sizeof(why));
+	p->dec = sonde_pipe_choose(p->decoders, proto, head, n, why, sizeof(why));
 	if (!p->dec) {
 		sonde_err("%s: %s", name, why);
 		p->bytes += n;

@@ -2,10 +2,11 @@
  * pipe.h -- the generic driver: reads a source in chunks, feeds the chosen
  * decoder, and fans every event and diagnostic out to the sinks and to the
  * listeners (statistics, profilers, ...).  Nothing here knows any protocol:
- * decoders and sinks are reached only through the registry (pipeline.h).
+ * decoders and sinks are reached only through their operations
+ * (pipeline.h), the decoders from the list the caller hands in.
  *
  *     struct sonde_pipe p;
- *     sonde_pipe_init(&p, opts);
+ *     sonde_pipe_init(&p, opts, sonde_decoders);
  *     sonde_pipe_add_sink(&p, sonde_sink_find("text"), stdout);
  *     rc = sonde_pipe_run(&p, &src, "auto");
  *     sonde_pipe_destroy(&p);
@@ -70,6 +71,7 @@ struct sonde_pipe {
 				* --duration): a frame cut at its end is the stop's doing,
 				* not the stream's; sonde_pipe_end counts its bytes in
 				* cut_bytes instead of reporting a 'truncated' diagnostic */
+	const struct sonde_decoder_ops *const *decoders; /* sonde_pipe_init's */
 	/* filled in */
 	const struct sonde_decoder_ops *dec;
 	void *dec_state;
@@ -97,7 +99,10 @@ struct sonde_pipe {
 	FILE *failed_out;      /* the first output a write failed on (flush or finish) */
 };
 
-void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts);
+/* decoders: what a name or a probe chooses from (NULL-terminated): the
+ * generated registry sonde_decoders for the tool, a layer above the core,
+ * which is why the caller hands it in. */
+void sonde_pipe_init(struct sonde_pipe *p, sonde_opts opts, const struct sonde_decoder_ops *const *decoders);
 /* Create a sink writing to out (a sink with create_at writes
  * p->output_path instead, and is refused without one).  Returns 0, -1 if
  * it could not be created (a usage error: bad options, no path), or -2 if
@@ -110,10 +115,11 @@ int sonde_pipe_add_sink(struct sonde_pipe *p, const struct sonde_sink_ops *ops, 
 struct sonde_needs sonde_pipe_needs(struct sonde_pipe *p);
 int sonde_pipe_add_listener(struct sonde_pipe *p, const struct sonde_listener *l);
 
-/* Pick the decoder: a registered name, or "auto"/NULL to probe head[0..n).
+/* Pick the decoder from list (NULL-terminated; NULL = none): one named
+ * proto, or for "auto"/NULL the one whose probe scores head[0..n) best.
  * Returns the decoder, or NULL with a one-line reason in why. */
-const struct sonde_decoder_ops *sonde_pipe_choose(const char *proto, const uint8_t *head, size_t n,
-						  char *why, size_t whylen);
+const struct sonde_decoder_ops *sonde_pipe_choose(const struct sonde_decoder_ops *const *list, const char *proto,
+						  const uint8_t *head, size_t n, char *why, size_t whylen);
 
 /* Decode the whole source.  proto as for sonde_pipe_choose.  Returns a
  * SONDE_EXIT_* status; messages go to stderr.  Sinks are finished (flushed)
@@ -143,7 +149,7 @@ int sonde_pipe_flush(struct sonde_pipe *p);
 int sonde_pipe_end(struct sonde_pipe *p);
 
 /* What the decoder's output does, for drivers that produce the stream
- * themselves (the merge of several inputs, core/drive_merge.c):
+ * themselves (the merge of several inputs, cli/drive_merge.c):
  * sonde_pipe_emit_event hands an event to the sinks, then the listeners;
  * sonde_pipe_emit_diag counts a diagnostic, prints it (diag_out,
  * max_diags) and hands it to the sinks, then the listeners.

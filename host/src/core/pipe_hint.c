@@ -26,7 +26,7 @@ int sonde_pipe_hint(const struct sonde_pipe *p, char *out, size_t cap)
 	if (p->dec->probe && p->dec->probe(p->head, p->nhead) >= SONDE_PROBE_MIN_SCORE)
 		return 0; /* it does look like the named protocol: a damaged stream */
 	char why[512];
-	const struct sonde_decoder_ops *d = sonde_pipe_choose("auto", p->head, p->nhead, why, sizeof(why));
+	const struct sonde_decoder_ops *d = sonde_pipe_choose(p->decoders, "auto", p->head, p->nhead, why, sizeof(why));
 	if (!d || d == p->dec)
 		return 0;
 	snprintf(out, cap, "%" PRIu64 " error%s in %" PRIu64 " frame%s decoded as %s; the input looks like %s: try --proto %s",

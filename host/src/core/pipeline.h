@@ -10,8 +10,9 @@
  * host/src/proto/<name>/ and export `const struct sonde_decoder_ops
  * sonde_decoder_<name>`; sinks live in host/src/sinks/sink_<name>.c (or, for a protocol's own
  * output such as QSPY's text, host/src/proto/<name>/sink_<format>.c) and export
- * `const struct sonde_sink_ops sonde_sink_<name>`.  The build generates the
- * registry of both from the file tree, so adding one touches one folder.
+ * `const struct sonde_sink_ops sonde_sink_<name>` (both are the sinks layer,
+ * docs/hacking.md).  The build generates the registry of both from the file
+ * tree, so adding one touches one folder.
  */
 #ifndef SONDE_PIPELINE_H
 #define SONDE_PIPELINE_H
@@ -157,7 +158,10 @@ struct sonde_sink_ops {
 	int (*flush)(void *sink);
 };
 
-/* The generated registry. */
+/* The generated registry (cli/registry.c.in), in the cli library: it
+ * lists every decoder and sink, so it sits above them all.  The core does
+ * not use it (the pipe gets its decoders from the caller); the layer check
+ * (scripts/layers.py) fails a call to it from below. */
 extern const struct sonde_decoder_ops *const sonde_decoders[];
 extern const struct sonde_sink_ops *const sonde_sinks[];
 const struct sonde_decoder_ops *sonde_decoder_find(const char *name);

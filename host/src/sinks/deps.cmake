@@ -1,5 +1,5 @@
 # deps.cmake -- build dependencies of the export sinks in src/sinks/
-# (included by host/CMakeLists.txt before the sonde_host library is defined).
+# (included by host/CMakeLists.txt before the layers' libraries are defined).
 #
 # The perfetto sink writes its protobuf by hand (perfetto_writer.c says why);
 # perfetto_trace.proto defines the format.  The tests decode the sink's

@@ -1,5 +1,5 @@
 # deps.cmake -- build dependencies of the links in src/sources/ (included by
-# host/CMakeLists.txt before the sonde_host library is defined).
+# host/CMakeLists.txt before the layers' libraries are defined).
 #
 # Serial ports go through libserialport (Debian: libserialport-dev): it knows
 # every platform's way to set arbitrary baud rates, which termios alone does

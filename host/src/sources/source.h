@@ -1,30 +1,15 @@
 /*
- * source.h -- where the bytes come from: a file, stdin, later a serial port
- * or a socket.  The pipeline only calls read() and close(), so a new kind of
- * source is a new file that fills in this struct.
+ * source.h -- the byte sources of a file, a pipe or stdin.  The interface
+ * every source fills in (struct sonde_source) is the core's (core/source.h),
+ * so that the pipe reads any source without calling up into this layer; a
+ * new kind of source is a new file here that fills in that struct.
  */
 #ifndef SONDE_SOURCE_H
 #define SONDE_SOURCE_H
 
-#include <stddef.h>
-#include <sys/types.h>
-
-struct sonde_source {
-	const char *name; /* for messages: the path, "<stdin>", "/dev/ttyUSB0" */
-	/* Up to n bytes into buf: > 0 bytes read, 0 end of input, -1 error
-	 * (errno set).  May return fewer bytes than asked at any time. */
-	ssize_t (*read)(struct sonde_source *src, void *buf, size_t n);
-	void (*close)(struct sonde_source *src);
-	int fd;
-	void *priv;
-};
+#include "core/source.h"
 
 /* Open path for reading; "-" is stdin.  Returns 0, or -1 with errno set. */
 int sonde_source_open_file(struct sonde_source *src, const char *path);
-
-/* Read until buf is full or the input ends: returns the bytes read (short
- * only at the end of input), or -1 on error with *got set to the bytes read
- * before it. */
-ssize_t sonde_source_read_full(struct sonde_source *src, void *buf, size_t n, size_t *got);
 
 #endif /* SONDE_SOURCE_H */

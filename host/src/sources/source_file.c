@@ -48,20 +48,3 @@ int sonde_source_open_file(struct sonde_source *src, const char *path)
 	src->close = file_close;
 	return 0;
 }
-
-ssize_t sonde_source_read_full(struct sonde_source *src, void *buf, size_t n, size_t *got)
-{
-	size_t k = 0;
-	while (k < n) {
-		ssize_t r = src->read(src, (char *)buf + k, n - k);
-		if (r < 0) {
-			*got = k;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		k += (size_t)r;
-	}
-	*got = k;
-	return (ssize_t)k;
-}

@@ -149,7 +149,7 @@ static int input_parse(const struct sonde_drive *d, struct minput *in, const cha
 			in->proto = eq + 1;
 			if (strcmp(in->proto, "auto") != 0 && !sonde_decoder_find(in->proto)) {
 				char why[512];
-				sonde_pipe_choose(in->proto, NULL, 0, why, sizeof(why));
+				sonde_pipe_choose(sonde_decoders, in->proto, NULL, 0, why, sizeof(why));
 				sonde_err("'%s': %s", arg, why);
 				return -1;
 			}
@@ -251,7 +251,7 @@ static int input_choose(struct minput *in)
 			in->probe_error = 1;
 		}
 	}
-	in->dec = sonde_pipe_choose(in->proto, in->head, in->nhead, why, sizeof(why));
+	in->dec = sonde_pipe_choose(sonde_decoders, in->proto, in->head, in->nhead, why, sizeof(why));
 	if (!in->dec) {
 		sonde_err("%s: %s", in->name, why);
 		return in->probe_error ? SONDE_EXIT_IO : SONDE_EXIT_USAGE;
@@ -434,7 +434,7 @@ static int mrun_decode(struct mrun *r, FILE *out, uint8_t *buf)
 	for (size_t i = 0; i < r->n; i++) {
 		struct minput *in = &r->in[i];
 		struct sonde_listener tap = { .event = tap_event, .diag = tap_diag, .ctx = in, .no_text = 1 };
-		sonde_pipe_init(&in->pipe, in->kv);
+		sonde_pipe_init(&in->pipe, in->kv, sonde_decoders);
 		in->pipe.io_error = in->probe_error; /* then it ends at once */
 		in->pipe.diag_out = NULL; /* printed by the tap, under one --max-diags */
 		in->pipe.output_name = r->out.output_name;
@@ -492,7 +492,7 @@ int sonde_drive_merged(struct sonde_drive *d)
 	r.in = calloc(n, sizeof(*r.in));
 	uint8_t *buf = malloc(MERGE_READ);
 	uint8_t *heads = malloc(n * SONDE_PROBE_BYTES);
-	sonde_pipe_init(&r.out, d->kv);
+	sonde_pipe_init(&r.out, d->kv, sonde_decoders);
 	sonde_drive_stage(d, &r.out);
 	r.out.diag_out = NULL; /* the taps print, each under its input's name */
 	snprintf(r.total_name, sizeof(r.total_name), "total (%zu inputs)", n);

@@ -3,6 +3,10 @@
  * sinks, for one input or many.  The command line (cli/cli_run.c) fills a
  * struct sonde_drive from its options and reports; everything between
  * opening the inputs and finishing the sinks is here.
+ * It sits with the command line, at the top of the layers
+ * (docs/hacking.md), because it is where they meet: it opens files
+ * (sources/) and names decoders from the generated registry, which the
+ * core's pipe must not reach.
  *
  * One input without an @SPEC is decoded straight into the sinks (core/
  * pipe.h).  Several inputs (or one with an @SPEC: FILE@N, FILE@KEY=VALUE

@@ -34,7 +34,7 @@ static int run_single(struct sonde_drive *d, const char *path)
 	}
 	sonde_opt_track(d->kv);
 	struct sonde_pipe p;
-	sonde_pipe_init(&p, d->kv);
+	sonde_pipe_init(&p, d->kv, sonde_decoders);
 	p.diag_out = d->diag_out;
 	p.max_diags = d->max_diags;
 	p.output_name = d->out_name;
@@ -63,7 +63,7 @@ int sonde_drive_run(struct sonde_drive *d)
 	d->write_error = 0;
 	if (d->proto && strcmp(d->proto, "auto") != 0 && !sonde_decoder_find(d->proto)) {
 		char why[512];
-		sonde_pipe_choose(d->proto, NULL, 0, why, sizeof(why));
+		sonde_pipe_choose(sonde_decoders, d->proto, NULL, 0, why, sizeof(why));
 		sonde_err("%s", why);
 		return SONDE_EXIT_USAGE;
 	}
