@@ -313,7 +313,7 @@ static int qspy_run(int argc, char **argv)
 	a->kv[a->nkv] = NULL;
 	sonde_opts kv = a->kv;
 	sonde_stats_init(st);
-	sonde_pipe_init(p, kv);
+	sonde_pipe_init(p, kv, sonde_decoders);
 	q->pipe = p;
 	p->native = 1;        /* the QSPY lines, for the screen and the front-ends */
 	p->diag_out = NULL;   /* diagnostics print as QSPY prints them (qspy_serve.c) */
