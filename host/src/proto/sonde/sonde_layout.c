@@ -12,7 +12,7 @@
 
 /* Lengths of the records' own fields (version 3; versions 1 and 2 differ
  * only in DROPS: srec_len_ok). */
-static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
+static const struct srec_layout layouts[SONDE_REC_HEAP_FREE + 1] = {
 	[SONDE_REC_EMPTY]        = { "EMPTY",        0, 0, 0 },
 	[SONDE_REC_TARGET_INFO]  = { "TARGET_INFO",  0, 18, 18 },
 	[SONDE_REC_TIME_SYNC]    = { "TIME_SYNC",    0, SONDE_SYNC_BYTES, SONDE_SYNC_BYTES },
@@ -36,6 +36,8 @@ static const struct srec_layout layouts[SONDE_REC_OBJ_OP + 1] = {
 	[SONDE_REC_TASK_SWITCH]  = { "TASK_SWITCH",  1, 4, 4 },  /* sonde_rtosrec.c */
 	[SONDE_REC_OBJ_CREATE]   = { "OBJ_CREATE",   1, 2, 6 },
 	[SONDE_REC_OBJ_OP]       = { "OBJ_OP",       1, 2, 6 },
+	[SONDE_REC_HEAP_ALLOC]   = { "HEAP_ALLOC",   1, 8, 8 },
+	[SONDE_REC_HEAP_FREE]    = { "HEAP_FREE",    1, 8, 8 },
 };
 
 /* The command channel's replies (protocol §9.2).  They are timed records
@@ -54,7 +56,7 @@ const struct srec_layout *srec_layout(uint8_t id)
 {
 	if (id >= SONDE_REC_USER_FIRST && id <= SONDE_REC_USER_LAST)
 		return &user_layout;
-	if (id <= SONDE_REC_OBJ_OP)
+	if (id <= SONDE_REC_HEAP_FREE)
 		return &layouts[id];
 	if (id >= SONDE_REC_CMD_STATUS && id <= SONDE_REC_TARGET_STATS)
 		return &replies[id - SONDE_REC_CMD_STATUS];
