@@ -12,6 +12,7 @@
 #ifndef APP_H
 #define APP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Object ids the application chooses itself (below SONDE_FRTOS_ID_FIRST). */
@@ -27,6 +28,12 @@
 			     * resumes, event sets, event waits ok, event waits timed out,
 			     * notifications with a value, the sum of those values,
 			     * timer starts */
+#define APP_REC_HEAP  0x78u /* U32 allocations, failed, frees, bytes allocated (the sizes the
+			     * allocator reported), the leaked block's address (low 32 bits),
+			     * OBJ the task that leaked it */
+#define APP_REC_THEAP 0x79u /* OBJ task (0: none, before the scheduler), U32 allocations,
+			     * failed, frees, its free stack in bytes at the end
+			     * (uxTaskGetStackHighWaterMark; 0xFFFFFFFF: not asked) */
 
 /* Create the objects and tasks (before vTaskStartScheduler()).  cycles:
  * how many control cycles (one per 10 ms) before the run ends. */
@@ -49,5 +56,7 @@ void port_end(int code);
 void app_hook_switched_in(const void *tcb);
 void app_hook_inherit(void);
 void app_hook_disinherit(void);
+void app_hook_malloc(const void *p, size_t size);
+void app_hook_free(const void *p);
 
 #endif /* APP_H */

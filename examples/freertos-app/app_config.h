@@ -45,6 +45,22 @@
 #define INCLUDE_xTaskGetCurrentTaskHandle       1
 #define INCLUDE_xTimerPendFunctionCall          1
 
+/* Sonde's optional FreeRTOS tracing (off by default), on in the example:
+ * the heap, and each task's stack high-water mark at every switch-out
+ * (period 0), which the checker compares with the application's own
+ * uxTaskGetStackHighWaterMark() at the end.  A build may say otherwise
+ * (-DSONDE_FRTOS_STACK=0: the benchmark of the plain task switch). */
+#ifndef SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_HEAP 1
+#endif
+#ifndef SONDE_FRTOS_STACK
+#define SONDE_FRTOS_STACK 1
+#endif
+#ifndef SONDE_FRTOS_STACK_PERIOD
+#define SONDE_FRTOS_STACK_PERIOD 0
+#endif
+#define INCLUDE_uxTaskGetStackHighWaterMark     1
+
 /* The example stops with a message on an assertion (each port's main.c). */
 void app_assert(const char *file, int line);
 #define configASSERT(x) do { if (!(x)) app_assert(__FILE__, __LINE__); } while (0)

@@ -23,7 +23,9 @@
  * semaphore, mutex, timer, event group and stream buffer; OBJ_OP for every
  * send, receive, peek, give and take with the fill level, notifications,
  * priority changes (set, inherit, disinherit), resumption, timer expiry
- * and commands, event bits and stream buffer transfers.
+ * and commands, event bits and stream buffer transfers; tickless idle's
+ * sleeps; optionally (off by default: SONDE_FRTOS_HEAP, SONDE_FRTOS_STACK)
+ * the heap's allocations and frees and the tasks' stack high-water marks.
  *
  * Ids.  Every traced object gets a Sonde object id (1..255, shared with the
  * application's ISRs, markers and counters) when it is created, stored in
@@ -69,6 +71,24 @@
 #ifndef SONDE_FRTOS_MAX_OBJECTS
 #define SONDE_FRTOS_MAX_OBJECTS 64u
 #endif
+/* The heap: 1 traces the kernel's allocator (traceMALLOC, traceFREE: a
+ * HEAP_ALLOC or HEAP_FREE record each, 11 bytes framed).  0 (the default):
+ * the kernel's empty macros stay, nothing is compiled in. */
+#ifndef SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_HEAP 0
+#endif
+/* Stack high-water marks: 1 looks at a task's stack when it is switched
+ * out (only while it runs can its stack grow), at most once every
+ * SONDE_FRTOS_STACK_PERIOD ticks per task (0: at every switch-out), with
+ * uxTaskGetStackHighWaterMark() -- a scan of the stack's unused part, in
+ * the context switch -- and sends OBJ_OP STACK_FREE when the mark fell.
+ * RAM: 8 more bytes per object.  0 (the default): nothing compiled in. */
+#ifndef SONDE_FRTOS_STACK
+#define SONDE_FRTOS_STACK 0
+#endif
+#ifndef SONDE_FRTOS_STACK_PERIOD
+#define SONDE_FRTOS_STACK_PERIOD 100u
+#endif
 #if SONDE_FRTOS_ID_FIRST < 1 || SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS > 256
 #error "SONDE_FRTOS_ID_FIRST and SONDE_FRTOS_MAX_OBJECTS must keep the ids within 1..255"
 #endif
@@ -90,6 +110,12 @@
 #endif
 #ifndef INCLUDE_uxTaskPriorityGet
 #define INCLUDE_uxTaskPriorityGet 1
+#endif
+#if SONDE_FRTOS_STACK && !defined(INCLUDE_uxTaskGetStackHighWaterMark)
+#define INCLUDE_uxTaskGetStackHighWaterMark 1
+#endif
+#if SONDE_FRTOS_STACK && INCLUDE_uxTaskGetStackHighWaterMark != 1
+#error "SONDE_FRTOS_STACK needs INCLUDE_uxTaskGetStackHighWaterMark 1"
 #endif
 #if INCLUDE_xTaskGetIdleTaskHandle != 1 || INCLUDE_uxTaskPriorityGet != 1
 #error "sonde_freertos.h needs INCLUDE_xTaskGetIdleTaskHandle and INCLUDE_uxTaskPriorityGet 1"
@@ -391,6 +417,26 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_SBOP(SONDE_OP_RECEIVE | SONDE_OP_F_ISR | ((xReceivedLength) == 0 ? SONDE_OP_F_FAILED : 0u), \
 			 xStreamBuffer)
 
+/* ---- heap and tickless idle (expanded in heap_*.c, tasks.c) -------------- */
+
+/* The allocator's block: its address (NULL: the allocation failed) and the
+ * size it reports (heap_4: the block with its header; heap_3's free: 0).
+ * Off unless SONDE_FRTOS_HEAP: a FreeRTOSConfig.h that chains these keeps
+ * the setting. */
+#if SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize) sonde_heap_alloc((pvAddress), (uint32_t)(uiSize))
+#define SONDE_FRTOS_FREE(pvAddress, uiSize) sonde_heap_free((pvAddress), (uint32_t)(uiSize))
+#else
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#define SONDE_FRTOS_FREE(pvAddress, uiSize)
+#endif
+/* Tickless idle (configUSE_TICKLESS_IDLE): the idle task sleeps, for the
+ * ticks the kernel expects (xExpectedIdleTime, the local of
+ * prvIdleTask() where the kernel expands the macro, 10.4 to 11.x). */
+#define SONDE_FRTOS_LOW_POWER_IDLE_BEGIN() \
+	sonde_obj_op32(SONDE_OP_LOW_POWER_BEGIN, sonde_frtos_run.id, (uint32_t)xExpectedIdleTime)
+#define SONDE_FRTOS_LOW_POWER_IDLE_END() sonde_obj_op(SONDE_OP_LOW_POWER_END, sonde_frtos_run.id)
+
 /* ---- the kernel's macro names -------------------------------------------- */
 
 #ifndef traceTASK_CREATE
@@ -637,6 +683,21 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
 #endif
 
+#if SONDE_FRTOS_HEAP
+#ifndef traceMALLOC
+#define traceMALLOC(pvAddress, uiSize) SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#endif
+#ifndef traceFREE
+#define traceFREE(pvAddress, uiSize) SONDE_FRTOS_FREE(pvAddress, uiSize)
+#endif
+#endif
+#ifndef traceLOW_POWER_IDLE_BEGIN
+#define traceLOW_POWER_IDLE_BEGIN() SONDE_FRTOS_LOW_POWER_IDLE_BEGIN()
+#endif
+#ifndef traceLOW_POWER_IDLE_END
+#define traceLOW_POWER_IDLE_END() SONDE_FRTOS_LOW_POWER_IDLE_END()
+#endif
+
 #else /* !SONDE_ENABLED: the kernel's empty defaults stay; Sonde's macros,
        * which a FreeRTOSConfig.h may call from its own, do nothing */
 
@@ -710,6 +771,10 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE(xStreamBuffer, xReceivedLength)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FAILED(xStreamBuffer)
 #define SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#define SONDE_FRTOS_FREE(pvAddress, uiSize)
+#define SONDE_FRTOS_LOW_POWER_IDLE_BEGIN()
+#define SONDE_FRTOS_LOW_POWER_IDLE_END()
 
 #endif /* SONDE_ENABLED */
 
