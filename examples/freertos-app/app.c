@@ -171,6 +171,13 @@ void app_hook_free(const void *p)
 	heap_of_running()->frees++;
 }
 
+static uint32_t c_low_power;
+
+void app_hook_low_power(void)
+{
+	c_low_power++;
+}
+
 void app_hook_inherit(void)
 {
 	c_inherit++;
@@ -361,6 +368,7 @@ void app_dict(void)
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_RUN, "APP_RUN");
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_HEAP, "APP_HEAP");
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_THEAP, "APP_THEAP");
+	sonde_dict(SONDE_DICT_RECORD, APP_REC_LOWPOWER, "APP_LOWPOWER");
 }
 
 static void must(int ok)
@@ -440,6 +448,10 @@ static void put_heap(void)
 		sonde_arg_u32(heap_bytes);
 		sonde_arg_u32((uint32_t)(uintptr_t)leaked);
 		sonde_arg_obj(sonde_frtos_id(t_monitor));
+		sonde_user_end();
+	}
+	if (sonde_user_begin(APP_REC_LOWPOWER)) {
+		sonde_arg_u32(c_low_power);
 		sonde_user_end();
 	}
 	put_theap(0u, NULL, &heap_notask);

@@ -34,6 +34,7 @@
 #define APP_REC_THEAP 0x79u /* OBJ task (0: none, before the scheduler), U32 allocations,
 			     * failed, frees, its free stack in bytes at the end
 			     * (uxTaskGetStackHighWaterMark; 0xFFFFFFFF: not asked) */
+#define APP_REC_LOWPOWER 0x7Au /* U32 tickless idle's sleeps (traceLOW_POWER_IDLE_BEGIN) */
 
 /* Create the objects and tasks (before vTaskStartScheduler()).  cycles:
  * how many control cycles (one per 10 ms) before the run ends. */
@@ -58,5 +59,6 @@ void app_hook_inherit(void);
 void app_hook_disinherit(void);
 void app_hook_malloc(const void *p, size_t size);
 void app_hook_free(const void *p);
+void app_hook_low_power(void);
 
 #endif /* APP_H */

@@ -19,6 +19,7 @@
 void app_hook_switched_in(const void *tcb);
 void app_hook_malloc(const void *p, size_t size);
 void app_hook_free(const void *p);
+void app_hook_low_power(void);
 void app_hook_inherit(void);
 void app_hook_disinherit(void);
 
@@ -49,6 +50,13 @@ void app_hook_disinherit(void);
 	do {                                                   \
 		app_hook_free(pvAddress);                      \
 		SONDE_FRTOS_FREE(pvAddress, uiSize);            \
+	} while (0)
+
+/* Tickless idle (configUSE_TICKLESS_IDLE): each sleep. */
+#define traceLOW_POWER_IDLE_BEGIN()                     \
+	do {                                            \
+		app_hook_low_power();                   \
+		SONDE_FRTOS_LOW_POWER_IDLE_BEGIN();     \
 	} while (0)
 
 #endif

@@ -50,7 +50,11 @@ Checked, from the decoded events alone:
     what the application asks of the kernel at the end
     (uxTaskGetStackHighWaterMark), for the task that reports at least as
     much (it ran since); with --stats, the "stack min" column agrees; with
-    --chrome, a counter "<task> stack free" for each.
+    --chrome, a counter "<task> stack free" for each;
+  * tickless idle (APP_LOWPOWER): the decoded low-power begins, all on the
+    idle task, and ends equal the application's count of sleeps (with
+    --tickless at least one); with --stats, the "low power:" line; with
+    --chrome, a "Low power" slice per sleep.
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
@@ -83,7 +87,8 @@ class Trace:
                 line = line.strip()
                 if line:
                     self.events.append(json.loads(line))
-        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": [], "APP_HEAP": [], "APP_THEAP": []}
+        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": [], "APP_HEAP": [], "APP_THEAP": [],
+                       "APP_LOWPOWER": []}
         self.report_at = None   # the first report record
         self.run_at = None      # APP_RUN
         for i, ev in enumerate(self.events):
@@ -110,6 +115,7 @@ def count(trace):
         "heap_bytes": 0,
         "heap_sizes": {},   # address -> size, of the blocks allocated and not freed
         "stack": {},        # task -> the last free stack decoded
+        "low_power": [0, 0, 0],   # begins, ends, begins or ends not on the idle task
     }
     idle = None
     running = None
@@ -170,6 +176,10 @@ def count(trace):
             failed = bool(named.get("failed"))
             if op == "stack free":
                 c["stack"][ev["object"]] = ev.get("value")
+            elif op in ("low power begin", "low power end"):
+                c["low_power"][op == "low power end"] += 1
+                if ev["object"] != idle:
+                    c["low_power"][2] += 1
             c["ops"][(ev["object"], op, failed)] += 1
             if op in ("notify take", "timer expired", "resume", "set bits", "wait bits", "timer start",
                       "notify set value") and not failed:
@@ -321,6 +331,31 @@ def check_heap(t, c, names):
     return bad
 
 
+def check_low_power(t, c, names, tickless, stats, chrome):
+    """Tickless idle's sleeps: decoded, in `sonde stats` and the Chrome export."""
+    bad = []
+    n = args_of(t.report["APP_LOWPOWER"][0])[1][0]
+    if c["low_power"] != [n, n, 0]:
+        bad.append("low power: %d sleeps, decoded begins/ends/not on idle %s" % (n, c["low_power"]))
+    if tickless and n == 0:
+        bad.append("low power: a tickless build that never slept")
+    if stats:
+        with open(stats) as f:
+            lines = [ln for ln in f if ln.startswith("low power: ")]
+        want = ["low power: %s %d times," % (names.get(c["idle"]), n)] if n else []
+        if [ln[:len(want[0])] for ln in lines[:1]] != want[:1] or len(lines) != len(want):
+            bad.append("stats: low power lines %s, want %s" % (lines, want))
+    if chrome:
+        with open(chrome) as f:
+            d = json.load(f)
+        evs = d["traceEvents"] if isinstance(d, dict) else d
+        slices = sum(1 for e in evs if e.get("ph") == "B" and e.get("name") == "Low power")
+        if slices != n:
+            bad.append("chrome: %d Low power slices, %d sleeps" % (slices, n))
+    print("low power: %d sleeps, decoded %s" % (n, c["low_power"]))
+    return bad
+
+
 def check_heap_stats(tabs, t, c, names):
     """`sonde stats`' heap tables and stack column against the application's counts."""
     bad = []
@@ -361,6 +396,8 @@ def main():
                     help="the buffer overflowed: check the loss totals only")
     ap.add_argument("--stats", help="`sonde stats` of the capture: its tables must agree")
     ap.add_argument("--chrome", help="the Chrome JSON export: the holder tracks' names")
+    ap.add_argument("--tickless", action="store_true",
+                    help="a tickless build: the idle task must have slept in low power")
     ap.add_argument("--timer-wait", choices=["receive", "delayed"],
                     help="how the timer service task waits for commands")
     opt = ap.parse_args()
@@ -483,6 +520,10 @@ def main():
     bad.extend(check_idle(t, c))
     if t.report["APP_HEAP"] or t.report["APP_THEAP"]:
         bad.extend(check_heap(t, c, names))
+    if t.report["APP_LOWPOWER"]:
+        bad.extend(check_low_power(t, c, names, opt.tickless, opt.stats, opt.chrome))
+    elif opt.tickless:
+        bad.append("--tickless, but no APP_LOWPOWER report")
     if opt.stats:
         bad.extend(check_stats(opt.stats, t, c, names))
     if opt.chrome:

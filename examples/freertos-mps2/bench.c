@@ -19,8 +19,14 @@
  * The context switch macro reads pxCurrentTCB, the task the kernel has
  * chosen; here it is this file's own variable, set to the other task before
  * every call, so that every call is a real switch (h_switch), or left alone
- * (h_switch_same: the same task runs on, nothing is written).
+ * (h_switch_same: the same task runs on, nothing is written).  With
+ * SONDE_FRTOS_STACK (the example's default, period 0) each switch also
+ * looks at the outgoing task's stack: build with
+ * TRACE_OPTS=-DSONDE_FRTOS_STACK=0 for the switch alone, or
+ * -DSONDE_FRTOS_STACK_PERIOD=100 for a switch whose task's period has not
+ * passed.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "FreeRTOS.h"
@@ -78,6 +84,18 @@ void app_hook_inherit(void)
 void app_hook_disinherit(void)
 {
 }
+void app_hook_malloc(const void *p, size_t size)
+{
+	(void)p;
+	(void)size;
+}
+void app_hook_free(const void *p)
+{
+	(void)p;
+}
+void app_hook_low_power(void)
+{
+}
 void vApplicationTickHook(void)
 {
 }
@@ -121,6 +139,12 @@ HOOK(h_notify_value, TaskHandle_t xTaskToNotify = tb; eNotifyAction eAction = eS
 HOOK(h_timer_expired, SONDE_FRTOS_TIMER_EXPIRED(timer))
 HOOK(h_event_set, SONDE_FRTOS_EVENT_GROUP_SET_BITS(evts, 1))
 HOOK(h_tick, SONDE_FRTOS_TASK_INCREMENT_TICK(0))
+/* the heap's (SONDE_FRTOS_HEAP) with an address as heap_4 returns them; tickless idle's, which
+ * reads prvIdleTask()'s xExpectedIdleTime */
+HOOK(h_malloc, SONDE_FRTOS_MALLOC((void *)(uintptr_t)0x20004410u, 72u))
+HOOK(h_free, SONDE_FRTOS_FREE((void *)(uintptr_t)0x20004410u, 72u))
+HOOK(h_low_power_begin, TickType_t xExpectedIdleTime = 7; SONDE_FRTOS_LOW_POWER_IDLE_BEGIN())
+HOOK(h_low_power_end, SONDE_FRTOS_LOW_POWER_IDLE_END())
 
 /* One loop per case, the same structure in each; the asm comment keeps the
  * compiler from merging them (insn_count.py tells them apart by name). */
@@ -150,6 +174,10 @@ BENCH_LOOP(b_gk_notify_value, h_notify_value())
 BENCH_LOOP(b_gk_timer_expired, h_timer_expired())
 BENCH_LOOP(b_gk_event_set, h_event_set())
 BENCH_LOOP(b_gk_tick, h_tick())
+BENCH_LOOP(b_gk_malloc, h_malloc())
+BENCH_LOOP(b_gk_free, h_free())
+BENCH_LOOP(b_gk_low_power_begin, h_low_power_begin())
+BENCH_LOOP(b_gk_low_power_end, h_low_power_end())
 
 static void fail(const char *why)
 {
@@ -168,7 +196,8 @@ static void fresh(void)
 static void (*const cases[])(void) = {
 	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
 	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify, b_gk_notify_value,
-	b_gk_timer_expired, b_gk_event_set, b_gk_tick,
+	b_gk_timer_expired, b_gk_event_set, b_gk_tick, b_gk_malloc, b_gk_free, b_gk_low_power_begin,
+	b_gk_low_power_end,
 };
 
 int main(void)
