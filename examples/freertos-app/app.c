@@ -486,6 +486,8 @@ static void report(void)
 				 c_resumes, c_ev_set, c_ev_ok, c_ev_timeout, c_notify_set, c_notify_set_sum,
 				 c_timer_start };
 
+	/* the stacks of the tasks that ran since the idle task last looked */
+	sonde_frtos_stack_poll();
 	taskENTER_CRITICAL();
 	port_drain(1);
 	/* the names again (TARGET_INFO, every object, the application's): a

@@ -46,8 +46,9 @@
 #define INCLUDE_xTimerPendFunctionCall          1
 
 /* Sonde's optional FreeRTOS tracing (off by default), on in the example:
- * the heap, and each task's stack high-water mark at every switch-out
- * (period 0), which the checker compares with the application's own
+ * the heap, and the stack high-water marks of the tasks that ran, at every
+ * call of sonde_frtos_stack_poll() (period 0: each port's idle hook, and
+ * the report), which the checker compares with the application's own
  * uxTaskGetStackHighWaterMark() at the end.  A build may say otherwise
  * (-DSONDE_FRTOS_STACK=0: the benchmark of the plain task switch). */
 #ifndef SONDE_FRTOS_HEAP

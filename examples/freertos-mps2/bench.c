@@ -20,11 +20,11 @@
  * chosen; here it is this file's own variable, set to the other task before
  * every call, so that every call is a real switch (h_switch), or left alone
  * (h_switch_same: the same task runs on, nothing is written).  With
- * SONDE_FRTOS_STACK (the example's default, period 0) each switch also
- * looks at the outgoing task's stack: build with
- * TRACE_OPTS=-DSONDE_FRTOS_STACK=0 for the switch alone, or
- * -DSONDE_FRTOS_STACK_PERIOD=100 for a switch whose task's period has not
- * passed.
+ * SONDE_FRTOS_STACK (the example's default) each switch also marks the
+ * outgoing task for the next stack poll (TRACE_OPTS=-DSONDE_FRTOS_STACK=0:
+ * the switch alone); b_gs_stack_poll is a switch and a poll that looks at
+ * the task switched out (its stack unused: the scan's longest), so the
+ * poll's cost is that less the switch's.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -145,6 +145,7 @@ HOOK(h_malloc, SONDE_FRTOS_MALLOC((void *)(uintptr_t)0x20004410u, 72u))
 HOOK(h_free, SONDE_FRTOS_FREE((void *)(uintptr_t)0x20004410u, 72u))
 HOOK(h_low_power_begin, TickType_t xExpectedIdleTime = 7; SONDE_FRTOS_LOW_POWER_IDLE_BEGIN())
 HOOK(h_low_power_end, SONDE_FRTOS_LOW_POWER_IDLE_END())
+HOOK(h_stack_poll, sonde_frtos_stack_poll())
 
 /* One loop per case, the same structure in each; the asm comment keeps the
  * compiler from merging them (insn_count.py tells them apart by name). */
@@ -161,6 +162,7 @@ HOOK(h_low_power_end, SONDE_FRTOS_LOW_POWER_IDLE_END())
 BENCH_LOOP(b_gk_empty, h_nothing())
 BENCH_LOOP(b_gs_empty, pxCurrentTCB = (i & 1u) ? ta : tb; h_nothing())
 BENCH_LOOP(b_gs_switch, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch())
+BENCH_LOOP(b_gs_stack_poll, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch(); h_stack_poll())
 BENCH_LOOP(b_gk_switch_same, h_switch_same())
 BENCH_LOOP(b_gk_ready, h_ready())
 BENCH_LOOP(b_gk_delay, h_delay())
@@ -194,7 +196,7 @@ static void fresh(void)
 
 /* Each case from an empty buffer. */
 static void (*const cases[])(void) = {
-	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
+	b_gk_empty, b_gs_empty, b_gs_switch, b_gs_stack_poll, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
 	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify, b_gk_notify_value,
 	b_gk_timer_expired, b_gk_event_set, b_gk_tick, b_gk_malloc, b_gk_free, b_gk_low_power_begin,
 	b_gk_low_power_end,

@@ -2,8 +2,8 @@
  * sonde_freertos.c -- the state behind the FreeRTOS trace macros
  * (sonde_freertos.h): the table of traced kernel objects (id, kind,
  * capacity, name) for announcing them again when the host asks for INFO,
- * the running task and the state it will leave in, and the context switch
- * (with, if configured, a look at the outgoing task's stack).
+ * the running task and the state it will leave in, and the context switch;
+ * if configured, the tasks' stack high-water marks.
  *
  * Compile it with the kernel and the application (it includes FreeRTOS.h,
  * so FreeRTOSConfig.h must be on the include path).  It calls only
@@ -37,8 +37,8 @@ struct obj {
 	uint32_t cap;     /* as created (a task: its priority then) */
 	uint8_t kind;
 #if SONDE_FRTOS_STACK
-	uint32_t stack_min; /* a task: the free stack last sent, in bytes; UINT32_MAX none */
-	TickType_t stack_at; /* when it was looked at */
+	uint32_t stack_min;  /* a task: the free stack last sent, in bytes; UINT32_MAX none */
+	volatile uint8_t ran; /* a task: switched out since its stack was looked at */
 #endif
 };
 
@@ -85,6 +85,7 @@ uint8_t sonde_frtos_created(const void *handle, uint8_t kind, uint32_t cap, cons
 			objs[i].kind = kind;
 #if SONDE_FRTOS_STACK
 			objs[i].stack_min = UINT32_MAX;
+			objs[i].ran = 0u;
 #endif
 			id = (uint8_t)(SONDE_FRTOS_ID_FIRST + i);
 			break;
@@ -235,27 +236,12 @@ static void first_switch(uint8_t in)
 }
 
 #if SONDE_FRTOS_STACK
-/* The task switched out: its stack's high-water mark, if its period has
- * passed since the last look, sent if it fell (it never rises).  A task
- * deleted has no slot any more (sonde_frtos_deleted()). */
-static void stack_look(const void *tcb, uint8_t id)
+/* The stack of task o (id): its high-water mark, sent if it fell (it
+ * never rises). */
+static void stack_look(struct obj *o, uint8_t id)
 {
-	struct obj *o = slot(id);
-	uint32_t bytes;
+	uint32_t bytes = (uint32_t)uxTaskGetStackHighWaterMark((TaskHandle_t)o->h) * (uint32_t)sizeof(StackType_t);
 
-	if (o == NULL || o->h != tcb)
-		return;
-#if SONDE_FRTOS_STACK_PERIOD > 0
-	{
-		TickType_t now = xTaskGetTickCountFromISR();
-
-		if (o->stack_min != UINT32_MAX &&
-		    (TickType_t)(now - o->stack_at) < (TickType_t)SONDE_FRTOS_STACK_PERIOD)
-			return;
-		o->stack_at = now;
-	}
-#endif
-	bytes = (uint32_t)uxTaskGetStackHighWaterMark((TaskHandle_t)tcb) * (uint32_t)sizeof(StackType_t);
 	if (bytes == o->stack_min)
 		return;
 	o->stack_min = bytes;
@@ -264,6 +250,35 @@ static void stack_look(const void *tcb, uint8_t id)
 	else
 		sonde_obj_op32(SONDE_OP_STACK_FREE, id, bytes);
 }
+
+/* Off the switch: each task marked, with the scheduler suspended (no task
+ * can delete it meanwhile; a deleted task has no slot any more), the
+ * interrupts enabled. */
+void sonde_frtos_stack_poll(void)
+{
+	unsigned i;
+#if SONDE_FRTOS_STACK_PERIOD > 0
+	static TickType_t last;
+	static uint8_t polled;
+	TickType_t now = xTaskGetTickCount();
+
+	if (polled && (TickType_t)(now - last) < (TickType_t)SONDE_FRTOS_STACK_PERIOD)
+		return;
+	polled = 1u;
+	last = now;
+#endif
+	for (i = 0; i < SONDE_FRTOS_MAX_OBJECTS; i++) {
+		struct obj *o = &objs[i];
+
+		if (!o->ran)
+			continue;
+		vTaskSuspendAll();
+		o->ran = 0u;
+		if (o->h != NULL && o->kind <= SONDE_OBJK_TIMER_TASK)
+			stack_look(o, (uint8_t)(SONDE_FRTOS_ID_FIRST + i));
+		(void)xTaskResumeAll();
+	}
+}
 #endif
 
 /* A different task runs (the macro filters out the same one running on):
@@ -271,8 +286,12 @@ static void stack_look(const void *tcb, uint8_t id)
 void sonde_frtos_switched_in(const void *tcb, uint8_t id)
 {
 #if SONDE_FRTOS_STACK
-	if (sonde_frtos_run.tcb != NULL)
-		stack_look(sonde_frtos_run.tcb, sonde_frtos_run.id);
+	{
+		struct obj *o = slot(sonde_frtos_run.id);
+
+		if (o != NULL) /* its stack may have grown: the next poll looks */
+			o->ran = 1u;
+	}
 #endif
 	if (sonde_frtos_run.tcb != NULL)
 		sonde_task_switch_w((uint32_t)sonde_frtos_run.id | (uint32_t)sonde_frtos_run.wait << 8 |

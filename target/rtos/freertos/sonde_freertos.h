@@ -72,17 +72,20 @@
 #define SONDE_FRTOS_MAX_OBJECTS 64u
 #endif
 /* The heap: 1 traces the kernel's allocator (traceMALLOC, traceFREE: a
- * HEAP_ALLOC or HEAP_FREE record each, 11 bytes framed).  0 (the default):
+ * HEAP_ALLOC or HEAP_FREE record each, 13 bytes framed).  0 (the default):
  * the kernel's empty macros stay, nothing is compiled in. */
 #ifndef SONDE_FRTOS_HEAP
 #define SONDE_FRTOS_HEAP 0
 #endif
-/* Stack high-water marks: 1 looks at a task's stack when it is switched
- * out (only while it runs can its stack grow), at most once every
- * SONDE_FRTOS_STACK_PERIOD ticks per task (0: at every switch-out), with
- * uxTaskGetStackHighWaterMark() -- a scan of the stack's unused part, in
- * the context switch -- and sends OBJ_OP STACK_FREE when the mark fell.
- * RAM: 8 more bytes per object.  0 (the default): nothing compiled in. */
+/* Stack high-water marks: 1 marks each task switched out (only while it
+ * runs can its stack grow: one store in the switch), and
+ * sonde_frtos_stack_poll(), which the application calls from its idle hook,
+ * looks at the stacks of the tasks marked -- uxTaskGetStackHighWaterMark(),
+ * a scan of the stack's unused part, off the switch, with the scheduler
+ * suspended and interrupts enabled -- at most once every
+ * SONDE_FRTOS_STACK_PERIOD ticks (0: at every call), and sends OBJ_OP
+ * STACK_FREE for each whose mark fell.  RAM: 8 more bytes per object.  0
+ * (the default): nothing compiled in, the poll does nothing. */
 #ifndef SONDE_FRTOS_STACK
 #define SONDE_FRTOS_STACK 0
 #endif
@@ -152,6 +155,15 @@ uint8_t sonde_frtos_id(const void *handle);
 /* Objects that got id 0 because the table was full. */
 uint32_t sonde_frtos_untracked(void);
 
+#if SONDE_FRTOS_STACK
+/* Look at the stacks of the tasks switched out since the last look, if
+ * SONDE_FRTOS_STACK_PERIOD ticks have passed (see above).  Call it from a
+ * task (the idle hook: it neither blocks nor masks interrupts). */
+void sonde_frtos_stack_poll(void);
+#else
+static inline void sonde_frtos_stack_poll(void) {}
+#endif
+
 #else /* tracing compiled out: the kernel's empty default macros stay */
 
 static inline void sonde_frtos_init(void (*app_dict)(void)) { (void)app_dict; }
@@ -159,6 +171,7 @@ static inline void sonde_frtos_announce(void) {}
 static inline void sonde_frtos_name(const void *h, const char *n) { (void)h; (void)n; }
 static inline uint8_t sonde_frtos_id(const void *h) { (void)h; return 0; }
 static inline uint32_t sonde_frtos_untracked(void) { return 0; }
+static inline void sonde_frtos_stack_poll(void) {}
 
 #endif /* SONDE_ENABLED */
 
