@@ -203,6 +203,7 @@ const char *tmap_lane(const struct tmap_track *t)
 	case R_NOTASK:  return "notask";
 	case R_TSTATE:  return "state";
 	case R_MARKER:  return "marker";
+	case R_LOWPOWER: return "marker"; /* slices, as a marker's spans */
 	case R_DIAG:    return "diag";
 	default:        return "counter"; /* counters, queues, lost records */
 	}
