@@ -71,6 +71,8 @@ static void expect_heap(const struct tev *e, uint64_t ts, uint32_t op, int64_t i
 	assert_int_equal(e->ev.ts, ts);
 	assert_int_equal(e->ev.obj, SONDE_OBJ_HEAP);
 	assert_string_equal(e->obj_name, "heap");
+	assert_int_equal(e->ev.obj2, 0);
+	assert_string_equal(e->obj2_name, "heap");
 	assert_int_equal(e->ev.op, op);
 	assert_true(e->ev.flags & SONDE_EVF_LEVEL);
 	assert_int_equal(e->ev.value, in_use);

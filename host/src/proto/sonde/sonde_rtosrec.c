@@ -284,6 +284,7 @@ static void heap_op(struct sdec *d, const struct sdec_frame *f, uint8_t id, cons
 		b.size = size;
 	ev.obj = SONDE_OBJ_HEAP;
 	ev.obj_name = "heap";
+	ev.obj2_name = "heap"; /* its kind: no SONDE_OBJK_* (obj2 0) */
 	ev.op = (alloc ? SONDE_OP_HEAP_ALLOC : SONDE_OP_HEAP_FREE) | (failed ? SONDE_OP_F_FAILED : 0u);
 	ev.value = (int64_t)r->heap.bytes;
 	ev.flags |= SONDE_EVF_LEVEL;
