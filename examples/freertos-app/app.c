@@ -3,21 +3,25 @@
  * binary semaphore given from an interrupt, a mutex that makes a
  * low-priority holder inherit a higher priority, task notifications, a
  * software timer that resumes a self-suspending task, an event group, and a
- * task that deletes itself.  It counts what it did, and what the kernel
- * did to its tasks (switches, the state each left in, inheritance), and
- * writes the counts as user records at the end.
+ * task that deletes itself; allocations from the heap (one fails, one
+ * leaks).  It counts what it did, and what the kernel did to its tasks
+ * (switches, the state each left in, inheritance, allocations and frees;
+ * their stacks' high-water marks at the end), and writes the counts as user
+ * records at the end.
  *
  *   task     prio  does
  *   ctrl     4     every 10 ms: take tick_sem (given by the interrupt), take
- *                  and give the mutex bus, send to work_q (every 8th cycle a
+ *                  and give the mutex bus (at cycle 5 an allocation too big
+ *                  for the heap fails), send to work_q (every 8th cycle a
  *                  burst that fills it: some sends fail, one waits), every
  *                  4th cycle set an event bit and notify sleeper with a
  *                  value (overwrite); ends the run: asks the other
  *                  tasks to park (suspend themselves at the top of their
  *                  loop, where their counts are complete), then reports
- *   worker   3     receive from work_q, every 3rd item notify logger
- *   monitor  2     delay 7 ticks, peek work_q, wait up to 20 ticks for the
- *                  event bit
+ *   worker   3     receive from work_q (with a work buffer from the heap
+ *                  per item, freed), every 3rd item notify logger
+ *   monitor  2     allocates a block it never frees (a leak), then: delay 7
+ *                  ticks, peek work_q, wait up to 20 ticks for the event bit
  *   sleeper  2     suspends itself; the timer resumes it
  *   logger   1     wait up to 50 ticks for a notification, then hold bus
  *                  for 12 ticks: ctrl blocks on it, logger inherits prio 4
@@ -71,10 +75,14 @@ static uint32_t n_cycles;
 /* Per task: switched in, and the state it left in (eReady, eBlocked,
  * eSuspended, eDeleted) when switched out. */
 #define MAX_TASKS 12
+struct heap_count {
+	uint32_t allocs, failed, frees;
+};
 struct task_count {
 	const void *h;
 	uint8_t id; /* its Sonde id, kept: a deleted task has none any more */
 	uint32_t in, out[4];
+	struct heap_count heap;
 };
 static struct task_count tasks[MAX_TASKS];
 static const void *running;
@@ -86,6 +94,13 @@ struct obj_count {
 static struct obj_count c_q, c_sem, c_bus;
 static volatile uint32_t c_inherit, c_disinherit, c_notify, c_notify_take, c_expired, c_resumes,
 	c_ev_set, c_ev_ok, c_ev_timeout, c_notify_set, c_notify_set_sum, c_timer_start;
+
+/* The heap: by task (and before the scheduler, by none), the bytes the
+ * allocator reported, and the block the monitor leaks on purpose. */
+static struct heap_count heap_notask;
+static uint32_t heap_bytes;
+static void *leaked;
+#define HEAP_TOO_BIG ((size_t)-1 / 2u) /* an allocation that fails on purpose, on any heap */
 
 /* The end of the run: ctrl sets stopping, each of the four looping tasks
  * parks once (parked counts them). */
@@ -130,6 +145,40 @@ void app_hook_switched_in(const void *tcb)
 	}
 #endif
 	running = tcb;
+}
+
+/* Runs inside the allocator (traceMALLOC, traceFREE), the scheduler
+ * suspended: the task that runs is the one the switch hook saw last. */
+static struct heap_count *heap_of_running(void)
+{
+	struct task_count *t = running != NULL ? task_slot(running) : NULL;
+
+	return t != NULL ? &t->heap : &heap_notask;
+}
+
+void app_hook_malloc(const void *p, size_t size)
+{
+	struct heap_count *h = heap_of_running();
+
+	if (p == NULL) {
+		h->failed++;
+		return;
+	}
+	h->allocs++;
+	heap_bytes += (uint32_t)size;
+}
+
+void app_hook_free(const void *p)
+{
+	(void)p;
+	heap_of_running()->frees++;
+}
+
+static uint32_t c_low_power;
+
+void app_hook_low_power(void)
+{
+	c_low_power++;
 }
 
 void app_hook_inherit(void)
@@ -207,6 +256,8 @@ static void ctrl_task(void *arg)
 		count(xSemaphoreTake(bus, portMAX_DELAY), &c_bus.get_ok, &c_bus.get_fail);
 		count(xSemaphoreGive(bus), &c_bus.put_ok, &c_bus.put_fail);
 		count(xQueueSend(work_q, &i, 0), &c_q.put_ok, &c_q.put_fail);
+		if (i == 5u && pvPortMalloc(HEAP_TOO_BIG) != NULL) /* fails on purpose */
+			port_end(2);
 		if (i % 8u == 7u) {
 			/* a burst: the queue (4 items) fills, some sends fail;
 			 * the last one waits for room */
@@ -235,6 +286,7 @@ static void ctrl_task(void *arg)
 
 static void worker_task(void *arg)
 {
+	uint8_t *p;
 	uint32_t v, n = 0;
 	int acked = 0;
 
@@ -242,6 +294,12 @@ static void worker_task(void *arg)
 	for (;;) {
 		park_if_stopping(&acked);
 		count(xQueueReceive(work_q, &v, portMAX_DELAY), &c_q.get_ok, &c_q.get_fail);
+		/* a work buffer per item, freed when done */
+		p = pvPortMalloc(8u + (v % 4u) * 8u);
+		if (p == NULL)
+			port_end(2);
+		*p = (uint8_t)v;
+		vPortFree(p);
 		if (++n % 3u == 0u) {
 			xTaskNotifyGive(t_logger);
 			c_notify++;
@@ -255,6 +313,9 @@ static void monitor_task(void *arg)
 	int acked = 0;
 
 	(void)arg;
+	leaked = pvPortMalloc(100); /* never freed: the leak the trace must show */
+	if (leaked == NULL)
+		port_end(2);
 	for (;;) {
 		park_if_stopping(&acked);
 		app_delay(7);
@@ -318,6 +379,9 @@ void app_dict(void)
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_OBJ, "APP_OBJ");
 	sonde_dict(SONDE_DICT_RECORD, APP_REC_RUN, "APP_RUN");
 	app_sets_dict();
+	sonde_dict(SONDE_DICT_RECORD, APP_REC_HEAP, "APP_HEAP");
+	sonde_dict(SONDE_DICT_RECORD, APP_REC_THEAP, "APP_THEAP");
+	sonde_dict(SONDE_DICT_RECORD, APP_REC_LOWPOWER, "APP_LOWPOWER");
 }
 
 static void must(int ok)
@@ -363,6 +427,52 @@ static void put_task(const struct task_count *t)
 	}
 }
 
+/* A task's heap operations and its free stack now (not asked of a task
+ * deleted, nor of none). */
+static void put_theap(uint8_t id, const void *h, const struct heap_count *c)
+{
+	uint32_t stack = 0xFFFFFFFFu;
+
+	if (h != NULL && h != t_oneshot)
+		stack = (uint32_t)uxTaskGetStackHighWaterMark((TaskHandle_t)h) * (uint32_t)sizeof(StackType_t);
+	if (sonde_user_begin(APP_REC_THEAP)) {
+		sonde_arg_obj(id);
+		sonde_arg_u32(c->allocs);
+		sonde_arg_u32(c->failed);
+		sonde_arg_u32(c->frees);
+		sonde_arg_u32(stack);
+		sonde_user_end();
+	}
+}
+
+static void put_heap(void)
+{
+	struct heap_count all = heap_notask;
+	unsigned i;
+
+	for (i = 0; i < MAX_TASKS && tasks[i].h != NULL; i++) {
+		all.allocs += tasks[i].heap.allocs;
+		all.failed += tasks[i].heap.failed;
+		all.frees += tasks[i].heap.frees;
+	}
+	if (sonde_user_begin(APP_REC_HEAP)) {
+		sonde_arg_u32(all.allocs);
+		sonde_arg_u32(all.failed);
+		sonde_arg_u32(all.frees);
+		sonde_arg_u32(heap_bytes);
+		sonde_arg_u32((uint32_t)(uintptr_t)leaked);
+		sonde_arg_obj(sonde_frtos_id(t_monitor));
+		sonde_user_end();
+	}
+	if (sonde_user_begin(APP_REC_LOWPOWER)) {
+		sonde_arg_u32(c_low_power);
+		sonde_user_end();
+	}
+	put_theap(0u, NULL, &heap_notask);
+	for (i = 0; i < MAX_TASKS && tasks[i].h != NULL; i++)
+		put_theap(tasks[i].id, tasks[i].h, &tasks[i].heap);
+}
+
 static void put_obj(const void *h, const struct obj_count *c, UBaseType_t level)
 {
 	if (sonde_user_begin(APP_REC_OBJ)) {
@@ -390,6 +500,8 @@ static void report(void)
 				 c_resumes, c_ev_set, c_ev_ok, c_ev_timeout, c_notify_set, c_notify_set_sum,
 				 c_timer_start };
 
+	/* the stacks of the tasks that ran since the idle task last looked */
+	sonde_frtos_stack_poll();
 	taskENTER_CRITICAL();
 	port_drain(1);
 	/* the names again (TARGET_INFO, every object, the application's): a
@@ -403,6 +515,7 @@ static void report(void)
 	put_obj(work_q, &c_q, uxQueueMessagesWaiting(work_q));
 	put_obj(tick_sem, &c_sem, uxQueueMessagesWaiting(tick_sem));
 	put_obj(bus, &c_bus, uxQueueMessagesWaiting(bus));
+	put_heap();
 	sonde_get_stats(&st);
 	if (sonde_user_begin(APP_REC_RUN)) {
 		sonde_arg_u32(st.records);

@@ -12,6 +12,7 @@
 #ifndef APP_H
 #define APP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Object ids the application chooses itself (below SONDE_FRTOS_ID_FIRST). */
@@ -27,6 +28,13 @@
 			     * resumes, event sets, event waits ok, event waits timed out,
 			     * notifications with a value, the sum of those values,
 			     * timer starts */
+#define APP_REC_HEAP  0x78u /* U32 allocations, failed, frees, bytes allocated (the sizes the
+			     * allocator reported), the leaked block's address (low 32 bits),
+			     * OBJ the task that leaked it */
+#define APP_REC_THEAP 0x79u /* OBJ task (0: none, before the scheduler), U32 allocations,
+			     * failed, frees, its free stack in bytes at the end
+			     * (uxTaskGetStackHighWaterMark; 0xFFFFFFFF: not asked) */
+#define APP_REC_LOWPOWER 0x7Au /* U32 tickless idle's sleeps (traceLOW_POWER_IDLE_BEGIN) */
 
 #define APP_REC_SETS  0x7Bu /* app_sets.c: OBJ the queue set, U64 the deferred function's
 			     * address, U32 set signals, selects ok, selects timed out,
@@ -70,5 +78,8 @@ void app_park_if_stopping(int *acked);
 void app_hook_switched_in(const void *tcb);
 void app_hook_inherit(void);
 void app_hook_disinherit(void);
+void app_hook_malloc(const void *p, size_t size);
+void app_hook_free(const void *p);
+void app_hook_low_power(void);
 
 #endif /* APP_H */

@@ -47,6 +47,22 @@
 
 /* Sonde: V11's API entry and exit hooks as spans (off by default). */
 #define SONDE_FRTOS_API                         1
+/* Sonde's optional FreeRTOS tracing (off by default), on in the example:
+ * the heap, and the stack high-water marks of the tasks that ran, at every
+ * call of sonde_frtos_stack_poll() (period 0: each port's idle hook, and
+ * the report), which the checker compares with the application's own
+ * uxTaskGetStackHighWaterMark() at the end.  A build may say otherwise
+ * (-DSONDE_FRTOS_STACK=0: the benchmark of the plain task switch). */
+#ifndef SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_HEAP 1
+#endif
+#ifndef SONDE_FRTOS_STACK
+#define SONDE_FRTOS_STACK 1
+#endif
+#ifndef SONDE_FRTOS_STACK_PERIOD
+#define SONDE_FRTOS_STACK_PERIOD 0
+#endif
+#define INCLUDE_uxTaskGetStackHighWaterMark     1
 
 /* The example stops with a message on an assertion (each port's main.c). */
 void app_assert(const char *file, int line);

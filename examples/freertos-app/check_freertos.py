@@ -58,6 +58,22 @@ Checked, from the decoded events alone:
     does `sonde stats`' API table, and the two members are decoded added
     to the set; --api no: no API record, no member added (V10's kernel
     says neither).
+  * the heap (APP_HEAP, APP_THEAP): allocations, failed ones and frees, in
+    all and by the task that ran (none before the scheduler), and the
+    bytes allocated, equal the application's; one allocation failed on
+    purpose; with --stats, the heap table agrees and the blocks still
+    allocated at the end are as many as the application's allocations less
+    its frees, the block it leaked on purpose among them, with its size
+    and the task that allocated it; with --chrome, a counter "heap";
+  * stack high-water marks: each task's last free stack decoded equals
+    what the application asks of the kernel at the end
+    (uxTaskGetStackHighWaterMark), for the task that reports at least as
+    much (it ran since); with --stats, the "stack min" column agrees; with
+    --chrome, a counter "<task> stack free" for each;
+  * tickless idle (APP_LOWPOWER): the decoded low-power begins, all on the
+    idle task, and ends equal the application's count of sleeps (with
+    --tickless at least one); with --stats, the "low power:" line; with
+    --chrome, a "Low power" slice per sleep.
 Exit status 0 when everything matches; the mismatches are printed.
 """
 import argparse
@@ -90,7 +106,8 @@ class Trace:
                 line = line.strip()
                 if line:
                     self.events.append(json.loads(line))
-        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": [], "APP_SETS": []}
+        self.report = {"APP_TASK": [], "APP_OBJ": [], "APP_RUN": [], "APP_SETS": [], "APP_HEAP": [],
+                       "APP_THEAP": [], "APP_LOWPOWER": []}
         self.report_at = None   # the first report record
         self.run_at = None      # APP_RUN
         for i, ev in enumerate(self.events):
@@ -113,6 +130,11 @@ def count(trace):
         "prio": {},
         "run": collections.Counter(),
         "inherit_bad": [],
+        "heap": collections.defaultdict(lambda: [0, 0, 0]),   # task (0: none) -> allocs, failed, frees
+        "heap_bytes": 0,
+        "heap_sizes": {},   # address -> size, of the blocks allocated and not freed
+        "stack": {},        # task -> the last free stack decoded
+        "low_power": [0, 0, 0],   # begins, ends, begins or ends not on the idle task
     }
     idle = None
     running = None
@@ -155,11 +177,28 @@ def count(trace):
                     c["inherit_bad"].append("inherit at ts %s: holder %s raised to %s, the running task %s has %s"
                                             % (ev.get("ts"), ev["task"], ev["prio"], running, want))
                 pending_inherit = (running, ev["task"])
+        elif k == "obj_op" and ev.get("object_name") == "heap" and named.get("op") in ("malloc", "free"):
+            h = c["heap"][running if running is not None else 0]
+            if named["op"] == "free":
+                h[2] += 1
+                c["heap_sizes"].pop(addr_of(named.get("address")), None)
+            elif named.get("failed"):
+                h[1] += 1
+            else:
+                h[0] += 1
+                c["heap_bytes"] += named.get("size", 0)
+                c["heap_sizes"][addr_of(named.get("address"))] = named.get("size", 0)
         elif k == "obj_op":
             # every operation counts, those before the scheduler started
             # too: a mutex's give inside its creation is "create"
             op = named.get("op")
             failed = bool(named.get("failed"))
+            if op == "stack free":
+                c["stack"][ev["object"]] = ev.get("value")
+            elif op in ("low power begin", "low power end"):
+                c["low_power"][op == "low power end"] += 1
+                if ev["object"] != idle:
+                    c["low_power"][2] += 1
             c["ops"][(ev["object"], op, failed)] += 1
             if op in ("notify take", "timer expired", "resume", "set bits", "wait bits", "timer start",
                       "notify set value") and not failed:
@@ -174,6 +213,7 @@ def count(trace):
                 "send", "give", "receive", "take", "peek", "reset"):
             c["level"][ev["object"]] = ev["value"]
     c["idle"] = idle
+    c["running"] = running   # the task that reports
     return c
 
 
@@ -219,6 +259,8 @@ def check_stats(path, t, c, names):
                                                                                  c["in"][c["idle"]]))
     if cpu_pct != idle_pct:
         bad.append("stats: %s cpu%% %s (Tasks), idle%% %s (Cores)" % (idle, cpu_pct, idle_pct))
+    if t.report["APP_HEAP"]:
+        bad.extend(check_heap_stats(tabs, t, c, names))
     for ev in t.report["APP_OBJ"]:
         _, a = args_of(ev)
         nm, counts = names.get(a[0]), a[1:7]
@@ -254,6 +296,11 @@ def check_chrome(path, t, c, names):
                and final.get((e.get("pid"), e.get("tid"))) == idle)
     if runs != c["in"][c["idle"]]:
         bad.append("chrome: %d Running slices on thread %s, %d switches to it" % (runs, idle, c["in"][c["idle"]]))
+    counters = {e["name"] for e in evs if e.get("ph") == "C"}
+    want = (["heap"] if t.report["APP_HEAP"] else []) + ["%s stack free" % names.get(i) for i in c["stack"]]
+    missing = [w for w in want if w not in counters]
+    if missing:
+        bad.append("chrome: no counter %s" % missing)
     print("chrome: holder tracks %s, %s runs %d" % (sorted(n for n in have if "holder" in n), idle, runs))
     return bad
 
@@ -415,6 +462,95 @@ def check_stats_sets(path, c):
     return bad
 
 
+def addr_of(v):
+    """An address as JSONL gives it (a number, or hexadecimal text)."""
+    return int(v, 16) if isinstance(v, str) else v
+
+
+def check_heap(t, c, names):
+    bad = []
+    if len(t.report["APP_HEAP"]) != 1:
+        return ["heap: no APP_HEAP report"]
+    _, a = args_of(t.report["APP_HEAP"][0])
+    want, nbytes = a[0:3], a[3]
+    got = [sum(h[i] for h in c["heap"].values()) for i in range(3)]
+    if got != want or c["heap_bytes"] != nbytes:
+        bad.append("heap: allocs/failed/frees %s, %d bytes; decoded %s, %d bytes" % (want, nbytes, got,
+                                                                                   c["heap_bytes"]))
+    if want[1] < 1:
+        bad.append("heap: no allocation failed: the example should make one fail")
+    for ev in t.report["APP_THEAP"]:
+        _, r = args_of(ev)
+        task, counts, stack = r[0], r[1:4], r[4]
+        nm = names.get(task, "none") if task else "none"
+        if c["heap"][task] != counts:
+            bad.append("heap: task %s allocs/failed/frees %s, decoded %s" % (nm, counts, c["heap"][task]))
+        if stack != 0xFFFFFFFF:
+            dec = c["stack"].get(task)
+            ok = dec is not None and (dec >= stack if task == c["running"] else dec == stack)
+            if not ok:
+                bad.append("stack: task %s has %d bytes free at the end, decoded %s%s" %
+                           (nm, stack, dec, " (it reports: at least that)" if task == c["running"] else ""))
+    print("heap: allocs/failed/frees %s, %d bytes; stacks decoded for %d tasks" % (want, nbytes, len(c["stack"])))
+    return bad
+
+
+def check_low_power(t, c, names, tickless, stats, chrome):
+    """Tickless idle's sleeps: decoded, in `sonde stats` and the Chrome export."""
+    bad = []
+    n = args_of(t.report["APP_LOWPOWER"][0])[1][0]
+    if c["low_power"] != [n, n, 0]:
+        bad.append("low power: %d sleeps, decoded begins/ends/not on idle %s" % (n, c["low_power"]))
+    if tickless and n == 0:
+        bad.append("low power: a tickless build that never slept")
+    if stats:
+        with open(stats) as f:
+            lines = [ln for ln in f if ln.startswith("low power: ")]
+        want = ["low power: %s %d times," % (names.get(c["idle"]), n)] if n else []
+        if [ln[:len(want[0])] for ln in lines[:1]] != want[:1] or len(lines) != len(want):
+            bad.append("stats: low power lines %s, want %s" % (lines, want))
+    if chrome:
+        with open(chrome) as f:
+            d = json.load(f)
+        evs = d["traceEvents"] if isinstance(d, dict) else d
+        slices = sum(1 for e in evs if e.get("ph") == "B" and e.get("name") == "Low power")
+        if slices != n:
+            bad.append("chrome: %d Low power slices, %d sleeps" % (slices, n))
+    print("low power: %d sleeps, decoded %s" % (n, c["low_power"]))
+    return bad
+
+
+def check_heap_stats(tabs, t, c, names):
+    """`sonde stats`' heap tables and stack column against the application's counts."""
+    bad = []
+    _, a = args_of(t.report["APP_HEAP"][0])
+    allocs, frees, leak, leak_task = a[0], a[2], a[4], a[5]
+    by_task = {" ".join(r[:-5]): [int(x) for x in r[-5:-2]] for r in tabs.get("RTOS heap,", [])[1:]}
+    for ev in t.report["APP_THEAP"]:
+        _, r = args_of(ev)
+        nm = names.get(r[0]) if r[0] else "No task"
+        if r[1:4] != [0, 0, 0] and by_task.get(nm) != r[1:4]:
+            bad.append("stats: heap of %s %s, the application's %s" % (nm, by_task.get(nm), r[1:4]))
+    blocks = tabs.get("RTOS heap", [])[1:]
+    if len(blocks) != allocs - frees:
+        bad.append("stats: %d blocks still allocated, the application allocated %d and freed %d" %
+                   (len(blocks), allocs, frees))
+    rows = {int(r[0], 16): r for r in blocks}
+    row = rows.get(leak)
+    if not row or " ".join(row[2:-1]) != names.get(leak_task) or int(row[1]) != c["heap_sizes"].get(leak):
+        bad.append("stats: the leaked block 0x%08x (%s, %s bytes) not listed as such: %s" %
+                   (leak, names.get(leak_task), c["heap_sizes"].get(leak), row))
+    for r in tabs.get("RTOS tasks,", [])[1:]:
+        if len(r) < 8 or not r[-2].isdigit():
+            continue
+        nm = " ".join(r[:-7])
+        ids = [i for i, n in names.items() if n == nm and i in c["stack"]]
+        if ids and r[-1] != str(c["stack"][ids[0]]):
+            bad.append("stats: %s stack min %s, decoded %s" % (nm, r[-1], c["stack"][ids[0]]))
+    print("stats: %d heap blocks still allocated, the leak %s" % (len(blocks), row))
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("decoded")
@@ -424,6 +560,8 @@ def main():
                     help="the buffer overflowed: check the loss totals only")
     ap.add_argument("--stats", help="`sonde stats` of the capture: its tables must agree")
     ap.add_argument("--chrome", help="the Chrome JSON export: the holder tracks' names")
+    ap.add_argument("--tickless", action="store_true",
+                    help="a tickless build: the idle task must have slept in low power")
     ap.add_argument("--timer-wait", choices=["receive", "delayed"],
                     help="how the timer service task waits for commands")
     ap.add_argument("--api", choices=["yes", "no"],
@@ -552,6 +690,12 @@ def main():
                             args_of(ev)[0].get("op") == "create failed")
     if opt.stats:
         bad.extend(check_stats_sets(opt.stats, c))
+    if t.report["APP_HEAP"] or t.report["APP_THEAP"]:
+        bad.extend(check_heap(t, c, names))
+    if t.report["APP_LOWPOWER"]:
+        bad.extend(check_low_power(t, c, names, opt.tickless, opt.stats, opt.chrome))
+    elif opt.tickless:
+        bad.append("--tickless, but no APP_LOWPOWER report")
     if opt.stats:
         bad.extend(check_stats(opt.stats, t, c, names))
     if opt.chrome:

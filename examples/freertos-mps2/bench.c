@@ -19,8 +19,14 @@
  * The context switch macro reads pxCurrentTCB, the task the kernel has
  * chosen; here it is this file's own variable, set to the other task before
  * every call, so that every call is a real switch (h_switch), or left alone
- * (h_switch_same: the same task runs on, nothing is written).
+ * (h_switch_same: the same task runs on, nothing is written).  With
+ * SONDE_FRTOS_STACK (the example's default) each switch also marks the
+ * outgoing task for the next stack poll (TRACE_OPTS=-DSONDE_FRTOS_STACK=0:
+ * the switch alone); b_gs_stack_poll is a switch and a poll that looks at
+ * the task switched out (its stack unused: the scan's longest), so the
+ * poll's cost is that less the switch's.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "FreeRTOS.h"
@@ -79,6 +85,18 @@ void app_hook_inherit(void)
 void app_hook_disinherit(void)
 {
 }
+void app_hook_malloc(const void *p, size_t size)
+{
+	(void)p;
+	(void)size;
+}
+void app_hook_free(const void *p)
+{
+	(void)p;
+}
+void app_hook_low_power(void)
+{
+}
 void vApplicationTickHook(void)
 {
 }
@@ -135,6 +153,13 @@ HOOK(h_create_failed, SONDE_FRTOS_QUEUE_CREATE_FAILED(0))
 HOOK(h_api_enter, SONDE_FRTOS_API_ENTER(SONDE_FRTOS_API_xQueueReceive))
 HOOK(h_api_return, SONDE_FRTOS_API_RETURN(SONDE_FRTOS_API_xQueueReceive, pdPASS))
 HOOK(h_api_return_void, SONDE_FRTOS_API_RETURN_VOID(SONDE_FRTOS_API_vTaskDelay))
+/* the heap's (SONDE_FRTOS_HEAP) with an address as heap_4 returns them; tickless idle's, which
+ * reads prvIdleTask()'s xExpectedIdleTime */
+HOOK(h_malloc, SONDE_FRTOS_MALLOC((void *)(uintptr_t)0x20004410u, 72u))
+HOOK(h_free, SONDE_FRTOS_FREE((void *)(uintptr_t)0x20004410u, 72u))
+HOOK(h_low_power_begin, TickType_t xExpectedIdleTime = 7; SONDE_FRTOS_LOW_POWER_IDLE_BEGIN())
+HOOK(h_low_power_end, SONDE_FRTOS_LOW_POWER_IDLE_END())
+HOOK(h_stack_poll, sonde_frtos_stack_poll())
 
 /* One loop per case, the same structure in each; the asm comment keeps the
  * compiler from merging them (insn_count.py tells them apart by name). */
@@ -151,6 +176,7 @@ HOOK(h_api_return_void, SONDE_FRTOS_API_RETURN_VOID(SONDE_FRTOS_API_vTaskDelay))
 BENCH_LOOP(b_gk_empty, h_nothing())
 BENCH_LOOP(b_gs_empty, pxCurrentTCB = (i & 1u) ? ta : tb; h_nothing())
 BENCH_LOOP(b_gs_switch, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch())
+BENCH_LOOP(b_gs_stack_poll, pxCurrentTCB = (i & 1u) ? ta : tb; h_switch(); h_stack_poll())
 BENCH_LOOP(b_gk_switch_same, h_switch_same())
 BENCH_LOOP(b_gk_ready, h_ready())
 BENCH_LOOP(b_gk_delay, h_delay())
@@ -170,6 +196,10 @@ BENCH_LOOP(b_gk_create_failed, h_create_failed())
 BENCH_LOOP(b_gk_api_enter, h_api_enter())
 BENCH_LOOP(b_gk_api_return, h_api_return())
 BENCH_LOOP(b_gk_api_return_void, h_api_return_void())
+BENCH_LOOP(b_gk_malloc, h_malloc())
+BENCH_LOOP(b_gk_free, h_free())
+BENCH_LOOP(b_gk_low_power_begin, h_low_power_begin())
+BENCH_LOOP(b_gk_low_power_end, h_low_power_end())
 
 static void fail(const char *why)
 {
@@ -186,10 +216,11 @@ static void fresh(void)
 
 /* Each case from an empty buffer. */
 static void (*const cases[])(void) = {
-	b_gk_empty, b_gs_empty, b_gs_switch, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
+	b_gk_empty, b_gs_empty, b_gs_switch, b_gs_stack_poll, b_gk_switch_same, b_gk_ready, b_gk_delay, b_gk_block_queue,
 	b_gk_queue_send, b_gk_queue_receive, b_gk_give_from_isr, b_gk_prio_inherit, b_gk_notify, b_gk_notify_value,
 	b_gk_timer_expired, b_gk_event_set, b_gk_tick, b_gk_set_send, b_gk_pend, b_gk_create_failed,
 	b_gk_api_enter, b_gk_api_return, b_gk_api_return_void,
+	b_gk_malloc, b_gk_free, b_gk_low_power_begin, b_gk_low_power_end,
 };
 
 int main(void)

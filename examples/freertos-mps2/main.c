@@ -130,6 +130,7 @@ void vApplicationTickHook(void)
 
 void vApplicationIdleHook(void)
 {
+	sonde_frtos_stack_poll(); /* the stacks of the tasks that ran (SONDE_FRTOS_STACK) */
 	board_uart_tx_kick();
 	/* sleep only if nothing arrived meanwhile: WFI wakes on a pending
 	 * interrupt even with interrupts masked */

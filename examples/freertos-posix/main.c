@@ -103,6 +103,7 @@ void vApplicationIdleHook(void)
 	const struct timespec nap = { 0, 100000 }; /* keep the simulator off a whole host core */
 	TickType_t now = xTaskGetTickCount();
 
+	sonde_frtos_stack_poll(); /* the stacks of the tasks that ran (SONDE_FRTOS_STACK) */
 	if (drain_period == 0 || now - last_drain >= drain_period) {
 		port_drain(0);
 		last_drain = now;

@@ -96,10 +96,13 @@
 #define SONDE_REC_TASK_SWITCH  0x14u /* out task, its state, what it waits on, in task */
 #define SONDE_REC_OBJ_CREATE   0x15u /* a kernel object (task, queue, ...) and its kind */
 #define SONDE_REC_OBJ_OP       0x16u /* an operation on a kernel object, with a value */
+#define SONDE_REC_HEAP_ALLOC   0x17u /* u32 address (low 32 bits; 0: failed), u32 size */
+#define SONDE_REC_HEAP_FREE    0x18u /* u32 address (low 32 bits), u32 size (0: not said) */
+/* 0x19 reserved for a future event record */
 #define SONDE_REC_PEND_CALL    0x1Au /* a deferred function call posted: flags, function address */
 #define SONDE_REC_CREATE_FAILED 0x1Bu /* a kernel object could not be created: its kind */
 #define SONDE_REC_API          0x1Cu /* an RTOS API call entered / returned (sonde_frtos_api.h) */
-/* 0x17..0x1F reserved for future event records */
+/* 0x1D..0x1F reserved for future event records */
 /* 0x20..0x2F command channel replies (see docs/protocol.md, "Receive channel") */
 #define SONDE_REC_CMD_STATUS   0x20u
 #define SONDE_REC_PEEK_DATA    0x21u
@@ -241,12 +244,18 @@
 #define SONDE_OP_TIMER_STOP    27u
 #define SONDE_OP_TIMER_CHANGE_PERIOD 28u /* value: the new period in RTOS ticks */
 #define SONDE_OP_TIMER_DELETE  29u
+/* Stack and tickless idle (object: a task). */
+#define SONDE_OP_STACK_FREE    30u /* value: bytes of its stack never used yet (high-water mark) */
+#define SONDE_OP_LOW_POWER_BEGIN 31u /* the idle task enters low power; value: RTOS ticks expected */
+#define SONDE_OP_LOW_POWER_END 32u /* the idle task leaves low power */
+/* Not sent in OBJ_OP: the host's operations for HEAP_ALLOC and HEAP_FREE. */
+#define SONDE_OP_HEAP_ALLOC    33u
+#define SONDE_OP_HEAP_FREE     34u
 /* Queue sets: a member signals its set (object: the set; value: the member's
  * id, then u32 items in the set before). */
 #define SONDE_OP_SET_SEND      40u
 #define SONDE_OP_SET_ADD       41u /* object: the member added; value: the set (FAILED: not added) */
 #define SONDE_OP_SET_REMOVE    42u /* object: the member removed; value: the set (FAILED: not) */
-#define SONDE_OP_COUNT         30u
 #define SONDE_OP_MASK          0x3Fu
 #define SONDE_OP_F_FAILED      0x40u /* did not succeed (full, empty, timed out) */
 #define SONDE_OP_F_ISR         0x80u /* called from an interrupt (the ...FromISR API) */

@@ -2,7 +2,8 @@
  * sonde_rtos.h -- the RTOS records of the Sonde target tracer: task
  * switches with the state a task leaves in and what it waits on, kernel
  * objects (tasks, queues, semaphores, mutexes, event groups, stream
- * buffers, timers) and operations on them with their fill levels.
+ * buffers, timers) and operations on them with their fill levels; the
+ * heap's allocations and frees.
  *
  * The calls are RTOS-neutral; an RTOS binding maps its kernel's trace hooks
  * onto them (target/rtos/freertos/ for FreeRTOS).  Wire format:
@@ -101,6 +102,23 @@ SONDE_API_INLINE void sonde_obj_op32(uint8_t op, uint8_t obj, uint32_t v)
 			    SONDE_W_SHAPE(2u, 1u, 0u));
 }
 
+/* HEAP_ALLOC / HEAP_FREE: a block of the RTOS heap at addr (its low 32
+ * bits on the wire: a heap spans less than 4 GiB; NULL: the allocation
+ * failed) of size bytes, as the allocator reports it (0: not said).  Global
+ * filter only: a block is no object.  Two untyped words through
+ * sonde_w_gen. */
+SONDE_API_INLINE void sonde_heap_alloc(const void *addr, uint32_t size)
+{
+	if (sonde_rec_on_(SONDE_REC_HEAP_ALLOC))
+		sonde_w_gen(SONDE_REC_HEAP_ALLOC, (uint32_t)(uintptr_t)addr, size, SONDE_W_SHAPE(0u, 2u, 0u));
+}
+
+SONDE_API_INLINE void sonde_heap_free(const void *addr, uint32_t size)
+{
+	if (sonde_rec_on_(SONDE_REC_HEAP_FREE))
+		sonde_w_gen(SONDE_REC_HEAP_FREE, (uint32_t)(uintptr_t)addr, size, SONDE_W_SHAPE(0u, 2u, 0u));
+}
+
 #else /* !SONDE_ENABLED */
 
 static inline void sonde_task_switch(uint8_t o, uint8_t s, uint8_t b, uint8_t i) { (void)o; (void)s; (void)b; (void)i; }
@@ -110,6 +128,8 @@ static inline void sonde_obj_op(uint8_t p, uint8_t o) { (void)p; (void)o; }
 static inline void sonde_obj_op8(uint8_t p, uint8_t o, uint8_t v) { (void)p; (void)o; (void)v; }
 static inline void sonde_obj_op16(uint8_t p, uint8_t o, uint16_t v) { (void)p; (void)o; (void)v; }
 static inline void sonde_obj_op32(uint8_t p, uint8_t o, uint32_t v) { (void)p; (void)o; (void)v; }
+static inline void sonde_heap_alloc(const void *a, uint32_t n) { (void)a; (void)n; }
+static inline void sonde_heap_free(const void *a, uint32_t n) { (void)a; (void)n; }
 
 #endif /* SONDE_ENABLED */
 

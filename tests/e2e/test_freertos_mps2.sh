@@ -4,16 +4,19 @@
 # traced with Sonde over UART0 through the one include.
 #
 # Builds the firmware against the kernel tree in $FREERTOS_KERNEL_PATH in
-# two configurations (-Os with PRIMASK critical sections, -O2 with BASEPRI
-# at the kernel's syscall priority), runs each on the instruction-exact
-# clock (-icount shift=0) and checks the capture: zero decode diagnostics,
-# and decoded task switches, queue/semaphore/mutex operations and levels,
-# priority inheritance, notifications, timer, resumptions and event bits
+# three configurations (-Os with PRIMASK critical sections, -O2 with BASEPRI
+# at the kernel's syscall priority, -Os with tickless idle), runs each on
+# the instruction-exact clock (-icount shift=0) and checks the capture: zero
+# decode diagnostics, and decoded task switches, queue/semaphore/mutex
+# operations and levels, priority inheritance, notifications, timer,
+# resumptions, event bits, heap allocations, failures and frees by task,
+# stack high-water marks and (tickless) the idle task's sleeps in low power
 # equal the firmware's own counts; so do the queue set's signals and
 # selects, the deferred calls (named from the ELF), the failed creations,
 # the task deleted by another (vTaskDelete(other), which this port does and
-# the POSIX port cannot) and, on V11, the API spans; and `sonde stats` and
-# the Chrome export agree with them (examples/freertos-app/check_freertos.py;
+# the POSIX port cannot) and, on V11, the API spans; and `sonde stats` (the
+# heap's blocks still allocated, the leak among them) and the Chrome export
+# agree with them (examples/freertos-app/check_freertos.py;
 # the switch-out states are checked by the POSIX test, where the kernel can
 # be asked for them).  Then live: UART0 on a TCP socket, `sonde live` on the
 # other end and `sonde send info` through its control socket while the
@@ -57,12 +60,14 @@ run() {
 		2>"$build/err" || rc=$?
 	[ "$rc" -eq 0 ] && [ ! -s "$build/err" ] ||
 		{ cat "$build/err"; fail "$name: sonde decode reported problems (status $rc)"; }
-	frtos_check "$build/trace.bin" "$build/trace.jsonl" --pend-name pend_fn ||
+	frtos_check "$build/trace.bin" "$build/trace.jsonl" --pend-name pend_fn ${CHECK_OPTS:-} ||
 		fail "$name: decoded trace, stats or export and the firmware's counts differ"
 }
 
 run primask-Os CRIT=primask OPT=-Os
 run basepri-O2 CRIT=basepri OPT=-O2
+# tickless idle: the port's SysTick-suppressing sleep, traced as low power
+CHECK_OPTS=--tickless run tickless-Os CRIT=primask OPT=-Os TICKLESS=1
 
 echo "== live over TCP, INFO while the kernel runs (real-time clock)"
 port=$(free_port)

@@ -12,8 +12,11 @@
 #      give inside its creation is no give), inheritance (the waiter takes
 #      the mutex), notifications by action and value, timer commands and
 #      expiries, resumptions and event bits equal the application's own
-#      counts; `sonde stats` agrees (objects' puts and gets; IDLE's runs and
-#      CPU in the Tasks table, the RTOS table and the Cores line); the
+#      counts, and so do the heap's allocations, failures and frees by
+#      task and the stacks' high-water marks; `sonde stats` agrees
+#      (objects' puts and gets; IDLE's runs and CPU in the Tasks table, the
+#      RTOS table and the Cores line; the heap table, the blocks still
+#      allocated with the one leaked on purpose, stack min); the
 #      Chrome export names the holder track after the mutex; the timer
 #      task waits on its command queue (V11) or is delayed (V10); the
 #      queue set's signals and selects (the selecting task waits on the

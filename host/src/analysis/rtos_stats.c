@@ -27,6 +27,8 @@ void rtos_stats_free(struct rtos_stats *rs)
 {
 	free(rs->tasks);
 	free(rs->objs);
+	free(rs->heap_use);
+	heapmap_clear(&rs->heap);
 	rtos_stats_init(rs);
 }
 
@@ -178,6 +180,77 @@ static void task_out(struct rtos_stats *rs, const struct sonde_event *ev, uint64
 	}
 }
 
+/* The heap: by the task that runs (or none), and the blocks it holds. */
+static void heap_op(struct rtos_stats *rs, const struct sonde_event *ev, const struct sonde_session *s,
+		    uint64_t ts)
+{
+	struct rtos_task *cur = running(rs, ev->core);
+	struct rtos_heap_use *u = &rs->notask_heap;
+	struct heap_block b = { .core = ev->core };
+	int failed = (ev->op & SONDE_OP_F_FAILED) != 0;
+
+	for (size_t i = 0; i < ev->nargs; i++) {
+		if (ev->args[i].name && strcmp(ev->args[i].name, "address") == 0)
+			b.addr = ev->args[i].v.u;
+		else if (ev->args[i].name && strcmp(ev->args[i].name, "size") == 0)
+			b.size = ev->args[i].v.u;
+	}
+	if (cur) {
+		if (!rs->heap_use)
+			rs->heap_use = calloc(RTOS_STATS_MAX, sizeof(*rs->heap_use)); /* bounded: once */
+		if (rs->heap_use)
+			u = &rs->heap_use[cur - rs->tasks];
+		b.task = (uint64_t)(cur - rs->tasks) + 1;
+	}
+	rs->heap_seen = 1;
+	if ((ev->op & SONDE_OP_MASK) == SONDE_OP_HEAP_FREE) {
+		u->frees++;
+		u->bytes_freed += b.size;
+		heapmap_remove(&rs->heap, b.addr, NULL);
+		return;
+	}
+	if (failed) {
+		u->failed++;
+		return;
+	}
+	u->allocs++;
+	u->bytes_alloc += b.size;
+	b.ts = s && s->have_origin && ts >= s->origin ? ts - s->origin : ts;
+	heapmap_add(&rs->heap, &b);
+	if (ev->value > 0 && (uint64_t)ev->value > rs->heap_max)
+		rs->heap_max = (uint64_t)ev->value;
+}
+
+/* Operations on a task that are not its states: its free stack, the idle
+ * task's low power. */
+static void task_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t ts)
+{
+	struct rtos_task *t = task_of(rs, ev, ev->obj);
+
+	if (!t)
+		return;
+	switch (ev->op & SONDE_OP_MASK) {
+	case SONDE_OP_STACK_FREE:
+		if (!t->stack_seen || (uint64_t)ev->value < t->stack_min)
+			t->stack_min = (uint64_t)ev->value;
+		t->stack_seen = 1;
+		break;
+	case SONDE_OP_LOW_POWER_BEGIN:
+		t->lp_on = 1;
+		t->lp_from = ts;
+		break;
+	case SONDE_OP_LOW_POWER_END:
+		if (t->lp_on && ts >= t->lp_from) {
+			t->lp_count++;
+			t->lp_sum += ts - t->lp_from;
+		}
+		t->lp_on = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 static void obj_op(struct rtos_stats *rs, const struct sonde_event *ev, uint64_t ts)
 {
 	uint32_t base = ev->op & SONDE_OP_MASK;
@@ -298,7 +371,13 @@ static void rtos_event(void *ctx, const struct sonde_event *ev, const struct son
 		break;
 	case SONDE_EV_OBJ_OP:
 		rs->seen = 1;
-		obj_op(rs, ev, ts);
+		if (ev->obj == SONDE_OBJ_HEAP)
+			heap_op(rs, ev, s, ts);
+		else if ((ev->op & SONDE_OP_MASK) >= SONDE_OP_STACK_FREE &&
+			 (ev->op & SONDE_OP_MASK) <= SONDE_OP_LOW_POWER_END)
+			task_op(rs, ev, ts);
+		else
+			obj_op(rs, ev, ts);
 		break;
 	case SONDE_EV_OBJECT:
 		rs->seen = 1;
@@ -342,6 +421,8 @@ static void rtos_diag(void *ctx, const struct sonde_diag *d, const struct sonde_
 	}
 	for (size_t i = 0; i < rs->nobjs; i++)
 		rs->objs[i].held = 0;
+	for (size_t i = 0; i < rs->ntasks; i++)
+		rs->tasks[i].lp_on = 0;
 	memset(rs->running, 0, sizeof(rs->running));
 }
 
@@ -424,6 +505,54 @@ static void print_api(const struct rtos_stats *rs, FILE *out)
 	}
 }
 
+static void heap_row(FILE *out, const char *name, const struct rtos_heap_use *u)
+{
+	if (!u->allocs && !u->failed && !u->frees)
+		return;
+	fprintf(out, "%-16s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", name, u->allocs,
+		u->failed, u->frees, u->bytes_alloc, u->bytes_freed);
+}
+
+struct leak_ctx {
+	const struct rtos_stats *rs;
+	uint64_t freq;
+	FILE *out;
+};
+
+static void leak_row(const struct heap_block *b, void *ctx)
+{
+	const struct leak_ctx *l = ctx;
+	const struct rtos_task *t = b->task ? &l->rs->tasks[b->task - 1] : NULL;
+	char buf[32];
+
+	fprintf(l->out, "0x%08" PRIx64 " %10" PRIu64 "  %-16s", b->addr, b->size,
+		t ? label(buf, sizeof(buf), t->name, t->key.id) : SONDE_NOTASK_NAME);
+	put_us(l->out, 14, b->ts, l->freq);
+	fputc('\n', l->out);
+}
+
+/* The heap: by task, and the blocks still allocated at the end. */
+static void heap_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
+{
+	struct leak_ctx l = { rs, freq, out };
+	char buf[32];
+
+	if (!rs->heap_seen)
+		return;
+	fprintf(out, "\nRTOS heap, bytes: in use at the end %" PRIu64 ", most in use %" PRIu64 "\n", rs->heap.bytes,
+		rs->heap_max);
+	fprintf(out, "%-16s %8s %8s %8s %12s %12s\n", "task", "allocs", "failed", "frees", "allocated", "freed");
+	heap_row(out, SONDE_NOTASK_NAME, &rs->notask_heap);
+	for (size_t i = 0; rs->heap_use && i < rs->ntasks; i++)
+		heap_row(out, label(buf, sizeof(buf), rs->tasks[i].name, rs->tasks[i].key.id), &rs->heap_use[i]);
+	fprintf(out, "\nRTOS heap blocks still allocated at the end: %zu blocks, %" PRIu64 " bytes "
+		     "(allocated at: %s since the trace began)\n", rs->heap.n, rs->heap.bytes, freq ? "us" : "ticks");
+	fprintf(out, "%-10s %10s  %-16s %14s\n", "address", "size", "task", "allocated at");
+	heapmap_each(&rs->heap, leak_row, &l);
+	if (rs->heap.dropped)
+		fprintf(out, "(%" PRIu64 " blocks beyond the first %u not followed)\n", rs->heap.dropped, HEAPMAP_MAX);
+}
+
 int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 {
 	const char *unit = freq ? "us" : "ticks";
@@ -434,8 +563,8 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 		return 0;
 	fprintf(out, "\nRTOS tasks, time in %s by state (switches: switched in; blocks: switched out waiting)\n",
 		unit);
-	fprintf(out, "%-16s %12s %12s %12s %12s %9s %8s\n", "task", "running", "ready", "blocked", "suspended",
-		"switches", "blocks");
+	fprintf(out, "%-16s %12s %12s %12s %12s %9s %8s %10s\n", "task", "running", "ready", "blocked", "suspended",
+		"switches", "blocks", "stack min");
 	for (size_t i = 0; i < rs->ntasks; i++) {
 		const struct rtos_task *t = &rs->tasks[i];
 		uint64_t st[RTOS_ST_COUNT];
@@ -448,7 +577,22 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 		put_us(out, 12, st[RTOS_ST_READY], freq);
 		put_us(out, 12, st[RTOS_ST_BLOCKED], freq);
 		put_us(out, 12, st[RTOS_ST_SUSPENDED], freq);
-		fprintf(out, " %9" PRIu64 " %8" PRIu64 "\n", t->switches, t->blocks);
+		fprintf(out, " %9" PRIu64 " %8" PRIu64, t->switches, t->blocks);
+		if (t->stack_seen)
+			fprintf(out, " %10" PRIu64 "\n", t->stack_min);
+		else
+			fprintf(out, " %10s\n", "-");
+	}
+	fprintf(out, "(stack min: the least free stack a task was seen with, in bytes; -: not traced)\n");
+	for (size_t i = 0; i < rs->ntasks; i++) {
+		const struct rtos_task *t = &rs->tasks[i];
+
+		if (!t->lp_count)
+			continue;
+		fprintf(out, "low power: %s %" PRIu64 " times,", label(buf, sizeof(buf), t->name, t->key.id),
+			t->lp_count);
+		put_us(out, 0, t->lp_sum, freq);
+		fprintf(out, " %s in all\n", unit);
 	}
 	fprintf(out, "\nRTOS objects, time in %s (waits: tasks blocked on the object; held: a mutex "
 		     "from take to give)\n", unit);
@@ -482,5 +626,6 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 			rs->untracked, RTOS_STATS_MAX);
 	print_failed(rs, out);
 	print_api(rs, out);
+	heap_print(rs, freq, out);
 	return ferror(out) ? -1 : 0;
 }

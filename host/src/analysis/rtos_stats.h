@@ -4,7 +4,10 @@
  * in and blocked (CPU load and ready-to-run latency are the timing
  * analyses', analysis/an.h); per kernel object (queue, semaphore, mutex,
  * event group, stream buffer) its operations, highest level, how often and
- * how long tasks waited on it, and for a mutex how long it was held.  A
+ * how long tasks waited on it, and for a mutex how long it was held; the
+ * heap (allocations, failures and frees by task, the most in use, the
+ * blocks still allocated at the end), each task's least free stack and the
+ * idle task's time in low power.  A
  * listener on the pipeline (core/pipe.h): it works on every decoder that
  * produces the event model's RTOS events (Sonde's own, Tonbandgeraet).
  *
@@ -17,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/heapmap.h"
 #include "core/pipe.h"
 
 #define RTOS_STATS_MAX 1024
@@ -42,6 +46,15 @@ struct rtos_task {
 	uint64_t switches, blocks;
 	int waiting;               /* blocked on wait_obj */
 	uint64_t wait_obj, wait_from;
+	uint64_t stack_min;        /* least free stack seen, bytes (stack_seen) */
+	int stack_seen;
+	uint64_t lp_count, lp_sum, lp_from; /* low power: times, time, since (lp_on) */
+	int lp_on;
+};
+
+/* Heap operations of one task (or of no task). */
+struct rtos_heap_use {
+	uint64_t allocs, failed, frees, bytes_alloc, bytes_freed;
 };
 
 struct rtos_obj {
@@ -74,6 +87,12 @@ struct rtos_stats {
 	uint64_t create_failed[RTOS_KINDS]; /* by kind (0: unknown) */
 	struct rtos_api api[RTOS_APIS];     /* by API id */
 	uint64_t running[8];       /* per core (0..7): index + 1 of the running task, 0 none */
+	/* the heap: blocks allocated (task: index + 1 in tasks, 0 none; ts:
+	 * since the trace's origin), by task (heap_use[] beside tasks[]) */
+	struct heapmap heap;
+	struct rtos_heap_use *heap_use, notask_heap;
+	uint64_t heap_max;
+	int heap_seen;
 	uint64_t idle[8];          /* per core: id + 1 of the idle task (OBJECT), 0 unknown */
 	uint64_t last_ts;
 	/* the records the decoder tallied instead of delivering (none of the

@@ -58,7 +58,10 @@ enum sonde_ev_kind {
 	SONDE_EV_OBJ_OP,      /* an operation on object obj: value = the fill level after it
 			       * (SONDE_EVF_LEVEL: items, a semaphore's count, 1 = mutex free,
 			       * bytes) or the operation's own value (bits, notification index,
-			       * timer command); ref = a task it concerns (the task notified) */
+			       * timer command, a task's free stack in bytes); ref = a task it
+			       * concerns (the task notified); the heap (obj SONDE_OBJ_HEAP): value
+			       * = bytes in use after an allocation or free, args its address and
+			       * size */
 	SONDE_EV_TASK_PRIO,   /* obj = task, value = its priority from now on, op = SONDE_OP_PRIO_SET,
 			       * _INHERIT (from a task waiting for a mutex it holds) or _DISINHERIT */
 	SONDE_EV_KIND_COUNT
@@ -105,6 +108,10 @@ struct sonde_arg {
 #define SONDE_EVF_LEVEL    0x10u /* OBJ_OP: value is the object's fill level after the operation */
 #define SONDE_EVF_PART     0x20u /* one record gave several events: this is not the record's own
 				* (e.g. the TASK_OUT half of a task switch); counted once */
+
+/* The obj of the heap's operations (OBJ_OP with op SONDE_OP_HEAP_ALLOC or
+ * _FREE, named "heap"): the RTOS heap, outside the object ids 0..255. */
+#define SONDE_OBJ_HEAP 0x100u
 
 /* SONDE_EV_OBJECT operations (op). */
 #define SONDE_OBJ_CREATED   1u

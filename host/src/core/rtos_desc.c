@@ -130,6 +130,11 @@ static const char *const ops[SONDE_OP_MASK + 1] = {
 	[SONDE_OP_TIMER_STOP] = "timer stop",
 	[SONDE_OP_TIMER_CHANGE_PERIOD] = "timer change period",
 	[SONDE_OP_TIMER_DELETE] = "timer delete",
+	[SONDE_OP_STACK_FREE] = "stack free",
+	[SONDE_OP_LOW_POWER_BEGIN] = "low power begin",
+	[SONDE_OP_LOW_POWER_END] = "low power end",
+	[SONDE_OP_HEAP_ALLOC] = "malloc",
+	[SONDE_OP_HEAP_FREE] = "free",
 	[SONDE_OP_SET_SEND] = "signal",
 	[SONDE_OP_SET_ADD] = "add to set",
 	[SONDE_OP_SET_REMOVE] = "remove from set",
@@ -144,7 +149,8 @@ int rtos_op_is_notify(uint32_t op)
 int rtos_op_on_task(uint32_t op)
 {
 	op &= SONDE_OP_MASK;
-	return rtos_op_is_notify(op) || op == SONDE_OP_NOTIFY_TAKE || op == SONDE_OP_RESUME;
+	return rtos_op_is_notify(op) || op == SONDE_OP_NOTIFY_TAKE || op == SONDE_OP_RESUME ||
+	       op == SONDE_OP_STACK_FREE || op == SONDE_OP_LOW_POWER_BEGIN || op == SONDE_OP_LOW_POWER_END;
 }
 
 /* FreeRTOS's timer command codes (timers.h: tmrCOMMAND_*, the ISR forms

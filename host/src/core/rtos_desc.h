@@ -53,7 +53,7 @@ const char *rtos_op_name(uint32_t op, uint64_t kind);
 int rtos_op_is_notify(uint32_t op);
 
 /* 1 for the operations whose object is a task (notifications, the end of
- * a wait for one, resumption). */
+ * a wait for one, resumption, its free stack, the idle task's low power). */
 int rtos_op_on_task(uint32_t op);
 
 /* The timer operation of a FreeRTOS timer command code (TIMER_COMMAND's

@@ -25,7 +25,8 @@ struct namepool;
 enum tmap_role {
 	R_PROCESS, R_DIAG, R_NOTASK, R_ISR, R_IDLE, R_TASK, R_TSTATE,
 	R_MARKER, R_COUNTER, R_QUEUE, R_LOST, R_REFUSED,
-	R_HOLDER, R_PRIO  /* RTOS: a mutex's holder, a task's priority (trackmap_rtos.c) */
+	R_HOLDER, R_PRIO, /* RTOS: a mutex's holder, a task's priority (trackmap_rtos.c) */
+	R_STACK, R_LOWPOWER /* RTOS: a task's free stack, the idle task's low power */
 };
 
 /* An open slice on a track. */

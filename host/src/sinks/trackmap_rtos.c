@@ -19,6 +19,12 @@
  *                        holder track for mutexes; a failed creation:
  *                        instant `create failed <kind>` on the running
  *                        context; otherwise nothing drawn
+ *   OBJ_OP stack free    counter track `<task> stack free` (bytes never used)
+ *   OBJ_OP low power     slice `Low power` on track `<idle task> low power`
+ *                        from its begin to its end
+ *   heap (OBJ_OP of SONDE_OBJ_HEAP) as any OBJ_OP with a level: counter
+ *                        `heap` (bytes in use), instants `malloc heap`,
+ *                        `free heap` on the task that called
  *
  * Per object the model keeps the flow ids of items sent and not yet
  * received, at most TMAP_FLOWS_MAX (older ones get no arrow): memory stays
@@ -237,6 +243,48 @@ static void obj_op(struct tmap *m, struct tmap_core *c, const struct sonde_event
 	tmap_emit_id(m, TMAP_INSTANT, ns, ctx, "rtos", id);
 }
 
+/* A track of the task's own (role, "<task> <what>"), made on first use. */
+static struct tmap_node *task_track(struct tmap *m, struct tmap_core *c, const struct tmap_node *t,
+				    enum tmap_role role, enum tmap_kind kind, const char *what)
+{
+	struct tmap_node *p = tmap_lookup(m, role, c->id, t->obj);
+	char name[TMAP_NAME_MAX + 16];
+
+	if (!p) {
+		snprintf(name, sizeof(name), "%s %s", t->name, what);
+		p = tmap_node_new(m, c, role, c->id, t->obj, kind, name);
+	}
+	return p;
+}
+
+/* A task's free stack (a counter), the idle task's low power (a slice). */
+static void task_op(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
+{
+	struct tmap_node *t = tmap_obj_track(m, c, R_TASK, ev), *p;
+	uint32_t base = ev->op & SONDE_OP_MASK;
+
+	if (!t) {
+		m->st.unmapped++;
+		return;
+	}
+	if (base == SONDE_OP_STACK_FREE) {
+		if ((p = task_track(m, c, t, R_STACK, TMAP_COUNTER, "stack free")) != NULL)
+			m->ops->counter(m->w, ns, &p->t, ev->value);
+		return;
+	}
+	if ((p = task_track(m, c, t, R_LOWPOWER, TMAP_SLICES, "low power")) == NULL)
+		return;
+	if (base == SONDE_OP_LOW_POWER_BEGIN && !p->running) {
+		tmap_args_event(m, ev);
+		tmap_arg_i(m, "expected_ticks", ev->value);
+		tmap_emit(m, TMAP_BEGIN, ns, p, "rtos", "Low power", 0);
+		p->running = 1;
+	} else if (base == SONDE_OP_LOW_POWER_END && p->running) {
+		tmap_emit_end(m, ns, p, "Low power");
+		p->running = 0;
+	}
+}
+
 static void task_prio(struct tmap *m, struct tmap_core *c, const struct sonde_event *ev, uint64_t ns)
 {
 	struct tmap_node *t = tmap_obj_track(m, c, R_TASK, ev), *p;
@@ -295,7 +343,16 @@ void tmap_rtos_event(struct tmap *m, struct tmap_core *c, const struct sonde_eve
 {
 	switch (ev->kind) {
 	case SONDE_EV_OBJ_OP:
-		obj_op(m, c, ev, ns);
+		switch (ev->op & SONDE_OP_MASK) {
+		case SONDE_OP_STACK_FREE:
+		case SONDE_OP_LOW_POWER_BEGIN:
+		case SONDE_OP_LOW_POWER_END:
+			task_op(m, c, ev, ns);
+			break;
+		default:
+			obj_op(m, c, ev, ns);
+			break;
+		}
 		break;
 	case SONDE_EV_TASK_PRIO:
 		task_prio(m, c, ev, ns);

@@ -137,7 +137,8 @@ struct tmap_node *tmap_node_new(struct tmap *m, struct tmap_core *c, enum tmap_r
 	n->t.core = core;
 	n->t.prio = -1;
 	n->t.is_task = role == R_TASK;
-	n->t.unit = (role == R_QUEUE || role == R_LOST || role == R_REFUSED || role == R_PRIO)
+	n->t.unit = (role == R_QUEUE || role == R_LOST || role == R_REFUSED || role == R_PRIO ||
+		       role == R_STACK)
 		? TMAP_UNIT_COUNT : TMAP_UNIT_NONE;
 	if (role == R_PROCESS) {
 		n->t.pid = core < TMAP_PID_MAX - 1 ? (int32_t)core + 1 : TMAP_PID_MAX + m->next_pid++;
@@ -202,6 +203,7 @@ const char *tmap_lane(const struct tmap_track *t)
 	case R_NOTASK:  return "notask";
 	case R_TSTATE:  return "state";
 	case R_MARKER:  return "marker";
+	case R_LOWPOWER: return "marker"; /* slices, as a marker's spans */
 	case R_DIAG:    return "diag";
 	default:        return "counter"; /* counters, queues, lost records */
 	}

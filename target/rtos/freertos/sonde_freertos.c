@@ -2,7 +2,8 @@
  * sonde_freertos.c -- the state behind the FreeRTOS trace macros
  * (sonde_freertos.h): the table of traced kernel objects (id, kind,
  * capacity, name) for announcing them again when the host asks for INFO,
- * the running task and the state it will leave in, and the context switch.
+ * the running task and the state it will leave in, and the context switch;
+ * if configured, the tasks' stack high-water marks.
  *
  * Compile it with the kernel and the application (it includes FreeRTOS.h,
  * so FreeRTOSConfig.h must be on the include path).  It calls only
@@ -35,6 +36,10 @@ struct obj {
 	const char *name; /* NULL: none known */
 	uint32_t cap;     /* as created (a task: its priority then) */
 	uint8_t kind;
+#if SONDE_FRTOS_STACK
+	uint32_t stack_min;  /* a task: the free stack last sent, in bytes; UINT32_MAX none */
+	volatile uint8_t ran; /* a task: switched out since its stack was looked at */
+#endif
 };
 
 static struct obj objs[SONDE_FRTOS_MAX_OBJECTS];
@@ -59,6 +64,10 @@ static void announce(uint8_t id, const struct obj *o, uint8_t flags)
 	if (o->name != NULL)
 		sonde_dict(dict_kind(o->kind), id, o->name);
 	sonde_obj_create(id, (uint8_t)(o->kind | flags), o->cap);
+#if SONDE_FRTOS_STACK
+	if (flags != 0u && o->stack_min != UINT32_MAX) /* a host that joins late learns it too */
+		sonde_obj_op32(SONDE_OP_STACK_FREE, id, o->stack_min);
+#endif
 }
 
 uint8_t sonde_frtos_created(const void *handle, uint8_t kind, uint32_t cap, const char *name)
@@ -74,6 +83,10 @@ uint8_t sonde_frtos_created(const void *handle, uint8_t kind, uint32_t cap, cons
 			objs[i].name = name;
 			objs[i].cap = cap;
 			objs[i].kind = kind;
+#if SONDE_FRTOS_STACK
+			objs[i].stack_min = UINT32_MAX;
+			objs[i].ran = 0u;
+#endif
 			id = (uint8_t)(SONDE_FRTOS_ID_FIRST + i);
 			break;
 		}
@@ -272,10 +285,64 @@ static void first_switch(uint8_t in)
 	sonde_task_in(in);
 }
 
+#if SONDE_FRTOS_STACK
+/* The stack of task o (id): its high-water mark, sent if it fell (it
+ * never rises). */
+static void stack_look(struct obj *o, uint8_t id)
+{
+	uint32_t bytes = (uint32_t)uxTaskGetStackHighWaterMark((TaskHandle_t)o->h) * (uint32_t)sizeof(StackType_t);
+
+	if (bytes == o->stack_min)
+		return;
+	o->stack_min = bytes;
+	if (bytes <= 0xFFFFu)
+		sonde_obj_op16(SONDE_OP_STACK_FREE, id, (uint16_t)bytes);
+	else
+		sonde_obj_op32(SONDE_OP_STACK_FREE, id, bytes);
+}
+
+/* Off the switch: each task marked, with the scheduler suspended (no task
+ * can delete it meanwhile; a deleted task has no slot any more), the
+ * interrupts enabled. */
+void sonde_frtos_stack_poll(void)
+{
+	unsigned i;
+#if SONDE_FRTOS_STACK_PERIOD > 0
+	static TickType_t last;
+	static uint8_t polled;
+	TickType_t now = xTaskGetTickCount();
+
+	if (polled && (TickType_t)(now - last) < (TickType_t)SONDE_FRTOS_STACK_PERIOD)
+		return;
+	polled = 1u;
+	last = now;
+#endif
+	for (i = 0; i < SONDE_FRTOS_MAX_OBJECTS; i++) {
+		struct obj *o = &objs[i];
+
+		if (!o->ran)
+			continue;
+		vTaskSuspendAll();
+		o->ran = 0u;
+		if (o->h != NULL && o->kind <= SONDE_OBJK_TIMER_TASK)
+			stack_look(o, (uint8_t)(SONDE_FRTOS_ID_FIRST + i));
+		(void)xTaskResumeAll();
+	}
+}
+#endif
+
 /* A different task runs (the macro filters out the same one running on):
  * one record with both tasks and the state the outgoing one leaves in. */
 void sonde_frtos_switched_in(const void *tcb, uint8_t id)
 {
+#if SONDE_FRTOS_STACK
+	{
+		struct obj *o = slot(sonde_frtos_run.id);
+
+		if (o != NULL) /* its stack may have grown: the next poll looks */
+			o->ran = 1u;
+	}
+#endif
 	if (sonde_frtos_run.tcb != NULL)
 		sonde_task_switch_w((uint32_t)sonde_frtos_run.id | (uint32_t)sonde_frtos_run.wait << 8 |
 				    (uint32_t)id << 24);

@@ -27,6 +27,9 @@
  * signal by a member (OBJ_OP SET_SEND), deferred calls (PEND_CALL),
  * creations that failed (CREATE_FAILED) and, with SONDE_FRTOS_API 1,
  * V11's API calls as spans (API, sonde_freertos_api.h).
+ * Also tickless idle's sleeps and, optionally (off by default:
+ * SONDE_FRTOS_HEAP, SONDE_FRTOS_STACK), the heap's allocations and frees and
+ * the tasks' stack high-water marks.
  *
  * Ids.  Every traced object gets a Sonde object id (1..255, shared with the
  * application's ISRs, markers and counters) when it is created, stored in
@@ -81,6 +84,27 @@
 #ifndef SONDE_FRTOS_API
 #define SONDE_FRTOS_API 0
 #endif
+/* The heap: 1 traces the kernel's allocator (traceMALLOC, traceFREE: a
+ * HEAP_ALLOC or HEAP_FREE record each, 13 bytes framed).  0 (the default):
+ * the kernel's empty macros stay, nothing is compiled in. */
+#ifndef SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_HEAP 0
+#endif
+/* Stack high-water marks: 1 marks each task switched out (only while it
+ * runs can its stack grow: one store in the switch), and
+ * sonde_frtos_stack_poll(), which the application calls from its idle hook,
+ * looks at the stacks of the tasks marked -- uxTaskGetStackHighWaterMark(),
+ * a scan of the stack's unused part, off the switch, with the scheduler
+ * suspended and interrupts enabled -- at most once every
+ * SONDE_FRTOS_STACK_PERIOD ticks (0: at every call), and sends OBJ_OP
+ * STACK_FREE for each whose mark fell.  RAM: 8 more bytes per object.  0
+ * (the default): nothing compiled in, the poll does nothing. */
+#ifndef SONDE_FRTOS_STACK
+#define SONDE_FRTOS_STACK 0
+#endif
+#ifndef SONDE_FRTOS_STACK_PERIOD
+#define SONDE_FRTOS_STACK_PERIOD 100u
+#endif
 #if SONDE_FRTOS_ID_FIRST < 1 || SONDE_FRTOS_ID_FIRST + SONDE_FRTOS_MAX_OBJECTS > 256
 #error "SONDE_FRTOS_ID_FIRST and SONDE_FRTOS_MAX_OBJECTS must keep the ids within 1..255"
 #endif
@@ -102,6 +126,12 @@
 #endif
 #ifndef INCLUDE_uxTaskPriorityGet
 #define INCLUDE_uxTaskPriorityGet 1
+#endif
+#if SONDE_FRTOS_STACK && !defined(INCLUDE_uxTaskGetStackHighWaterMark)
+#define INCLUDE_uxTaskGetStackHighWaterMark 1
+#endif
+#if SONDE_FRTOS_STACK && INCLUDE_uxTaskGetStackHighWaterMark != 1
+#error "SONDE_FRTOS_STACK needs INCLUDE_uxTaskGetStackHighWaterMark 1"
 #endif
 #if INCLUDE_xTaskGetIdleTaskHandle != 1 || INCLUDE_uxTaskPriorityGet != 1
 #error "sonde_freertos.h needs INCLUDE_xTaskGetIdleTaskHandle and INCLUDE_uxTaskPriorityGet 1"
@@ -138,6 +168,15 @@ uint8_t sonde_frtos_id(const void *handle);
 /* Objects that got id 0 because the table was full. */
 uint32_t sonde_frtos_untracked(void);
 
+#if SONDE_FRTOS_STACK
+/* Look at the stacks of the tasks switched out since the last look, if
+ * SONDE_FRTOS_STACK_PERIOD ticks have passed (see above).  Call it from a
+ * task (the idle hook: it neither blocks nor masks interrupts). */
+void sonde_frtos_stack_poll(void);
+#else
+static inline void sonde_frtos_stack_poll(void) {}
+#endif
+
 #else /* tracing compiled out: the kernel's empty default macros stay */
 
 static inline void sonde_frtos_init(void (*app_dict)(void)) { (void)app_dict; }
@@ -145,6 +184,7 @@ static inline void sonde_frtos_announce(void) {}
 static inline void sonde_frtos_name(const void *h, const char *n) { (void)h; (void)n; }
 static inline uint8_t sonde_frtos_id(const void *h) { (void)h; return 0; }
 static inline uint32_t sonde_frtos_untracked(void) { return 0; }
+static inline void sonde_frtos_stack_poll(void) {}
 
 #endif /* SONDE_ENABLED */
 
@@ -481,6 +521,25 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 		if (sonde_rec_on_(SONDE_REC_API))                    \
 			sonde_w_word(SONDE_REC_API | 1u << 8, (uint32_t)(api) | 0x80u); \
 	} while (0)
+/* ---- heap and tickless idle (expanded in heap_*.c, tasks.c) -------------- */
+
+/* The allocator's block: its address (NULL: the allocation failed) and the
+ * size it reports (heap_4: the block with its header; heap_3's free: 0).
+ * Off unless SONDE_FRTOS_HEAP: a FreeRTOSConfig.h that chains these keeps
+ * the setting. */
+#if SONDE_FRTOS_HEAP
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize) sonde_heap_alloc((pvAddress), (uint32_t)(uiSize))
+#define SONDE_FRTOS_FREE(pvAddress, uiSize) sonde_heap_free((pvAddress), (uint32_t)(uiSize))
+#else
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#define SONDE_FRTOS_FREE(pvAddress, uiSize)
+#endif
+/* Tickless idle (configUSE_TICKLESS_IDLE): the idle task sleeps, for the
+ * ticks the kernel expects (xExpectedIdleTime, the local of
+ * prvIdleTask() where the kernel expands the macro, 10.4 to 11.x). */
+#define SONDE_FRTOS_LOW_POWER_IDLE_BEGIN() \
+	sonde_obj_op32(SONDE_OP_LOW_POWER_BEGIN, sonde_frtos_run.id, (uint32_t)xExpectedIdleTime)
+#define SONDE_FRTOS_LOW_POWER_IDLE_END() sonde_obj_op(SONDE_OP_LOW_POWER_END, sonde_frtos_run.id)
 
 /* ---- the kernel's macro names -------------------------------------------- */
 
@@ -728,6 +787,20 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 	SONDE_FRTOS_STREAM_BUFFER_RECEIVE_FROM_ISR(xStreamBuffer, xReceivedLength)
 #endif
 
+#if SONDE_FRTOS_HEAP
+#ifndef traceMALLOC
+#define traceMALLOC(pvAddress, uiSize) SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#endif
+#ifndef traceFREE
+#define traceFREE(pvAddress, uiSize) SONDE_FRTOS_FREE(pvAddress, uiSize)
+#endif
+#endif
+#ifndef traceLOW_POWER_IDLE_BEGIN
+#define traceLOW_POWER_IDLE_BEGIN() SONDE_FRTOS_LOW_POWER_IDLE_BEGIN()
+#endif
+#ifndef traceLOW_POWER_IDLE_END
+#define traceLOW_POWER_IDLE_END() SONDE_FRTOS_LOW_POWER_IDLE_END()
+#endif
 #ifndef traceQUEUE_SET_SEND
 #define traceQUEUE_SET_SEND(pxQueueSetContainer) SONDE_FRTOS_QUEUE_SET_SEND(pxQueueSetContainer)
 #endif
@@ -865,6 +938,10 @@ static inline uint16_t sonde_frtos_u16(uint32_t n)
 #define SONDE_FRTOS_API_ENTER(api)
 #define SONDE_FRTOS_API_RETURN(api, r)
 #define SONDE_FRTOS_API_RETURN_VOID(api)
+#define SONDE_FRTOS_MALLOC(pvAddress, uiSize)
+#define SONDE_FRTOS_FREE(pvAddress, uiSize)
+#define SONDE_FRTOS_LOW_POWER_IDLE_BEGIN()
+#define SONDE_FRTOS_LOW_POWER_IDLE_END()
 
 #endif /* SONDE_ENABLED */
 

@@ -510,6 +510,7 @@ static void sdec_destroy(void *dec)
 	shold_free(&d->hold);
 	sdict_free(&d->dict);
 	sstk_free(&d->stk);
+	srtos_free(&d->rtos);
 	free(d);
 }
 

@@ -581,7 +581,7 @@ void srec_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const u
 	}
 
 	/* the other timed records (the time is taken above) */
-	if ((id >= SONDE_REC_TASK_SWITCH && id <= SONDE_REC_OBJ_OP) ||
+	if ((id >= SONDE_REC_TASK_SWITCH && id <= SONDE_REC_HEAP_FREE) ||
 	    (id >= SONDE_REC_PEND_CALL && id <= SONDE_REC_API)) {
 		srtos_record(d, f, id, fl.p, fl.n, fl.off);
 		return;

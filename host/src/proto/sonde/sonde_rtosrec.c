@@ -22,11 +22,16 @@
  *                command code) becomes the timer op it names.  SET_SEND
  *                (a member signals its queue set) is a send to the set;
  *                SET_ADD / SET_REMOVE name the set (arg "set").
+ *                A task's free stack and the idle task's low power are
+ *                OBJ_OPs on the task (ref = the task).
  *   PEND_CALL    RECORD "PEND_CALL": function (FUNC), isr, failed.
  *   CREATE_FAILED  OBJECT "create failed" (no object; obj2 the kind).
  *   API          FUNC_ENTER / FUNC_EXIT of RTOS_API_FN(id) on the running
  *                context's call stack, named from sonde_frtos_api.h; the
  *                value returned as arg "ret".
+ *   HEAP_ALLOC,  OBJ_OP of the heap (obj SONDE_OBJ_HEAP, op HEAP_ALLOC /
+ *   HEAP_FREE    _FREE, failed: no block): the bytes in use after it, with
+ *                the block's address and size.
  *
  * Called by sonde_records.c with the time already taken and the timestamp
  * field split off (at the end of DATA in version 2, at its start in
@@ -368,6 +373,39 @@ static void api(struct sdec *d, const struct sdec_frame *f, const uint8_t *p, si
 	srec_emit(d, &ev);
 }
 
+/* ---- HEAP_ALLOC, HEAP_FREE ----------------------------------------------- */
+
+/* An OBJ_OP of the heap (SONDE_OBJ_HEAP): its level the bytes in use after
+ * it, from the blocks allocated and not freed (a free's own size may be 0:
+ * heap_3; one of a block allocated before the trace began, or lost, changes
+ * nothing). */
+static void heap_op(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *p)
+{
+	struct srtos *r = &d->rtos;
+	uint32_t addr = (uint32_t)bytes_le(p, 4), size = (uint32_t)bytes_le(p + 4, 4);
+	int alloc = id == SONDE_REC_HEAP_ALLOC, failed = alloc && addr == 0;
+	struct heap_block b = { .addr = addr, .size = size };
+	struct sonde_event ev;
+
+	srec_ev_init(d, &ev, f, SONDE_EV_OBJ_OP, alloc ? "HEAP_ALLOC" : "HEAP_FREE");
+	if (alloc && !failed)
+		heapmap_add(&r->heap, &b);
+	else if (!alloc && !heapmap_remove(&r->heap, addr, &b))
+		b.size = size;
+	ev.obj = SONDE_OBJ_HEAP;
+	ev.obj_name = "heap";
+	ev.obj2_name = "heap"; /* its kind: no SONDE_OBJK_* (obj2 0) */
+	ev.op = (alloc ? SONDE_OP_HEAP_ALLOC : SONDE_OP_HEAP_FREE) | (failed ? SONDE_OP_F_FAILED : 0u);
+	ev.value = (int64_t)r->heap.bytes;
+	ev.flags |= SONDE_EVF_LEVEL;
+	str_arg(d, &ev, "op", alloc ? "malloc" : "free");
+	srec_add_arg(d, &ev, "address", SONDE_A_HEX, addr);
+	srec_add_arg(d, &ev, "size", SONDE_A_U32, b.size);
+	if (failed)
+		add_flag(d, &ev, "failed");
+	srec_emit(d, &ev);
+}
+
 void srtos_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const uint8_t *fields, size_t n,
 		  size_t off)
 {
@@ -380,6 +418,10 @@ void srtos_record(struct sdec *d, const struct sdec_frame *f, uint8_t id, const 
 		break;
 	case SONDE_REC_API:
 		api(d, f, fields, n, off);
+		break;
+	case SONDE_REC_HEAP_ALLOC:
+	case SONDE_REC_HEAP_FREE:
+		heap_op(d, f, id, fields);
 		break;
 	case SONDE_REC_TASK_SWITCH:
 		task_switch(d, f, fields, off);

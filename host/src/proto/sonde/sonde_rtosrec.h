@@ -3,7 +3,8 @@
  * section 4.1): TASK_SWITCH, OBJ_CREATE and OBJ_OP onto the event model,
  * and the little state that needs (each object's kind and capacity, to
  * turn "items before the operation" into the level after it; the idle
- * task, whose switch-in is IDLE; a mutex's creation).
+ * task, whose switch-in is IDLE; a mutex's creation); HEAP_ALLOC and
+ * HEAP_FREE, with the blocks allocated (for the heap in use).
  */
 #ifndef SONDE_RTOSREC_H
 #define SONDE_RTOSREC_H
@@ -11,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "heapmap.h"
 
 struct sdec;
 struct sdec_frame;
@@ -25,13 +28,21 @@ struct srtos_obj {
 struct srtos {
 	struct srtos_obj obj[256];
 	int idle;      /* object id of the idle task, -1 unknown */
+	struct heapmap heap; /* blocks allocated (HEAP_ALLOC) and not freed */
 };
 
-/* Forget everything (init, target reset). */
+/* Forget everything (init, target reset).  The first call may find r
+ * zeroed. */
 static inline void srtos_reset(struct srtos *r)
 {
 	memset(r->obj, 0, sizeof(r->obj));
 	r->idle = -1;
+	heapmap_clear(&r->heap);
+}
+
+static inline void srtos_free(struct srtos *r)
+{
+	heapmap_clear(&r->heap);
 }
 
 /* Records were lost: a mutex's first give seen after it may be any give
