@@ -428,12 +428,12 @@ static void put_task(const struct task_count *t)
 }
 
 /* A task's heap operations and its free stack now (not asked of a task
- * deleted, nor of none). */
+ * deleted, by itself or by another, nor of none). */
 static void put_theap(uint8_t id, const void *h, const struct heap_count *c)
 {
 	uint32_t stack = 0xFFFFFFFFu;
 
-	if (h != NULL && h != t_oneshot)
+	if (h != NULL && h != t_oneshot && !app_sets_deleted(h))
 		stack = (uint32_t)uxTaskGetStackHighWaterMark((TaskHandle_t)h) * (uint32_t)sizeof(StackType_t);
 	if (sonde_user_begin(APP_REC_THEAP)) {
 		sonde_arg_obj(id);

@@ -69,6 +69,7 @@ void app_sets_start(void);
 void app_sets_cycle(uint32_t cycle);
 void app_sets_isr(long *woken);
 void app_sets_dict(void);
+int app_sets_deleted(const void *h);
 void app_sets_report(void);
 void app_delay(uint32_t ticks);
 /* app.c: at the top of a looping task's loop (parks it at the end). */

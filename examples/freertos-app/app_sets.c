@@ -151,6 +151,13 @@ void app_sets_cycle(uint32_t i)
 #endif
 }
 
+/* Whether h is a task app_sets_cycle() deleted (its handle is stale: the
+ * kernel freed it, nothing may be asked of it). */
+int app_sets_deleted(const void *h)
+{
+	return h != NULL && h == (const void *)t_victim && c_deleted_other > 0;
+}
+
 /* Every 16th interrupt a deferred call; the 64th makes ten at once, more
  * than the timer command queue holds (configTIMER_QUEUE_LENGTH 8): the
  * timer task cannot run in between, so the last ones fail. */
