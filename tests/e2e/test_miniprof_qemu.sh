@@ -63,11 +63,12 @@ mp "$WORK/cap.jsonl" capture --duration 1 -w "$WORK/mp.bin" --format jsonl
 "$SONDE" decode --proto miniprof "$WORK/mp.bin" --format profile -o "elf=$ELF" >"$WORK/profile.txt"
 "$SONDE" decode --proto miniprof "$WORK/mp.bin" --format folded -o "elf=$ELF" >"$WORK/folded.txt"
 grep -E "^(function|crc_block|mp_round|read_inputs|filter_step) " "$WORK/profile.txt"
-# (not emit_outputs: two instructions, so its self time at 1 MHz is 0 ticks
-# in most calls, and a capture of few rounds -- QEMU on a loaded machine ran
-# 18 in the second -- may hold no tick of it, and no folded line; its calls
-# are checked against the firmware's count below)
-for stack in "No task;mp_round;read_inputs;filter_step" "No task;mp_round;update_model;crc_block" "No task;app_isr_work;crc_block"; do
+# (not the stacks of emit_outputs and filter_step: a few instructions each,
+# so their self time at 1 MHz is 0 ticks in most calls, and a capture of few
+# rounds -- QEMU on a loaded machine ran 14 to 18 in the second -- may hold
+# no tick of them, and no folded line; their place in the call tree is
+# checked on the recorded calls below)
+for stack in "No task;mp_round;update_model;crc_block" "No task;app_isr_work;crc_block"; do
 	grep -qF "$stack " "$WORK/folded.txt" || { head -20 "$WORK/folded.txt"; fail "call tree: no stack $stack"; }
 done
 # the Sonde trace has MP_COUNTS once the firmware took STOP
@@ -102,11 +103,21 @@ bad = [(name(f), fw[f], got.get(f, 0)) for f in fw if fw[f] != got.get(f, 0)]
 assert not bad, "calls (function, firmware, MiniProfiler): %s" % bad
 assert not set(got) - set(fw), "functions the firmware does not count: %s" % [name(f) for f in set(got) - set(fw)]
 print("counts: %d functions, %d calls, all equal to the firmware's" % (len(fw), len(calls)))
-# emit_outputs, which the folded stacks may not show (above), one level
-# under mp_round in every call
-rounds = [c for c in calls if name(c[1]) == "mp_round"]
-emit = [c for c in calls if name(c[1]) == "emit_outputs"]
-assert rounds and emit and all(c[3] == rounds[0][3] + 1 for c in emit), "emit_outputs not called under mp_round"
+# the short functions, which the folded stacks may not show (above), each
+# called one level under its caller in every call: emit_outputs and
+# read_inputs under mp_round, filter_step under read_inputs (the recorded
+# calls are in entry order: a callee's call follows its caller's)
+def under(callee, caller):
+    parent = [c for c in calls if name(c[1]) == caller]
+    kids = [c for c in calls if name(c[1]) == callee]
+    assert parent and kids, "no calls of %s or %s" % (callee, caller)
+    for k in kids:
+        p = [c for c in parent if c[0] <= k[0]]
+        assert p and k[3] == p[-1][3] + 1 and k[0] + k[2] <= p[-1][0] + p[-1][2] + 1, \
+            "%s at %d us not inside a call of %s" % (callee, k[0], caller)
+    return len(kids)
+print("call tree: %d emit_outputs, %d read_inputs under mp_round, %d filter_step under read_inputs" %
+      (under("emit_outputs", "mp_round"), under("read_inputs", "mp_round"), under("filter_step", "read_inputs")))
 # Sonde's trace of the same calls: FUNC enter/exit pairs inside the session
 # marks (one stack: interrupts nest), in ticks of 25 MHz
 b = [e["ts"] for e in tr if e.get("record") == "MARK_BEGIN"][-1]
