@@ -19,7 +19,13 @@ cat "$SONDE_SRC/tests/e2e/browser/report_lib.js" - >"$TMP/check.js" <<'JS'
   var rows = reportTest.rows, isrLanes = reportTest.isrLanes;
   return { tasks: rows("t-tasks"), isrs: rows("t-isrs"), cores: rows("t-cores"), funcs: rows("t-funcs"),
     records: sonde.D.stats.records, lanes: sonde.D.lanes.map(function (l) { return [l.kind, l.name]; }),
-    isrlanes: isrLanes(), losses: lossMarks() };
+    isrlanes: isrLanes(), losses: lossMarks(), laneTypes: laneTypes() };
+  /* per lane, how many of its items are of each type */
+  function laneTypes() {
+    var D = sonde.D, out = D.lanes.map(function () { return {}; });
+    D.items.forEach(function (it) { var o = out[it[I_LANE]]; o[D.types[it[I_TYPE]]] = (o[D.types[it[I_TYPE]]] || 0) + 1; });
+    return out;
+  }
   /* the losses in place: the diagnostics lane's "Records lost" marks, and
    * the colour drawn at the first one, zoomed to 100 us around it */
   function lossMarks() {
@@ -101,13 +107,22 @@ if ow + rf and not lm["n"]:
     fails.append(f"target drops ({drops}) but no loss mark on the timeline")
 elif ow + rf and not (lm["px"][0] > 150 and lm["px"][1] < 80 and lm["px"][2] < 80 and lm["px"][3] > 200):
     fails.append(f"the loss mark is not drawn red where it is: pixel {lm['px']} {lm}")
+# a counter lane holds counter values only; the slice tracks (a mutex's
+# holder, the idle task's low power) are lanes of slices
+for (k, n), types in zip(page["lanes"], page["laneTypes"]):
+    if k == "counter" and set(types) - {"counter"}:
+        fails.append(f"counter lane {n!r} holds {types}")
+holders = [(k, n) for k, n in page["lanes"] if n.endswith(" holder")]
+if any(k != "marker" for k, n in holders):
+    fails.append(f"mutex holder lanes not drawn as slices: {holders}")
 tasks = sorted(n for k, n in page["lanes"] if k == "task")
 if tasks != sorted(page["tasks"]):
     fails.append(f"task lanes {tasks}, tasks {sorted(page['tasks'])}")
 if fails:
     sys.exit("\n".join(fails[:20]))
 print(f"{len(page['tasks'])} tasks, {len(page['isrs'])} ISRs, {len(page['funcs'])} functions, "
-      f"{page['records']} records, {len(page['lanes'])} lanes as the CLI says; {lm['n']} loss marks"
+      f"{page['records']} records, {len(page['lanes'])} lanes as the CLI says; {lm['n']} loss marks; "
+      f"{len(holders)} mutex holder lanes of slices"
       + (f" (drawn {lm['px']})" if lm["n"] else ""))
 PY
 		fail "$name: the page's numbers differ from the CLI's"

@@ -203,9 +203,12 @@ const char *tmap_lane(const struct tmap_track *t)
 	case R_NOTASK:  return "notask";
 	case R_TSTATE:  return "state";
 	case R_MARKER:  return "marker";
-	case R_LOWPOWER: return "marker"; /* slices, as a marker's spans */
 	case R_DIAG:    return "diag";
-	default:        return "counter"; /* counters, queues, lost records */
+	default:
+		/* the RTOS's slice tracks (a mutex's holder, the idle task's low
+		 * power) are drawn as a marker's spans; the rest are counters
+		 * (counters, queues, lost records, priorities, free stacks) */
+		return t->kind == TMAP_SLICES ? "marker" : "counter";
 	}
 }
 
