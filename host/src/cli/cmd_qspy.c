@@ -143,7 +143,10 @@ static int parse(struct qspy_args *a, int argc, char **argv, int *help)
 	unsigned tcp_port = 6601;
 	int serial = 0, c;
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc's getopt then forgets all it kept from an earlier
+	 * parse, among it a pointer into that parse's argv, freed since when
+	 * one process parses many command lines (fuzz_cli found it) */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":hq::u::v:r:kosmg:t::c:b:f:d::T:O:F:S:E:Q:P:B:C:w:", longs, NULL)) != -1) {
 		static const char sizes[] = "TOFSEQPBC";
 		if (c && strchr(sizes, c)) {
