@@ -56,12 +56,12 @@ def closure(below):
     """The layers each layer may use: itself and all it links, transitively."""
     seen = {}
     for l in below:
-        todo, s = [l], {l}
-        while todo:
-            for b in below[todo.pop()]:
+        pending, s = [l], {l}
+        while pending:
+            for b in below[pending.pop()]:
                 if b not in s:
                     s.add(b)
-                    todo.append(b)
+                    pending.append(b)
         seen[l] = s
     return seen
 
