@@ -44,6 +44,11 @@
 #define SONDE_LIKELY(x) (x)
 #endif
 
+/* With SONDE_ENABLED 0 the library sources compile to nothing, and
+ * sonde.h declares no state for them to use (sonde_filters_ and the rest
+ * exist only in a tracing build). */
+#if SONDE_ENABLED
+
 /* ---- state ------------------------------------------------------------ */
 
 /* Rare conditions.  While any is set the fast path is closed (wlim 0), so
@@ -371,10 +376,8 @@ SONDE_INLINE void sonde_fast_done(uint8_t *end, size_t len, uint32_t seq, uint32
 		sonde_fix(len);
 }
 
-/* With SONDE_ENABLED 0 the library sources compile to nothing; ISO C wants
- * at least one declaration in a translation unit. */
-#if !SONDE_ENABLED
+#else /* !SONDE_ENABLED: ISO C wants a declaration in every translation unit */
 typedef int sonde_disabled_t;
-#endif
+#endif /* SONDE_ENABLED */
 
 #endif /* SONDE_INTERNAL_H */
