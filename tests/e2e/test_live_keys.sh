@@ -13,34 +13,12 @@ FT=$WORK/fake_target.py
 bg python3 "$FT" --listen "$WORK/port" --synth 0 --chunk 256 --delay 0.005
 wait_for -p $! test -s "$WORK/port" || fail "target did not start"
 python3 - "$SONDE" "tcp://127.0.0.1:$(cat "$WORK/port")" "$WORK/screen.txt" <<'PY' || fail "keys: see above"
-import os, pty, re, select, subprocess, sys, termios, time
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["SONDE_SRC"], "tests", "e2e"))
+from pty_live import PtyLive
 sonde, link, screen_file = sys.argv[1:4]
-master, slave = pty.openpty()
-before = termios.tcgetattr(slave)
-p = subprocess.Popen([sonde, "live", link, "--proto", "sonde", "--output", "/dev/null", "--no-show"],
-                     stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-screen = b""
-def read_until(pattern, limit=300 * float(os.environ.get("TEST_TIME_SCALE", "1"))):
-    # as long as sonde runs (the limit is only against a hang)
-    global screen
-    end = time.time() + limit
-    while time.time() < end:
-        if re.search(pattern, screen):
-            return True
-        if p.poll() is not None and not select.select([master], [], [], 0)[0]:
-            break
-        r, _, _ = select.select([master], [], [], 0.1)
-        if r:
-            try:
-                screen += os.read(master, 65536)
-            except OSError:
-                break
-    return re.search(pattern, screen) is not None
-def key(k, pattern):
-    os.write(master, k)
-    if not read_until(pattern):
-        open(screen_file, "wb").write(screen)
-        sys.exit("after key %r: no %r on the screen" % (k, pattern))
+t = PtyLive([sonde, "live", link, "--proto", "sonde", "--output", "/dev/null", "--no-show"], screen_file)
+read_until, key = t.read_until, t.key
 if not read_until(rb"keys: i info, s start/stop"):
     sys.exit("no key help")
 key(b"i", rb"<- INFO \(seq \d+\): OK")
@@ -50,14 +28,9 @@ key(b"s", rb"<- START \(seq \d+\): OK")
 if not read_until(rb"\r\x1b\[K[^\r\n]* up \| [0-9.]+ [kM]?B/s [0-9]+ rec/s"):
     sys.exit("no status line")
 key(b"q", rb"\nrecords  +\d+")
-rc = p.wait(timeout=10)
-read_until(rb"raw capture|link  +tcp", 2)
-after = termios.tcgetattr(slave)
-open(screen_file, "wb").write(screen)
-if rc > 1:
-    sys.exit("exit status %d" % rc)
-if before != after:
-    sys.exit("terminal modes not restored: %r -> %r" % (before[3], after[3]))
+t.finish()
+if not t.modes_restored():
+    sys.exit("terminal modes not restored")
 print("keys: INFO, STATS, STOP, START acknowledged; status line drawn; modes restored")
 PY
 # the keys' acknowledgements carry the SEQ of the command they answer

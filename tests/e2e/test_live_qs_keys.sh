@@ -33,36 +33,13 @@ PY
 bg python3 "$WORK/qs_target.py" "$D/dpp_posix-qv_x86.bin" "$WORK/port" "$WORK/rx.bin"
 wait_for -p $! test -s "$WORK/port" || fail "target did not start"
 (cd "$WORK/cwd" && python3 - "$SONDE" "tcp://127.0.0.1:$(cat "$WORK/port")" "$WORK/screen.txt" "$WORK/rx.bin" <<'PY') || fail "keys: see above"
-import os, pty, re, select, subprocess, sys, time
+import os, sys, time
+sys.path.insert(0, os.path.join(os.environ["SONDE_SRC"], "tests", "e2e"))
+from pty_live import LIMIT as limit, PtyLive
 sonde, link, screen_file, rx_file = sys.argv[1:5]
-master, slave = pty.openpty()
-p = subprocess.Popen([sonde, "live", link, "--proto", "qs", "-o", "qs.seq=?,Table_inst", "-o", "qs.seq_file=first.seq",
-                      "-o", "qs.dic_save=.", "--output", "/dev/null", "--no-show"],
-                     stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-screen = b""
-limit = 300 * float(os.environ.get("TEST_TIME_SCALE", "1"))  # only against a hang
-def read_until(pattern):
-    global screen
-    end = time.time() + limit
-    while time.time() < end:
-        if re.search(pattern, screen):
-            return True
-        if p.poll() is not None and not select.select([master], [], [], 0)[0]:
-            break
-        r, _, _ = select.select([master], [], [], 0.1)
-        if r:
-            try:
-                screen += os.read(master, 65536)
-            except OSError:
-                break
-    return re.search(pattern, screen) is not None
-def fail(why):
-    open(screen_file, "wb").write(screen)
-    sys.exit(why)
-def key(k, pattern):
-    os.write(master, k)
-    if not read_until(pattern):
-        fail("after key %r: no %r on the screen" % (k, pattern))
+t = PtyLive([sonde, "live", link, "--proto", "qs", "-o", "qs.seq=?,Table_inst", "-o", "qs.seq_file=first.seq",
+             "-o", "qs.dic_save=.", "--output", "/dev/null", "--no-show"], screen_file)
+p, read_until, key, fail = t.proc, t.read_until, t.key, t.fail
 def rx_frames(n):
     # the frames the target received, un-escaped, once there are n
     end = time.time() + limit
@@ -103,10 +80,7 @@ for f, (seq, rec, pl) in zip(frames, want):
     if f[0] != seq or f[1] != rec or f[2:-1] != pl or (sum(f) & 0xFF) != 0xFF:
         fail("frame %s, want SEQ %d record %d payload %s with its checksum" % (f.hex(), seq, rec, pl.hex()))
 key(b"x", rb"records +\d+")
-rc = p.wait(timeout=limit)
-open(screen_file, "wb").write(screen)
-if rc > 1:
-    sys.exit("exit status %d" % rc)
+t.finish()
 PY
 cmp "$WORK/cwd/qspy261121_235543.dic" "$D/dpp_posix-qv_x86.dic" || fail "the saved .dic differs from QSPY's"
 n=$(ls "$WORK"/cwd/qspy*.seq | wc -l)
