@@ -110,4 +110,36 @@ got = {k: cpu.get(k) for k in want}
 assert got == want, (got, want)
 print("analyses = profile:", got)
 PY
+
+# An RTOS trace (the FreeRTOS Tonbandgeraet capture): the JSON lines carry
+# the text's RTOS tables, in ticks (the text: us with one decimal)
+R=$SONDE_TESTDATA/tband/repo_examples_POSIX_FreeRTOS_log.bin
+"$SONDE" stats -q "$R" >"$TMP/rtos.txt" || fail "stats of the FreeRTOS capture"
+"$SONDE" stats -q "$R" --format jsonl >"$TMP/rtos.jsonl" || fail "stats --format jsonl of the FreeRTOS capture"
+python3 - "$TMP/rtos.txt" "$TMP/rtos.jsonl" <<'PY' || fail "RTOS tables: text and JSON lines disagree"
+import json, sys
+txt = open(sys.argv[1]).read().splitlines()
+js = [json.loads(l) for l in open(sys.argv[2])]
+freq = next(j for j in js if j["type"] == "analysis")["ts_freq"]
+us = lambda t: "%.1f" % (t * 1e6 / freq)
+tasks = {j["name"]: j for j in js if j["type"] == "rtos_task"}
+objs = {j["name"] or "#%d" % j["id"]: j for j in js if j["type"] == "rtos_object"}  # unnamed: "#id" in the text
+head = next(j for j in js if j["type"] == "rtos")
+assert head["tasks"] == len(tasks) == 5 and head["objects"] == len(objs) == 4, head
+i = txt.index(next(l for l in txt if l.startswith("RTOS tasks")))
+for line in txt[i + 2:i + 2 + len(tasks)]:
+    name, run, ready, blocked, susp, sw, blocks, stack = line.rsplit(None, 7)
+    j = tasks[name]
+    got = [us(j["running"]), us(j["ready"]), us(j["blocked"]), us(j["suspended"]), str(j["switches"]), str(j["blocks"])]
+    assert got == [run, ready, blocked, susp, sw, blocks], (name, got, line)
+    assert (j["stack_min"] is None) == (stack == "-"), (name, stack)
+i = txt.index(next(l for l in txt if l.startswith("RTOS objects")))
+for line in txt[i + 2:i + 2 + len(objs)]:
+    name = line.split()[0]
+    j = objs[name]
+    assert line.split()[1] == j["kind"].split()[0], (line, j)
+    assert "%d/%d" % tuple(j["put"]) in line and "%d/%d" % tuple(j["get"]) in line, (line, j)
+    assert us(j["wait_total"]) in line.split() and us(j["hold_max"]) in line.split(), (line, j)
+print("RTOS tables: %d tasks and %d objects the same in text and JSON lines" % (len(tasks), len(objs)))
+PY
 echo "PASS"

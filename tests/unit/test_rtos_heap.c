@@ -301,6 +301,30 @@ static void test_stats(void **state)
 	assert_non_null(strstr(text, "still allocated at the end: 1 blocks, 40 bytes"));
 	assert_non_null(strstr(text, "\n0x00001000         40  No task                    10.0\n"));
 	free(text);
+
+	/* the same figures as JSON lines (sonde stats --format jsonl), times in ticks */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(rtos_stats_json(&rs, f), 0);
+	fclose(f);
+	assert_string_equal(text,
+		"{\"type\":\"rtos\",\"tasks\":2,\"objects\":0,\"untracked\":0,\"create_failed\":{}}\n"
+		/* ctrl ran 200..300, then was ready (preempted by IDLE) to the last event at 3500 */
+		"{\"type\":\"rtos_task\",\"name\":\"ctrl\",\"id\":40,\"core\":0,\"running\":100,\"ready\":3200,"
+		"\"blocked\":0,\"suspended\":0,\"switches\":1,\"blocks\":0,\"stack_min\":600,"
+		"\"low_power\":{\"count\":0,\"time\":0}}\n"
+		"{\"type\":\"rtos_task\",\"name\":\"IDLE\",\"id\":41,\"core\":0,\"running\":3200,\"ready\":0,"
+		"\"blocked\":0,\"suspended\":0,\"switches\":1,\"blocks\":0,\"stack_min\":null,"
+		"\"low_power\":{\"count\":2,\"time\":1500}}\n"
+		"{\"type\":\"rtos_heap\",\"in_use\":40,\"max_in_use\":172,\"blocks\":1,\"blocks_not_followed\":0}\n"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"No task\",\"allocs\":1,\"failed\":0,\"frees\":0,"
+		"\"allocated\":40,\"freed\":0}\n"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"ctrl\",\"allocs\":2,\"failed\":1,\"frees\":2,"
+		"\"allocated\":132,\"freed\":32}\n"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"IDLE\",\"allocs\":0,\"failed\":0,\"frees\":1,"
+		"\"allocated\":0,\"freed\":0}\n"
+		"{\"type\":\"rtos_heap_block\",\"address\":4096,\"size\":40,\"task\":\"No task\",\"ts\":10}\n");
+	free(text);
 	rtos_stats_free(&rs);
 }
 

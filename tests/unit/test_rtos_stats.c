@@ -232,6 +232,28 @@ static void test_print(void **state)
 	assert_non_null(strstr(buf, "\nA "));
 	assert_non_null(strstr(buf, "\n#8               queue"));
 	assert_non_null(strstr(buf, " 1/0 "));
+
+	/* the same as JSON lines (times in ticks): the queue has no name, its
+	 * kind has; failed creations by kind and the API table as the
+	 * listener would have counted them */
+	rs.create_failed[SONDE_OBJK_QUEUE] = 2;
+	rs.api[4].calls = 3; /* xQueueReceive */
+	rs.api[4].rets = 2;
+	rs.api[4].zero = 1;
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(rtos_stats_json(&rs, f), 0);
+	n = (size_t)ftell(f);
+	fclose(f);
+	buf[n < sizeof(buf) ? n : sizeof(buf) - 1] = 0;
+	assert_string_equal(buf,
+		"{\"type\":\"rtos\",\"tasks\":1,\"objects\":1,\"untracked\":0,\"create_failed\":{\"queue\":2}}\n"
+		"{\"type\":\"rtos_task\",\"name\":\"A\",\"id\":1,\"core\":0,\"running\":10,\"ready\":0,"
+		"\"blocked\":0,\"suspended\":0,\"switches\":1,\"blocks\":0,\"stack_min\":null,"
+		"\"low_power\":{\"count\":0,\"time\":0}}\n"
+		"{\"type\":\"rtos_object\",\"name\":null,\"kind\":\"queue\",\"id\":8,\"core\":0,\"put\":[1,0],"
+		"\"get\":[0,0],\"peek\":[0,0],\"other\":0,\"max_level\":3,\"waits\":0,\"wait_total\":0,"
+		"\"wait_max\":0,\"holds\":0,\"hold_total\":0,\"hold_max\":0}\n"
+		"{\"type\":\"rtos_api\",\"name\":\"xQueueReceive\",\"id\":4,\"calls\":3,\"returned\":2,\"zero\":1}\n");
 }
 
 static int teardown(void **state)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/rtos_desc.h"
+#include "util/utf8text.h"
 #include "sonde_proto.h"
 
 void rtos_stats_init(struct rtos_stats *rs)
@@ -553,6 +554,15 @@ static void heap_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 		fprintf(out, "(%" PRIu64 " blocks beyond the first %u not followed)\n", rs->heap.dropped, HEAPMAP_MAX);
 }
 
+/* A task's time in each state up to the latest event (the state it is in
+ * still counting). */
+static void task_states(const struct rtos_task *t, uint64_t last, uint64_t st[RTOS_ST_COUNT])
+{
+	memcpy(st, t->in_state, sizeof(t->in_state));
+	if (t->since_valid && last >= t->since)
+		st[t->st] += last - t->since;
+}
+
 int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 {
 	const char *unit = freq ? "us" : "ticks";
@@ -569,9 +579,7 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 		const struct rtos_task *t = &rs->tasks[i];
 		uint64_t st[RTOS_ST_COUNT];
 
-		memcpy(st, t->in_state, sizeof(st));
-		if (t->since_valid && last >= t->since)
-			st[t->st] += last - t->since;
+		task_states(t, last, st);
 		fprintf(out, "%-16s", label(buf, sizeof(buf), t->name, t->key.id));
 		put_us(out, 12, st[RTOS_ST_RUNNING], freq);
 		put_us(out, 12, st[RTOS_ST_READY], freq);
@@ -627,5 +635,119 @@ int rtos_stats_print(const struct rtos_stats *rs, uint64_t freq, FILE *out)
 	print_failed(rs, out);
 	print_api(rs, out);
 	heap_print(rs, freq, out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- the same as JSON lines --------------------------------------------------- */
+
+static void json_name(FILE *out, const char *key, const char *name)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (name && name[0])
+		utf8text_json(out, (const uint8_t *)name, strlen(name));
+	else
+		fputs("null", out);
+}
+
+static void json_task(const struct rtos_stats *rs, const struct rtos_task *t, FILE *out)
+{
+	uint64_t st[RTOS_ST_COUNT];
+
+	task_states(t, latest(rs), st);
+	fputs("{\"type\":\"rtos_task\"", out);
+	json_name(out, "name", t->name);
+	fprintf(out, ",\"id\":%" PRIu64 ",\"core\":%" PRIu32 ",\"running\":%" PRIu64 ",\"ready\":%" PRIu64
+		     ",\"blocked\":%" PRIu64 ",\"suspended\":%" PRIu64 ",\"switches\":%" PRIu64 ",\"blocks\":%" PRIu64,
+		t->key.id, t->key.core, st[RTOS_ST_RUNNING], st[RTOS_ST_READY], st[RTOS_ST_BLOCKED],
+		st[RTOS_ST_SUSPENDED], t->switches, t->blocks);
+	if (t->stack_seen)
+		fprintf(out, ",\"stack_min\":%" PRIu64, t->stack_min);
+	else
+		fputs(",\"stack_min\":null", out);
+	fprintf(out, ",\"low_power\":{\"count\":%" PRIu64 ",\"time\":%" PRIu64 "}}\n", t->lp_count, t->lp_sum);
+}
+
+static void json_obj(const struct rtos_obj *o, FILE *out)
+{
+	fputs("{\"type\":\"rtos_object\"", out);
+	json_name(out, "name", o->name);
+	json_name(out, "kind", rtos_kind_name(o->kind));
+	fprintf(out, ",\"id\":%" PRIu64 ",\"core\":%" PRIu32 ",\"put\":[%" PRIu64 ",%" PRIu64 "],\"get\":[%" PRIu64
+		     ",%" PRIu64 "],\"peek\":[%" PRIu64 ",%" PRIu64 "],\"other\":%" PRIu64,
+		o->key.id, o->key.core, o->ops[0][0], o->ops[0][1], o->ops[1][0], o->ops[1][1], o->ops[2][0],
+		o->ops[2][1], o->other_ops);
+	if (o->have_level)
+		fprintf(out, ",\"max_level\":%" PRId64, o->max_level);
+	else
+		fputs(",\"max_level\":null", out);
+	fprintf(out, ",\"waits\":%" PRIu64 ",\"wait_total\":%" PRIu64 ",\"wait_max\":%" PRIu64 ",\"holds\":%" PRIu64
+		     ",\"hold_total\":%" PRIu64 ",\"hold_max\":%" PRIu64 "}\n",
+		o->waits, o->wait_sum, o->wait_max, o->holds, o->hold_sum, o->hold_max);
+}
+
+static void json_heap_use(FILE *out, const char *task, const struct rtos_heap_use *u)
+{
+	if (!u->allocs && !u->failed && !u->frees)
+		return;
+	fputs("{\"type\":\"rtos_heap_task\"", out);
+	json_name(out, "task", task);
+	fprintf(out, ",\"allocs\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"allocated\":%" PRIu64
+		     ",\"freed\":%" PRIu64 "}\n",
+		u->allocs, u->failed, u->frees, u->bytes_alloc, u->bytes_freed);
+}
+
+static void json_block(const struct heap_block *b, void *ctx)
+{
+	const struct leak_ctx *l = ctx;
+	const struct rtos_task *t = b->task ? &l->rs->tasks[b->task - 1] : NULL;
+	char buf[32];
+
+	fprintf(l->out, "{\"type\":\"rtos_heap_block\",\"address\":%" PRIu64 ",\"size\":%" PRIu64, b->addr, b->size);
+	json_name(l->out, "task", t ? label(buf, sizeof(buf), t->name, t->key.id) : SONDE_NOTASK_NAME);
+	fprintf(l->out, ",\"ts\":%" PRIu64 "}\n", b->ts);
+}
+
+int rtos_stats_json(const struct rtos_stats *rs, FILE *out)
+{
+	struct leak_ctx l = { rs, 0, out };
+	const char *sep = "";
+	char buf[32];
+
+	if (!rs->seen)
+		return 0;
+	fprintf(out, "{\"type\":\"rtos\",\"tasks\":%zu,\"objects\":%zu,\"untracked\":%" PRIu64 ",\"create_failed\":{",
+		rs->ntasks, rs->nobjs, rs->untracked);
+	for (size_t k = 0; k < RTOS_KINDS; k++) {
+		if (!rs->create_failed[k])
+			continue;
+		fprintf(out, "%s\"%s\":%" PRIu64, sep, rtos_kind_name(k) ? rtos_kind_name(k) : "unknown kind",
+			rs->create_failed[k]);
+		sep = ",";
+	}
+	fputs("}}\n", out);
+	for (size_t i = 0; i < rs->ntasks; i++)
+		json_task(rs, &rs->tasks[i], out);
+	for (size_t i = 0; i < rs->nobjs; i++)
+		json_obj(&rs->objs[i], out);
+	for (size_t i = 0; i < RTOS_APIS; i++) {
+		const struct rtos_api *a = &rs->api[i];
+
+		if (!a->calls && !a->rets)
+			continue;
+		fputs("{\"type\":\"rtos_api\"", out);
+		json_name(out, "name", rtos_api_name(i));
+		fprintf(out, ",\"id\":%zu,\"calls\":%" PRIu64 ",\"returned\":%" PRIu64 ",\"zero\":%" PRIu64 "}\n", i,
+			a->calls, a->rets, a->zero);
+	}
+	if (rs->heap_seen) {
+		fprintf(out, "{\"type\":\"rtos_heap\",\"in_use\":%" PRIu64 ",\"max_in_use\":%" PRIu64
+			     ",\"blocks\":%zu,\"blocks_not_followed\":%" PRIu64 "}\n",
+			rs->heap.bytes, rs->heap_max, rs->heap.n, rs->heap.dropped);
+		json_heap_use(out, SONDE_NOTASK_NAME, &rs->notask_heap);
+		for (size_t i = 0; rs->heap_use && i < rs->ntasks; i++)
+			json_heap_use(out, label(buf, sizeof(buf), rs->tasks[i].name, rs->tasks[i].key.id),
+				      &rs->heap_use[i]);
+		heapmap_each(&rs->heap, json_block, &l);
+	}
 	return ferror(out) ? -1 : 0;
 }

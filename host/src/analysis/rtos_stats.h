@@ -107,5 +107,11 @@ struct sonde_listener rtos_stats_listener(struct rtos_stats *rs);
 /* The section, if the trace had RTOS events (else nothing).  ts_freq: the
  * session's clock (0: times in ticks).  Returns 0, -1 on a write error. */
 int rtos_stats_print(const struct rtos_stats *rs, uint64_t ts_freq, FILE *out);
+/* The same figures as JSON lines (`sonde stats --format jsonl`; docs/
+ * analysis.md): a line "rtos", one per task, object, API function and heap
+ * user, "rtos_heap" and one per block still allocated.  Times in ticks, as
+ * the analysis lines (their "analysis" line has ts_freq).  Nothing without
+ * RTOS events.  Returns 0, -1 on a write error. */
+int rtos_stats_json(const struct rtos_stats *rs, FILE *out);
 
 #endif /* SONDE_RTOS_STATS_H */

@@ -167,7 +167,9 @@ static int stats_report_input(void *ctx, size_t i, struct sonde_pipe *in, FILE *
 	struct stats_run *r = ctx;
 	if (r->jsonl) {
 		stats_json(&r->per[i], in, out);
-		return an_write_jsonl(r->an_per[i], out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+		if (an_write_jsonl(r->an_per[i], out) != 0 || rtos_stats_json(&r->rtos[i], out) != 0)
+			return SONDE_EXIT_IO;
+		return SONDE_EXIT_OK;
 	}
 	if (sonde_stats_print(&r->per[i], in, out) != 0 || an_write_text(r->an_per[i], out) != 0 ||
 	    rtos_stats_print(&r->rtos[i], in->session.ts_freq, out) != 0 || fputc('\n', out) == EOF)
@@ -180,7 +182,9 @@ static int stats_report(void *ctx, struct sonde_pipe *p, FILE *out)
 	struct stats_run *r = ctx;
 	if (r->jsonl) {
 		stats_json(&r->total, p, out);
-		return an_write_jsonl(r->an, out) == 0 ? SONDE_EXIT_OK : SONDE_EXIT_IO;
+		if (an_write_jsonl(r->an, out) != 0 || rtos_stats_json(&r->rtos_total, out) != 0)
+			return SONDE_EXIT_IO;
+		return SONDE_EXIT_OK;
 	}
 	if (sonde_stats_print(&r->total, p, out) != 0 || an_write_text(r->an, out) != 0)
 		return SONDE_EXIT_IO;
