@@ -33,14 +33,8 @@
 
 #include "sonde.h"
 #include "sonde_posix.h"
+#include "tgt_frames.h" /* the fake clock */
 #include "test_sonde_helpers.h"
-
-static uint32_t clk;
-
-static uint32_t test_clock(void)
-{
-	return clk;
-}
 
 static uint8_t ring[512], big_ring[8192];
 static uint8_t wire[1 << 20], lossy[1 << 20];
@@ -72,7 +66,7 @@ static uint64_t lcg(uint64_t *s)
 static void record(uint64_t *s)
 {
 	uint32_t x = (uint32_t)lcg(s);
-	clk += 1 + x % 300;
+	tgt_now += 1 + x % 300;
 	switch (x % 8) {
 	case 0:
 		sonde_isr_enter((uint8_t)(1 + x % 3));
@@ -167,7 +161,7 @@ static uint64_t lose_frames(size_t k, size_t phase, size_t keep, size_t *m)
 
 static void start(uint8_t mode)
 {
-	clk = 1000;
+	tgt_now = 1000;
 	nwire = 0;
 	sonde_init(ring, sizeof(ring), mode);
 	sonde_dict(SONDE_DICT_RECORD, 0x41, "Packet");
@@ -179,7 +173,7 @@ static void start(uint8_t mode)
 static void test_overwritten_after_report(void **state)
 {
 	(void)state;
-	sonde_posix_set_clock(test_clock);
+	tgt_fake_clock(1000);
 	unsigned runs = 0, with_after = 0;
 	for (unsigned k = 40; k <= 80; k += 16)
 		for (size_t d = 12; d <= 300; d += 48)
@@ -255,7 +249,7 @@ static void run_many(uint8_t mode, uint64_t seed)
 static void test_many_overflows(void **state)
 {
 	(void)state;
-	sonde_posix_set_clock(test_clock);
+	tgt_fake_clock(1000);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		run_many(SONDE_MODE_OVERWRITE, seed);
 		run_many(SONDE_MODE_POSTMORTEM, seed);
@@ -273,7 +267,7 @@ static void run_window(uint64_t seed, unsigned rejoin_every)
 	nwire = 0;
 	size_t wr = 0, rd = 0; /* the window, as RTT keeps it: one byte stays free */
 	uint64_t s = seed;
-	clk = 1000;
+	tgt_now = 1000;
 	sonde_init(big_ring, sizeof(big_ring), SONDE_MODE_OVERWRITE);
 	sonde_dict(SONDE_DICT_RECORD, 0x41, "Packet");
 	struct trec r;
@@ -348,7 +342,7 @@ static void run_window(uint64_t seed, unsigned rejoin_every)
 static void test_window(void **state)
 {
 	(void)state;
-	sonde_posix_set_clock(test_clock);
+	tgt_fake_clock(1000);
 	for (uint64_t seed = 1; seed <= 6; seed++) {
 		run_window(seed, 0);
 		run_window(seed, 3);

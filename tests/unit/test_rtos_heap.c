@@ -25,6 +25,7 @@
 #include "sink_run.h"
 #include "sonde.h"
 #include "sonde_posix.h"
+#include "tgt_frames.h" /* the fake clock */
 #include "sonde_rtos.h"
 #include "test_sonde_helpers.h"
 
@@ -33,19 +34,6 @@ extern const struct sonde_sink_ops sonde_sink_chrome;
 #define CTRL 40
 #define IDLE 41
 
-static uint32_t clk;
-static uint64_t t64;
-
-static uint32_t test_clock(void)
-{
-	return clk;
-}
-
-static void tick(uint64_t dt)
-{
-	clk += (uint32_t)dt;
-	t64 += dt;
-}
 
 static const struct tev *next_ev(const struct trec *r, size_t *i)
 {
@@ -108,40 +96,38 @@ static void test_target_roundtrip(void **state)
 	size_t n, i = 0;
 
 	(void)state;
-	sonde_posix_set_clock(test_clock);
-	clk = 1000;
-	t64 = clk;
+	tgt_fake_clock(1000);
 	sonde_init(ring, sizeof ring, SONDE_MODE_DROP_NEW);
 	sonde_dict(SONDE_DICT_TASK, CTRL, "ctrl");
 	sonde_obj_create(CTRL, SONDE_OBJK_TASK, 4);
 	sonde_obj_create(IDLE, SONDE_OBJK_IDLE_TASK, 0);
-	tick(5);
+	tgt_tick(5);
 	sonde_heap_alloc((const void *)(uintptr_t)0x20007E00u, 0x7D);
-	t[0] = t64;
-	tick(5);
+	t[0] = tgt_now64;
+	tgt_tick(5);
 	sonde_heap_alloc((const void *)(uintptr_t)0x20001000u, 300);
-	t[1] = t64;
-	tick(5);
+	t[1] = tgt_now64;
+	tgt_tick(5);
 	sonde_heap_alloc(NULL, 100000); /* failed */
-	t[2] = t64;
-	tick(5);
+	t[2] = tgt_now64;
+	tgt_tick(5);
 	sonde_heap_free((const void *)(uintptr_t)0x20007E00u, 0); /* heap_3: no size */
-	t[3] = t64;
-	tick(5);
+	t[3] = tgt_now64;
+	tgt_tick(5);
 	sonde_heap_free((const void *)(uintptr_t)0x30000000u, 64); /* allocated before the trace */
-	t[4] = t64;
-	tick(5);
+	t[4] = tgt_now64;
+	tgt_tick(5);
 	sonde_obj_op16(SONDE_OP_STACK_FREE, CTRL, 0x7E7D);
-	t[5] = t64;
-	tick(5);
+	t[5] = tgt_now64;
+	tgt_tick(5);
 	sonde_obj_op32(SONDE_OP_STACK_FREE, CTRL, 70000);
-	t[6] = t64;
-	tick(5);
+	t[6] = tgt_now64;
+	tgt_tick(5);
 	sonde_obj_op32(SONDE_OP_LOW_POWER_BEGIN, IDLE, 25);
-	t[7] = t64;
-	tick(25000);
+	t[7] = tgt_now64;
+	tgt_tick(25000);
 	sonde_obj_op(SONDE_OP_LOW_POWER_END, IDLE);
-	t[8] = t64;
+	t[8] = tgt_now64;
 	n = sonde_drain(wire, sizeof wire);
 	sonde_posix_set_clock(NULL);
 

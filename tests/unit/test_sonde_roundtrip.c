@@ -19,23 +19,11 @@
 #include "sonde.h"
 #include "sonde_port_cfg.h"
 #include "sonde_posix.h"
+#include "tgt_frames.h" /* the fake clock */
 #include "test_sonde_helpers.h"
 
 /* ---- the test clock -------------------------------------------------- */
 
-static uint32_t clk;
-static uint64_t t64; /* the same time, never wrapping */
-
-static uint32_t test_clock(void)
-{
-	return clk;
-}
-
-static void tick(uint64_t dt)
-{
-	clk += (uint32_t)dt;
-	t64 += dt;
-}
 
 /* ---- what the calls ask for ------------------------------------------- */
 
@@ -83,7 +71,7 @@ static struct xev *expect(enum sonde_ev_kind kind, const char *rec, uint32_t rec
 	x->rec = rec;
 	x->rec_id = rec_id;
 	x->timed = timed;
-	x->ts = t64;
+	x->ts = tgt_now64;
 	return x;
 }
 
@@ -124,87 +112,87 @@ static struct xev *obj_rec(enum sonde_ev_kind k, const char *rec, uint32_t id, u
 static void one_round(uint8_t v, uint8_t w, unsigned round)
 {
 	/* v and w are 0x7E/0x7D in turn: ids, values and names contain them */
-	tick(1);
+	tgt_tick(1);
 	sonde_isr_enter(v);
 	obj_rec(SONDE_EV_ISR_ENTER, "ISR_ENTER", SONDE_REC_ISR_ENTER, v, v == 0x7E ? "irq~" : "irq}")->value = 1;
-	tick(0x7E); /* a 1-byte delta that is the flag */
+	tgt_tick(0x7E); /* a 1-byte delta that is the flag */
 	sonde_isr_enter(w);
 	obj_rec(SONDE_EV_ISR_ENTER, "ISR_ENTER", SONDE_REC_ISR_ENTER, w, w == 0x7E ? "irq~" : "irq}")->value = 2;
-	tick(0x7D00);
+	tgt_tick(0x7D00);
 	sonde_isr_exit(w);
 	obj_rec(SONDE_EV_ISR_EXIT, "ISR_EXIT", SONDE_REC_ISR_EXIT, w, w == 0x7E ? "irq~" : "irq}")->value = 2;
-	tick(0xFFFFFFF); /* 2^28 - 1: the longest step without a TIME_SYNC (a 4-byte delta) */
+	tgt_tick(0xFFFFFFF); /* 2^28 - 1: the longest step without a TIME_SYNC (a 4-byte delta) */
 	sonde_isr_exit(v);
 	obj_rec(SONDE_EV_ISR_EXIT, "ISR_EXIT", SONDE_REC_ISR_EXIT, v, v == 0x7E ? "irq~" : "irq}")->value = 1;
 
-	tick(0x10000000); /* one more: the target writes a TIME_SYNC (rule 2) */
+	tgt_tick(0x10000000); /* one more: the target writes a TIME_SYNC (rule 2) */
 	sonde_task_create(0x10, v);
 	obj_rec(SONDE_EV_TASK_CREATE, "TASK_CREATE", SONDE_REC_TASK_CREATE, 0x10, "task~}")->obj2 = v;
-	tick(v);
+	tgt_tick(v);
 	sonde_task_ready(0x10);
 	obj_rec(SONDE_EV_TASK_READY, "TASK_READY", SONDE_REC_TASK_READY, 0x10, "task~}");
-	tick(w);
+	tgt_tick(w);
 	sonde_task_in(0x10);
 	obj_rec(SONDE_EV_TASK_IN, "TASK_IN", SONDE_REC_TASK_IN, 0x10, "task~}");
-	tick(0x7E7D);
+	tgt_tick(0x7E7D);
 	sonde_func_enter((uint16_t)(v << 8 | w));
 	struct xev *x = expect(SONDE_EV_FUNC_ENTER, "FUNC_ENTER", SONDE_REC_FUNC_ENTER, 1);
 	x->obj = (uint64_t)(v << 8 | w);
 	x->obj_name = v == 0x7E ? "f7e7d" : "f7d7e";
 	x->value = 1;
-	tick(0x3FFF); /* the largest 2-byte delta */
+	tgt_tick(0x3FFF); /* the largest 2-byte delta */
 	sonde_func_enter_addr((const void *)(uintptr_t)ADDR);
 	x = expect(SONDE_EV_FUNC_ENTER, "FUNC_ENTER_A", SONDE_REC_FUNC_ENTER_A, 1);
 	x->obj = ADDR;
 	x->obj_name = "far~";
 	x->flags = SONDE_EVF_ADDR;
 	x->value = 2;
-	tick(0x1FFFFF); /* the largest 3-byte delta */
+	tgt_tick(0x1FFFFF); /* the largest 3-byte delta */
 	sonde_func_exit();
 	x = expect(SONDE_EV_FUNC_EXIT, "FUNC_EXIT", SONDE_REC_FUNC_EXIT, 1);
 	x->obj = ADDR;
 	x->obj_name = "far~";
 	x->flags = SONDE_EVF_ADDR;
 	x->value = 2;
-	tick(0x200000); /* the smallest 4-byte delta */
+	tgt_tick(0x200000); /* the smallest 4-byte delta */
 	sonde_func_exit();
 	x = expect(SONDE_EV_FUNC_EXIT, "FUNC_EXIT", SONDE_REC_FUNC_EXIT, 1);
 	x->obj = (uint64_t)(v << 8 | w);
 	x->obj_name = v == 0x7E ? "f7e7d" : "f7d7e";
 	x->value = 1;
-	tick(6);
+	tgt_tick(6);
 	sonde_task_out(0x10, round % 2 ? SONDE_TASK_BLOCKED : w);
 	x = expect(SONDE_EV_TASK_OUT, "TASK_OUT", SONDE_REC_TASK_OUT, 1);
 	x->obj = 0x10;
 	x->obj_name = "task~}";
 	x->obj2 = round % 2 ? SONDE_TASK_BLOCKED : w;
 	x->obj2_name = round % 2 ? "blocked" : NULL;
-	tick(7);
+	tgt_tick(7);
 	sonde_idle();
 	expect(SONDE_EV_IDLE, "IDLE", SONDE_REC_IDLE, 1);
 
-	tick(8);
+	tgt_tick(8);
 	sonde_mark(v);
 	obj_rec(SONDE_EV_MARK, "MARK", SONDE_REC_MARK, v, v == 0x7E ? "m~" : "m}");
-	tick(9);
+	tgt_tick(9);
 	sonde_mark_begin(w);
 	obj_rec(SONDE_EV_MARK_BEGIN, "MARK_BEGIN", SONDE_REC_MARK_BEGIN, w, w == 0x7E ? "m~" : "m}");
-	tick(10);
+	tgt_tick(10);
 	sonde_mark_end(w);
 	obj_rec(SONDE_EV_MARK_END, "MARK_END", SONDE_REC_MARK_END, w, w == 0x7E ? "m~" : "m}");
-	tick(11);
+	tgt_tick(11);
 	sonde_counter(0x20, (int32_t)(0x7E7D7E00u | v));
 	obj_rec(SONDE_EV_COUNTER, "COUNTER", SONDE_REC_COUNTER, 0x20, "cnt")->value = (int32_t)(0x7E7D7E00u | v);
-	tick(12);
+	tgt_tick(12);
 	sonde_counter(0x20, -(int32_t)w);
 	obj_rec(SONDE_EV_COUNTER, "COUNTER", SONDE_REC_COUNTER, 0x20, "cnt")->value = -(int32_t)w;
-	tick(13);
+	tgt_tick(13);
 	sonde_counter64(0x20, (int64_t)0x807E7D7E7D7E7D7EULL + w);
 	obj_rec(SONDE_EV_COUNTER, "COUNTER", SONDE_REC_COUNTER, 0x20, "cnt")->value =
 		(int64_t)0x807E7D7E7D7E7D7EULL + w;
 
 	/* a user record with every argument type */
-	tick(0x12345678); /* the port counter wraps every few rounds */
+	tgt_tick(0x12345678); /* the port counter wraps every few rounds */
 	if (sonde_user_begin(v)) {
 		sonde_arg_u8(v);
 		sonde_arg_u16((uint16_t)(v << 8 | w));
@@ -249,7 +237,7 @@ static void one_round(uint8_t v, uint8_t w, unsigned round)
 	xarg(x, SONDE_A_U8, (uint8_t)round);
 
 	/* logs, built and one-call */
-	tick(w);
+	tgt_tick(w);
 	if (sonde_log_begin(SONDE_LVL_WARN, 0x7D7E)) {
 		sonde_arg_i32(-5);
 		sonde_arg_str("~}");
@@ -267,14 +255,14 @@ static void one_round(uint8_t v, uint8_t w, unsigned round)
 	a->n = 2;
 	xarg(x, SONDE_A_OBJ, 0x10)->resolved = "task~}";
 	xarg(x, SONDE_A_F64, 0)->f = 0.5;
-	tick(v);
+	tgt_tick(v);
 	sonde_log_u32(SONDE_LVL_INFO, 0x7E, 0x7E7D);
 	x = expect(SONDE_EV_LOG, "LOG", SONDE_REC_LOG, 1);
 	x->level = SONDE_LVL_INFO;
 	x->obj = 0x7E;
 	x->text = "one 32381";
 	xarg(x, SONDE_A_U32, 0x7E7D);
-	tick(1);
+	tgt_tick(1);
 	sonde_log_u32x2(SONDE_LVL_DEBUG, 0x7E, 1, 0x7D);
 	x = expect(SONDE_EV_LOG, "LOG", SONDE_REC_LOG, 1);
 	x->level = SONDE_LVL_DEBUG;
@@ -282,11 +270,11 @@ static void one_round(uint8_t v, uint8_t w, unsigned round)
 	x->text = "one 1 125"; /* the extra argument is appended */
 	xarg(x, SONDE_A_U32, 1);
 	xarg(x, SONDE_A_U32, 0x7D);
-	tick(2);
+	tgt_tick(2);
 	sonde_user_u32(0x7D, 0x7E7E7E7Eu);
 	x = expect(SONDE_EV_RECORD, "rec}", 0x7D, 1);
 	xarg(x, SONDE_A_U32, 0x7E7E7E7Eu);
-	tick(3);
+	tgt_tick(3);
 	sonde_user_u32x2(0x7E, 0x7D7D7D7Du, round);
 	x = expect(SONDE_EV_RECORD, "rec~", 0x7E, 1);
 	xarg(x, SONDE_A_U32, 0x7D7D7D7Du);
@@ -376,9 +364,7 @@ static void test_roundtrip(void **state)
 {
 	(void)state;
 	static uint8_t ring[1 << 20];
-	sonde_posix_set_clock(test_clock);
-	clk = 0xFFFF7E00u; /* the port counter wraps in the first round */
-	t64 = clk;
+	tgt_fake_clock(0xFFFF7E00u); /* the port counter wraps in the first round */
 	nx = 0;
 	sonde_init(ring, sizeof(ring), SONDE_MODE_DROP_NEW);
 	dict(SONDE_DICT_ISR, 0x7E, "irq~");
@@ -454,17 +440,15 @@ static void test_roundtrip_losses(void **state)
 	enum { N = 3000 };
 	static uint8_t ring[1 << 16], wire[1 << 18], lossy[1 << 18];
 	static uint64_t truth[N];
-	sonde_posix_set_clock(test_clock);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		uint64_t rs = seed;
 		size_t n = 0, m = 0;
-		clk = 0xFFF00000u * (uint32_t)seed;
-		t64 = clk;
+		tgt_fake_clock(0xFFF00000u * (uint32_t)seed);
 		sonde_init(ring, sizeof(ring), SONDE_MODE_DROP_NEW);
 		for (uint32_t i = 0; i < N; i++) {
 			uint32_t x = t_rand(&rs);
-			tick(x % 97 == 0 ? 0x40000000ull * (1 + x % 3) : x % 7 == 0 ? 0x10000 + x % 0x30000 : x % 0x2000);
-			truth[i] = t64;
+			tgt_tick(x % 97 == 0 ? 0x40000000ull * (1 + x % 3) : x % 7 == 0 ? 0x10000 + x % 0x30000 : x % 0x2000);
+			truth[i] = tgt_now64;
 			sonde_user_u32(0x40, i);
 			if (i % 16 == 15)
 				n += sonde_drain(wire + n, sizeof(wire) - n);

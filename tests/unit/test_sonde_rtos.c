@@ -21,6 +21,7 @@
 
 #include "sonde.h"
 #include "sonde_posix.h"
+#include "tgt_frames.h" /* the fake clock */
 #include "rtos_desc.h"
 #include "sonde_proto.h"
 #include "sonde_rtos.h"
@@ -556,19 +557,6 @@ static void test_malformed(void **state)
 
 /* ---- the real target's records, decoded ----------------------------------- */
 
-static uint32_t clk;
-static uint64_t t64;
-
-static uint32_t test_clock(void)
-{
-	return clk;
-}
-
-static void tick(uint64_t dt)
-{
-	clk += (uint32_t)dt;
-	t64 += dt;
-}
 
 static const struct tev *next_ev(const struct trec *r, size_t *i)
 {
@@ -600,42 +588,40 @@ static void test_target_roundtrip(void **state)
 	size_t n, i = 0;
 
 	(void)state;
-	sonde_posix_set_clock(test_clock);
-	clk = 0xFFFFFF00u; /* the 32-bit clock wraps on the way */
-	t64 = clk;
+	tgt_fake_clock(0xFFFFFF00u); /* the 32-bit clock wraps on the way */
 	sonde_init(ring, sizeof ring, SONDE_MODE_DROP_NEW);
 	sonde_dict(SONDE_DICT_OBJECT, 0x7E, "q~");
 	sonde_dict(SONDE_DICT_TASK, 0x7D, "task}");
-	tick(1);
+	tgt_tick(1);
 	sonde_obj_create(0x7E, SONDE_OBJK_QUEUE, 0x7E);
-	t[0] = t64;
-	tick(0x7E);
+	t[0] = tgt_now64;
+	tgt_tick(0x7E);
 	sonde_obj_create(0x7D, SONDE_OBJK_TASK, 3);
-	t[1] = t64;
-	tick(0x7D00);
+	t[1] = tgt_now64;
+	tgt_tick(0x7D00);
 	sonde_obj_create(0x20, SONDE_OBJK_EVENT_GROUP, 0);
-	t[2] = t64;
-	tick(70000);
+	t[2] = tgt_now64;
+	tgt_tick(70000);
 	sonde_task_switch(0x7D, SONDE_TASK_WAIT_RECV, 0x7E, 0x10);
-	t[3] = t64;
-	tick(0xFFFFFFF);
+	t[3] = tgt_now64;
+	tgt_tick(0xFFFFFFF);
 	sonde_obj_op16(SONDE_OP_SEND, 0x7E, 0x7D);
-	t[4] = t64;
-	tick(0x10000000); /* a TIME_SYNC first (rule 2) */
+	t[4] = tgt_now64;
+	tgt_tick(0x10000000); /* a TIME_SYNC first (rule 2) */
 	sonde_obj_op16(SONDE_OP_RECEIVE | SONDE_OP_F_ISR, 0x7E, 0x7E);
-	t[5] = t64;
-	tick(0x7C);
+	t[5] = tgt_now64;
+	tgt_tick(0x7C);
 	sonde_obj_op8(SONDE_OP_PRIO_INHERIT, 0x7D, 0x7E);
-	t[6] = t64;
-	tick(2);
+	t[6] = tgt_now64;
+	tgt_tick(2);
 	sonde_obj_op32(SONDE_OP_SET_BITS, 0x20, 0x7E7D7E7Du);
-	t[7] = t64;
-	tick(0x7E7D);
+	t[7] = tgt_now64;
+	tgt_tick(0x7E7D);
 	sonde_obj_op(SONDE_OP_RESUME, 0x7D);
-	t[8] = t64;
-	tick(3);
+	t[8] = tgt_now64;
+	tgt_tick(3);
 	sonde_task_switch_w(0x7D00027Eu); /* out 0x7E (not a task known: shown by number) */
-	t[9] = t64;
+	t[9] = tgt_now64;
 	n = sonde_drain(wire, sizeof wire);
 	sonde_posix_set_clock(NULL);
 

@@ -18,6 +18,7 @@
 
 volatile uint32_t tgt_now;
 volatile unsigned tgt_clock_reads;
+volatile uint64_t tgt_now64;
 
 static uint32_t fake(void)
 {
@@ -28,7 +29,14 @@ static uint32_t fake(void)
 void tgt_fake_clock(uint32_t start)
 {
 	tgt_now = start;
+	tgt_now64 = start;
 	sonde_posix_set_clock(fake);
+}
+
+void tgt_tick(uint64_t dt)
+{
+	tgt_now += (uint32_t)dt;
+	tgt_now64 += dt;
 }
 
 uint32_t tgt_le16(const uint8_t *p)

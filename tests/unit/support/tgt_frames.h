@@ -38,7 +38,11 @@ size_t tgt_drain_all(uint8_t *dst, size_t cap);
 /* Fake clock: the port's sonde_port_ts() returns tgt_now. */
 extern volatile uint32_t tgt_now;
 extern volatile unsigned tgt_clock_reads; /* calls of the fake clock */
+extern volatile uint64_t tgt_now64;       /* the same time, never wrapping */
+/* Install the fake clock, at start (tgt_now64 too). */
 void tgt_fake_clock(uint32_t start);
+/* Move it on by dt ticks: tgt_now wraps at 2^32, tgt_now64 does not. */
+void tgt_tick(uint64_t dt);
 
 /* Fake clock at clock, sonde_init(buf, size, mode), an explicit TIME_SYNC,
  * everything drained: the next timed record is SEQ 3, without TIME_SYNC
