@@ -303,13 +303,13 @@ static void test_stats(void **state)
 		"\"blocked\":0,\"suspended\":0,\"switches\":1,\"blocks\":0,\"stack_min\":null,"
 		"\"low_power\":{\"count\":2,\"time\":1500}}\n"
 		"{\"type\":\"rtos_heap\",\"in_use\":40,\"max_in_use\":172,\"blocks\":1,\"blocks_not_followed\":0}\n"
-		"{\"type\":\"rtos_heap_task\",\"task\":\"No task\",\"allocs\":1,\"failed\":0,\"frees\":0,"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"No task\",\"task_id\":null,\"allocs\":1,\"failed\":0,\"frees\":0,"
 		"\"allocated\":40,\"freed\":0}\n"
-		"{\"type\":\"rtos_heap_task\",\"task\":\"ctrl\",\"allocs\":2,\"failed\":1,\"frees\":2,"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"ctrl\",\"task_id\":40,\"allocs\":2,\"failed\":1,\"frees\":2,"
 		"\"allocated\":132,\"freed\":32}\n"
-		"{\"type\":\"rtos_heap_task\",\"task\":\"IDLE\",\"allocs\":0,\"failed\":0,\"frees\":1,"
+		"{\"type\":\"rtos_heap_task\",\"task\":\"IDLE\",\"task_id\":41,\"allocs\":0,\"failed\":0,\"frees\":1,"
 		"\"allocated\":0,\"freed\":0}\n"
-		"{\"type\":\"rtos_heap_block\",\"address\":4096,\"size\":40,\"task\":\"No task\",\"ts\":10}\n");
+		"{\"type\":\"rtos_heap_block\",\"address\":4096,\"size\":40,\"task\":\"No task\",\"task_id\":null,\"ts\":10}\n");
 	free(text);
 	rtos_stats_free(&rs);
 }

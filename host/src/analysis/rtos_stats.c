@@ -685,12 +685,23 @@ static void json_obj(const struct rtos_obj *o, FILE *out)
 		o->waits, o->wait_sum, o->wait_max, o->holds, o->hold_sum, o->hold_max);
 }
 
-static void json_heap_use(FILE *out, const char *task, const struct rtos_heap_use *u)
+/* Who used the heap: the task's name (null: never named) and id, or the
+ * no-task context with id null. */
+static void json_who(FILE *out, const struct rtos_task *t)
+{
+	json_name(out, "task", t ? t->name : SONDE_NOTASK_NAME);
+	if (t)
+		fprintf(out, ",\"task_id\":%" PRIu64, t->key.id);
+	else
+		fputs(",\"task_id\":null", out);
+}
+
+static void json_heap_use(FILE *out, const struct rtos_task *t, const struct rtos_heap_use *u)
 {
 	if (!u->allocs && !u->failed && !u->frees)
 		return;
 	fputs("{\"type\":\"rtos_heap_task\"", out);
-	json_name(out, "task", task);
+	json_who(out, t);
 	fprintf(out, ",\"allocs\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"allocated\":%" PRIu64
 		     ",\"freed\":%" PRIu64 "}\n",
 		u->allocs, u->failed, u->frees, u->bytes_alloc, u->bytes_freed);
@@ -699,11 +710,8 @@ static void json_heap_use(FILE *out, const char *task, const struct rtos_heap_us
 static void json_block(const struct heap_block *b, void *ctx)
 {
 	const struct leak_ctx *l = ctx;
-	const struct rtos_task *t = b->task ? &l->rs->tasks[b->task - 1] : NULL;
-	char buf[32];
-
 	fprintf(l->out, "{\"type\":\"rtos_heap_block\",\"address\":%" PRIu64 ",\"size\":%" PRIu64, b->addr, b->size);
-	json_name(l->out, "task", t ? label(buf, sizeof(buf), t->name, t->key.id) : SONDE_NOTASK_NAME);
+	json_who(l->out, b->task ? &l->rs->tasks[b->task - 1] : NULL);
 	fprintf(l->out, ",\"ts\":%" PRIu64 "}\n", b->ts);
 }
 
@@ -711,7 +719,6 @@ int rtos_stats_json(const struct rtos_stats *rs, FILE *out)
 {
 	struct leak_ctx l = { rs, 0, out };
 	const char *sep = "";
-	char buf[32];
 
 	if (!rs->seen)
 		return 0;
@@ -743,10 +750,9 @@ int rtos_stats_json(const struct rtos_stats *rs, FILE *out)
 		fprintf(out, "{\"type\":\"rtos_heap\",\"in_use\":%" PRIu64 ",\"max_in_use\":%" PRIu64
 			     ",\"blocks\":%zu,\"blocks_not_followed\":%" PRIu64 "}\n",
 			rs->heap.bytes, rs->heap_max, rs->heap.n, rs->heap.dropped);
-		json_heap_use(out, SONDE_NOTASK_NAME, &rs->notask_heap);
+		json_heap_use(out, NULL, &rs->notask_heap);
 		for (size_t i = 0; rs->heap_use && i < rs->ntasks; i++)
-			json_heap_use(out, label(buf, sizeof(buf), rs->tasks[i].name, rs->tasks[i].key.id),
-				      &rs->heap_use[i]);
+			json_heap_use(out, &rs->tasks[i], &rs->heap_use[i]);
 		heapmap_each(&rs->heap, json_block, &l);
 	}
 	return ferror(out) ? -1 : 0;
