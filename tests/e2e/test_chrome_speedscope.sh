@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_chrome_speedscope.sh -- the Chrome JSON export opens in speedscope
 # (npm `speedscope`, pinned in tests/e2e/browser/package-lock.json) in
 # headless Chromium without a JavaScript error, on the POSIX demo (clean,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_report_html.sh -- the HTML report (`sonde report`, docs/report.md)
 # opened in headless Chromium over the DevTools protocol
 # (tests/e2e/browser/cdp_page.js): no JavaScript error; the lanes, counts

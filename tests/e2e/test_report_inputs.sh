@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_report_inputs.sh -- the HTML report (`sonde report`, docs/report.md)
 # of the export inputs (tests/e2e/exports/inputs.sh) -- the POSIX demo with
 # target drops and one capture of each foreign protocol: QS, SyS-T,

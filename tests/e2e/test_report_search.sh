@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_report_search.sh -- the report page's search (45_search.js over
 # report_search.c, docs/report.md) in headless Chromium: for --filter
 # queries, globs and plain words, the page's count of matches equals the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_report_timeline.sh -- the report's timeline (report/10_timeline.js,
 # docs/report.md) on the Cortex-M3 demo trace (examples/qemu-mps2, 3 s under
 # QEMU on the instruction-exact clock, as `make demo` makes it), in headless

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# sonde-test: once
 # test_report_views.sh -- what is around the report's timeline (issue 16),
 # in headless Chromium (tests/e2e/browser/cdp_page.js), on the POSIX demo:
 #  - the CPU load graph follows TL.zoom: its x-axis labels are the window's
