@@ -23,7 +23,9 @@
 # kernel runs: the reply announces every task and kernel object again with
 # its kind and name, and that capture passes the same checks.  Last, the
 # benchmark firmware runs every trace macro with real kernel objects; its
-# instruction counts are printed, not asserted (docs/freertos.md has them).
+# instruction counts are printed, not asserted (docs/freertos.md has them);
+# and built with SONDE_ENABLED 0, the firmware builds and every macro costs
+# 0 instructions (asserted: exact, not a speed figure).
 #
 # Without FREERTOS_KERNEL_PATH, the cross compiler, QEMU or python3 the
 # test is skipped (exit 77) and says why.
@@ -118,4 +120,21 @@ timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log
 [ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/bench.txt" ||
 	{ cat "$WORK/bench.txt"; fail "benchmark firmware did not finish (status $rc)"; }
 python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/exec.log"
+
+echo "== tracing compiled out (SONDE_ENABLED 0): the firmware builds, every macro costs nothing"
+make -s -C "$EX" BUILD="$WORK/off" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" CRIT=primask OPT=-Os \
+	TRACE_OPTS=-DSONDE_ENABLED=0 "$WORK/off/fw.elf" "$WORK/off/bench.elf" >"$WORK/off.make.log" 2>&1 ||
+	{ cat "$WORK/off.make.log"; fail "the build with SONDE_ENABLED 0 failed"; }
+rc=0
+timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/off.log" -serial "file:$WORK/off.txt" \
+	-kernel "$WORK/off/bench.elf" </dev/null || rc=$?
+[ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/off.txt" ||
+	{ cat "$WORK/off.txt"; fail "benchmark firmware without tracing did not finish (status $rc)"; }
+python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/off.log" >"$WORK/off.insns"
+# each case's fast path against its base: 0 instructions, but the stack
+# poll's loop, which makes two hook calls to its base's one (a call and a
+# return: 2)
+awk 'NR > 1 && $3 != ($1 == "b_gs_stack_poll" ? 2 : 0) { bad = 1; print "not free: " $0 }
+     END { exit bad || NR < 20 }' "$WORK/off.insns" || { cat "$WORK/off.insns"; fail "a macro compiled out costs instructions"; }
+echo "$(($(wc -l <"$WORK/off.insns") - 1)) cases, each 0 instructions with tracing compiled out"
 echo "PASS"
