@@ -661,7 +661,9 @@ static void test_unmatched(void **state)
 	       "@2 B [No task] func:\"func 0x8000100\"",
 	       "@3 B [No task] func:\"func 0x8000200\"",
 	       "track thread pid=1 tid=1001 \"ISRs\"",
-	       "@4 I [ISRs] diag:\"ISR exit without enter\"",
+	       /* no ISR open to hold it: beside the losses */
+	       "track parent=[Core 0] \"Trace diagnostics\"",
+	       "@4 I [Trace diagnostics] diag:\"ISR exit without enter\"",
 	       "@5 B [ISRs] isr:\"A\"",
 	       "@6 B [ISRs] func:\"in_isr\"",
 	       "@7 E [ISRs] {unterminated=true}",

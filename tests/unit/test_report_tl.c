@@ -99,6 +99,31 @@ static void test_isr_lanes(void **state)
 	tl_close(&t);
 }
 
+/* An ISR exit with no enter before it (a capture that starts inside an
+ * ISR; the enter refused by a full ring): its diagnostic goes to the
+ * diagnostics lane, lane 0; no lane "ISRs" appears beside the ISR's own
+ * (seen: an extra "isr" lane in the report of a lossy run). */
+static void test_isr_exit_unmatched(void **state)
+{
+	(void)state;
+	struct tl t;
+	tl_open(&t, 1000);
+	put(&t, SONDE_EV_ISR_EXIT, 10, 0, NULL, 0);
+	put(&t, SONDE_EV_ISR_ENTER, 20, 1, "A", 1);
+	put(&t, SONDE_EV_ISR_EXIT, 30, 1, NULL, 1);
+	put(&t, SONDE_EV_ISR_EXIT, 40, 0, NULL, 0);
+	char *d = delta(&t, 0);
+	assert_null(strstr(d, "\"ISRs\""));
+	const char *first = strstr(d, "[0,1,10,0,0,\"ISR exit without enter\""),
+		   *second = strstr(d, "[0,1,40,0,0,\"ISR exit without enter\"");
+	const char *a = strstr(d, "[1,0,20,10,0,\"A\",\"\",3,1]");
+	if (!first || !second || !a)
+		fail_msg("unexpected items: %s", d);
+	assert_non_null(strstr(d, "{\"name\":\"A\",\"kind\":\"isr\""));
+	free(d);
+	tl_close(&t);
+}
+
 /* The ring keeps the latest items; a viewer behind it is told how many it
  * missed; a reset empties the timeline and counts a session. */
 static void test_live_ring(void **state)
@@ -167,6 +192,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_isr_lanes),
+		cmocka_unit_test(test_isr_exit_unmatched),
 		cmocka_unit_test(test_live_ring),
 		cmocka_unit_test(test_live_names),
 	};

@@ -216,7 +216,11 @@ static void tmap_isr_event(struct tmap *m, struct tmap_core *c, const struct son
 		return;
 	}
 	if (c->isr_depth == 0) {
-		tmap_unmatched(m, n, ns, ev, "ISR exit without enter");
+		/* on the core's diagnostics track, beside the loss that caused
+		 * it (or the capture's start): no ISR is open to hold it, and
+		 * the report splits the ISRs track into a lane per ISR */
+		struct tmap_node *d = tmap_core_track(m, c, R_DIAG);
+		tmap_unmatched(m, d ? d : n, ns, ev, "ISR exit without enter");
 		return;
 	}
 	if (ev->value >= 1)
