@@ -110,27 +110,29 @@ for k in ("idle task", "timer service task", "queue", "binary semaphore", "mutex
 assert kinds.count("task") >= 5 and set(ann) <= named, (ann, named)
 PY
 
+# bench NAME MAKE-OPTIONS...: the benchmark firmware (and fw.elf: it must
+# build too) with -Os and PRIMASK, run instruction by instruction in QEMU;
+# its instruction counts (insn_count.py) in $WORK/NAME.insns
+bench() {
+	local name=$1 rc=0
+	shift
+	make -s -C "$EX" BUILD="$WORK/$name" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" CRIT=primask OPT=-Os \
+		"$@" "$WORK/$name/fw.elf" "$WORK/$name/bench.elf" >"$WORK/$name.make.log" 2>&1 ||
+		{ cat "$WORK/$name.make.log"; fail "$name: benchmark build failed"; }
+	timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/$name.exec" \
+		-serial "file:$WORK/$name.txt" -kernel "$WORK/$name/bench.elf" </dev/null || rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/$name.txt" ||
+		{ cat "$WORK/$name.txt"; fail "$name: benchmark firmware did not finish (status $rc)"; }
+	python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/$name.exec" >"$WORK/$name.insns"
+	rm -f "$WORK/$name.exec"
+}
+
 echo "== instructions per kernel event (-Os, PRIMASK)"
-make -s -C "$EX" BUILD="$WORK/primask-Os" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" CRIT=primask OPT=-Os \
-	"$WORK/primask-Os/bench.elf" >"$WORK/bench.make.log" 2>&1 ||
-	{ cat "$WORK/bench.make.log"; fail "benchmark build failed"; }
-rc=0
-timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/exec.log" -serial "file:$WORK/bench.txt" \
-	-kernel "$WORK/primask-Os/bench.elf" </dev/null || rc=$?
-[ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/bench.txt" ||
-	{ cat "$WORK/bench.txt"; fail "benchmark firmware did not finish (status $rc)"; }
-python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/exec.log"
+bench primask-Os
+cat "$WORK/primask-Os.insns"
 
 echo "== tracing compiled out (SONDE_ENABLED 0): the firmware builds, every macro costs nothing"
-make -s -C "$EX" BUILD="$WORK/off" FREERTOS_KERNEL_PATH="$FREERTOS_KERNEL_PATH" CRIT=primask OPT=-Os \
-	TRACE_OPTS=-DSONDE_ENABLED=0 "$WORK/off/fw.elf" "$WORK/off/bench.elf" >"$WORK/off.make.log" 2>&1 ||
-	{ cat "$WORK/off.make.log"; fail "the build with SONDE_ENABLED 0 failed"; }
-rc=0
-timeout -k 5 "$HANG" "${QEMU[@]}" -singlestep -d exec,nochain -D "$WORK/off.log" -serial "file:$WORK/off.txt" \
-	-kernel "$WORK/off/bench.elf" </dev/null || rc=$?
-[ "$rc" -eq 0 ] && grep -q "^bench: done" "$WORK/off.txt" ||
-	{ cat "$WORK/off.txt"; fail "benchmark firmware without tracing did not finish (status $rc)"; }
-python3 "$SRC/examples/fw-common/insn_count.py" "$WORK/off.log" >"$WORK/off.insns"
+bench off TRACE_OPTS=-DSONDE_ENABLED=0
 # each case's fast path against its base: 0 instructions, but the stack
 # poll's loop, which makes two hook calls to its base's one (a call and a
 # return: 2)
